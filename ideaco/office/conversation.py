@@ -1,0 +1,82 @@
+"""Conversations and the messages posted in them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+
+
+class ConversationKind(str, Enum):
+    """Where a conversation happens; the gates (spec 2.2) depend on it."""
+
+    WORK = "work"
+    CASUAL = "casual"
+    DM = "dm"
+    BOSS = "boss"
+
+
+BOSS = "boss"
+SYSTEM = "system"
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message, as logged in messages.jsonl (spec 1.5)."""
+
+    id: str
+    at: datetime
+    conversation: str
+    sender: str  # an employee id, "boss" or "system"
+    text: str
+    mentions: tuple[str, ...] = ()
+    kind: str = "chat"  # chat | system
+
+    @property
+    def from_agent(self) -> bool:
+        return self.sender not in (BOSS, SYSTEM)
+
+    def to_record(self) -> dict:
+        return {
+            "id": self.id,
+            "at": self.at.isoformat(),
+            "conversation": self.conversation,
+            "sender": self.sender,
+            "text": self.text,
+            "mentions": list(self.mentions),
+            "kind": self.kind,
+        }
+
+    @classmethod
+    def from_record(cls, rec: dict) -> Message:
+        return cls(
+            id=rec["id"],
+            at=datetime.fromisoformat(rec["at"]),
+            conversation=rec["conversation"],
+            sender=rec["sender"],
+            text=rec["text"],
+            mentions=tuple(rec.get("mentions", ())),
+            kind=rec.get("kind", "chat"),
+        )
+
+
+@dataclass
+class Conversation:
+    """A room, a boss 1-on-1 or a DM, with its members and recent history."""
+
+    id: str
+    kind: ConversationKind
+    name: str
+    members: list[str]
+    messages: list[Message] = field(default_factory=list)
+    closed_until: datetime | None = None  # ring breaker: closed to agent posts until then
+
+
+def dm_conversation_id(a: str, b: str) -> str:
+    """The id of the DM between two employees (ids sorted), spec 1.6."""
+    return "dm:" + ":".join(sorted((a, b)))
+
+
+def boss_conversation_id(employee: str) -> str:
+    """The id of the boss's 1-on-1 with an employee."""
+    return f"boss:{employee}"
