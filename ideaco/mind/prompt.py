@@ -1,0 +1,171 @@
+"""Building the prompt of one thought from a view of the conversation (spec 2.8).
+
+Pure: the office hands over a `PromptView` (who I am, where I am, what I read, `now` as text);
+this module renders the Jinja2 templates in `templates/` into chat messages. The system
+message holds the stable part (identity, scene, rules) so an endpoint's prefix cache can
+serve it; the user message holds what changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+PERSPECTIVES = (
+    "personal experience",
+    "a contrarian view",
+    "a related funny story",
+    "ask about a specific detail",
+    "steer the topic elsewhere",
+    "tease a little",
+    "genuine feelings",
+    "a related fun fact",
+    "recall a similar experience",
+    "question what was just said",
+)
+
+LANGUAGES = {"en": "English", "zh": "Chinese", "fr": "French", "de": "German", "es": "Spanish", "ja": "Japanese"}
+
+MAX_LINES = 20
+MAX_LINE_CHARS = 400
+MAX_DEDUPE = 5
+MAX_DEDUPE_CHARS = 80
+
+
+@dataclass(frozen=True)
+class Person:
+    id: str
+    name: str
+    role: str
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    at: str
+    sender: str
+    text: str
+    unread: bool = False
+    is_boss: bool = False
+    is_me: bool = False
+
+
+@dataclass(frozen=True)
+class Scene:
+    id: str
+    name: str
+    kind: str  # work | casual | dm | boss
+    members: tuple[Person, ...]
+    mission: str | None = None
+
+    @property
+    def description(self) -> str:
+        if self.kind == "boss":
+            return f"A private 1-on-1 chat with the boss ({self.name})."
+        if self.kind == "dm":
+            return f"A private chat with a colleague ({self.name})."
+        if self.kind == "casual":
+            return f"The casual room '{self.name}': small talk, jokes, office life."
+        return f"The work room '{self.name}': work discussion."
+
+
+@dataclass(frozen=True)
+class PromptView:
+    """Everything one thought reads, already chosen and bounded by the office."""
+
+    me: Person
+    age: int | None
+    persona: dict[str, Any]
+    company: str
+    language: str
+    scene: Scene
+    now: str
+    lines: tuple[ChatLine, ...]
+    trigger_note: str = ""
+    system_notes: tuple[str, ...] = ()
+    dedupe: tuple[str, ...] = ()
+    perspective: str = ""
+    history_summary: str | None = None
+    tasks_block: str = ""
+    memories_block: str = ""
+    impressions_block: str = ""
+    stamina_note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=1)
+def _env() -> Environment:
+    return Environment(
+        loader=PackageLoader("ideaco.mind", "templates"),
+        undefined=StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=False,
+    )
+
+
+def tendency_note(persona: dict[str, Any]) -> str:
+    """Turn the persona's numeric tendencies into one plain sentence for the model."""
+    tendencies = persona.get("tendencies") or {}
+    parts = []
+    talk = tendencies.get("talkativeness")
+    if talk is not None:
+        parts.append("you speak up readily" if talk >= 0.66 else "you rarely speak up" if talk < 0.33 else "")
+    silence = tendencies.get("silence_bias")
+    if silence is not None and silence >= 0.6:
+        parts.append("you are happy to stay silent")
+    claims = tendencies.get("claims_tasks")
+    if claims is not None:
+        parts.append("you volunteer for work" if claims >= 0.66 else "you avoid taking on work" if claims < 0.33 else "")
+    parts = [p for p in parts if p]
+    return ("Tendencies: " + "; ".join(parts) + ".") if parts else ""
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def render_prompt(view: PromptView) -> list[dict[str, str]]:
+    """Render the chat messages (system, user) for one thought."""
+    persona = dict(view.persona)
+    persona.setdefault("tone", "")
+    persona.setdefault("quirk", "")
+    persona.setdefault("speaking_style", "")
+    persona.setdefault("example_lines", [])
+    persona["tendency_note"] = tendency_note(persona)
+    env = _env()
+    system = env.get_template("system.j2").render(
+        me=view.me.__dict__ | {"age": view.age},
+        persona=persona,
+        company=view.company,
+        scene=view.scene,
+        language_name=LANGUAGES.get(view.language, view.language),
+    )
+    lines = [
+        ChatLine(
+            at=line.at,
+            sender=line.sender,
+            text=_clip(line.text, MAX_LINE_CHARS),
+            unread=line.unread,
+            is_boss=line.is_boss,
+            is_me=line.is_me,
+        )
+        for line in view.lines[-MAX_LINES:]
+    ]
+    user = env.get_template("conversation.j2").render(
+        now=view.now,
+        trigger_note=view.trigger_note,
+        system_notes=view.system_notes,
+        tasks_block=view.tasks_block,
+        memories_block=view.memories_block,
+        impressions_block=view.impressions_block,
+        history_summary=view.history_summary,
+        scene=view.scene,
+        lines=lines,
+        dedupe=[_clip(d, MAX_DEDUPE_CHARS) for d in view.dedupe[-MAX_DEDUPE:]],
+        perspective=view.perspective,
+        stamina_note=view.stamina_note,
+    )
+    return [{"role": "system", "content": system.strip()}, {"role": "user", "content": user.strip()}]

@@ -1,0 +1,443 @@
+"""The office: employees waking, reading, thinking and speaking on one clock.
+
+`Office` owns the state and the event flow (spec 2.1): wakes on adaptive timers, nudges and
+mentions; the typing pause; one conversation per think; posting messages and waking who they
+reach. The think itself (prompt, model call, gates, actions) lives in `thinking.py`.
+Use it from Python as the CLI does: build, `run()` for a duration, or `step()` event by event,
+`post_as_boss()` at any moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from ideaco.llm.base import LLM
+from ideaco.office import rules
+from ideaco.office.clock import Clock
+from ideaco.office.conversation import BOSS, ConversationKind, Message, boss_conversation_id, dm_conversation_id
+from ideaco.office.journal import Journal, MemoryJournal
+from ideaco.office.state import ConversationState, EmployeeState, Focus
+
+TRIGGER_ORDER = ("boss", "mention", "on_resolve", "task", "system", "nudge", "timer", "idle")
+STATE_FORMAT = 1
+
+
+def first_trigger(triggers: list[str]) -> str:
+    """The trigger recorded for a batch of causes (spec 1.5 order)."""
+    present = set(triggers)
+    for name in TRIGGER_ORDER:
+        if name in present:
+            return name
+    return "timer"
+
+
+class Observer(Protocol):
+    """What a display (the CLI's transcript, a notebook) is told as the office runs."""
+
+    def on_message(self, office: Office, message: Message) -> None: ...
+
+    def on_thought(self, office: Office, record: dict[str, Any]) -> None: ...
+
+
+@dataclass
+class OfficeConfig:
+    """Tunables of the engine; defaults are the spec's numbers."""
+
+    timers: rules.TimerConfig = field(default_factory=rules.TimerConfig)
+    gates: rules.GateConfig = field(default_factory=rules.GateConfig)
+    think_seconds: float = 5.0  # simulated time one think takes
+    max_tokens: int = 700
+    temperature: float = 0.8
+
+
+@dataclass
+class RunStats:
+    thoughts: int = 0
+    messages: int = 0
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    gates: dict[str, int] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class Office:
+    """A running office. Construct with `ideaco.office.build` helpers or directly."""
+
+    def __init__(
+        self,
+        *,
+        company: str,
+        language: str,
+        employees: dict[str, EmployeeState],
+        conversations: dict[str, ConversationState],
+        llm: LLM,
+        clock: Clock,
+        rng: random.Random,
+        journal: Journal | None = None,
+        config: OfficeConfig | None = None,
+        model_for: Callable[[str | None], str] = lambda m: m or "default",
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        self.company = company
+        self.language = language
+        self.employees = employees
+        self.conversations = conversations
+        self.llm = llm
+        self.clock = clock
+        self.rng = rng
+        self.journal = journal or MemoryJournal()
+        self.config = config or OfficeConfig()
+        self.model_for = model_for
+        self.meta = meta or {}
+        self.observers: list[Observer] = []
+        self.stats = RunStats(**(self.meta.pop("stats", None) or {}))
+        self.counters: dict[str, int] = self.meta.pop("counters", None) or {"thought": 0, "message": 0}
+        self.script: list[dict[str, Any]] = self.meta.pop("script", None) or []
+        self.script_next: int = self.meta.pop("script_next", 0)
+        self.end_at: datetime | None = None
+        self.stop_event = asyncio.Event()
+        self.stop_reason: str | None = None
+        self._seen_message_ids: set[str] = set()
+        self._wake_versions: dict[str, int] = {}
+        self._inflight: set[asyncio.Task] = set()
+        from ideaco.office.thinking import Thinker  # the think half of the cycle
+
+        self.thinker = Thinker(self)
+
+    # ------------------------------------------------------------------ people and places
+
+    @property
+    def people(self) -> dict[str, str]:
+        return {e.id: e.name for e in self.employees.values()}
+
+    def name_of(self, who: str) -> str:
+        if who == BOSS:
+            return "Boss"
+        emp = self.employees.get(who)
+        return emp.name if emp else who
+
+    def dm(self, a: str, b: str) -> ConversationState:
+        """The DM between two employees, opened on first use."""
+        cid = dm_conversation_id(a, b)
+        if cid not in self.conversations:
+            pair = sorted((a, b))
+            self.conversations[cid] = ConversationState(
+                id=cid,
+                kind=ConversationKind.DM,
+                name=" & ".join(self.name_of(p) for p in pair),
+                members=pair,
+            )
+        return self.conversations[cid]
+
+    def conversations_of(self, employee: str) -> list[ConversationState]:
+        return [c for c in self.conversations.values() if employee in c.members]
+
+    def unread(self, emp: EmployeeState, conv: ConversationState) -> list[Message]:
+        return [m for m in conv.since(emp.cursors.get(conv.id, 0)) if m.sender != emp.id]
+
+    # ------------------------------------------------------------------ ids
+
+    def next_id(self, kind: str) -> str:
+        self.counters[kind] = self.counters.get(kind, 0) + 1
+        prefix = {"thought": "t", "message": "m"}.get(kind, kind)
+        return f"{prefix}{self.counters[kind]:06d}"
+
+    # ------------------------------------------------------------------ waking
+
+    def schedule_wake(self, emp: EmployeeState, at: datetime, trigger: str) -> None:
+        """Wake `emp` at `at` unless it is already due earlier; the trigger joins the batch."""
+        if trigger not in emp.wake_triggers:
+            emp.wake_triggers.append(trigger)
+        if emp.wake_at is not None and emp.wake_at <= at:
+            return
+        emp.wake_at = at
+        version = self._wake_versions.get(emp.id, 0) + 1
+        self._wake_versions[emp.id] = version
+        self.clock.call_at(at, lambda: self._on_wake(emp.id, version))
+
+    async def _on_wake(self, employee_id: str, version: int) -> None:
+        emp = self.employees.get(employee_id)
+        if emp is None or self._wake_versions.get(employee_id) != version:
+            return
+        now = self.clock.now()
+        triggers, emp.wake_triggers, emp.wake_at = emp.wake_triggers, [], None
+        if emp.phase != "idle":
+            emp.deferred_triggers.extend(t for t in triggers if t not in emp.deferred_triggers)
+            return
+        choice = self._choose_conversation(emp, now)
+        if choice is None:
+            idle_room = self._idle_room(emp, now)
+            if idle_room is None:
+                self.schedule_wake(emp, now + timedelta(seconds=self.config.timers.max_s), "timer")
+                return
+            choice = (idle_room, Focus(idle_room, "idle"))
+            triggers = triggers + ["idle"]
+        conv_id, focus = choice
+        if focus is not None:
+            emp.focus = [f for f in emp.focus if f is not focus]
+            triggers = triggers + [focus.trigger]
+        emp.phase = "typing"
+        pause = rules.typing_pause(self.rng, self.config.timers)
+        trigger = first_trigger(triggers)
+        note = focus.note if focus else ""
+        self.clock.call_at(
+            now + timedelta(seconds=pause), lambda: self.thinker.start(emp.id, conv_id, trigger, note)
+        )
+
+    def _choose_conversation(self, emp: EmployeeState, now: datetime) -> tuple[str, Focus | None] | None:
+        """One conversation at a time: owed thinks first, then mentions/boss, then most unread."""
+
+        def open_(cid: str) -> bool:
+            held = emp.held_until.get(cid)
+            return held is None or held <= now
+
+        for focus in emp.focus:
+            if open_(focus.conversation) and focus.conversation in self.conversations:
+                return focus.conversation, focus
+        best: tuple[tuple[int, int], str] | None = None
+        for conv in self.conversations_of(emp.id):
+            if not open_(conv.id):
+                continue
+            unread = self.unread(emp, conv)
+            if not unread:
+                continue
+            addressed = any(emp.id in m.mentions for m in unread)
+            key = (1 if addressed else 0, len(unread))
+            if best is None or key > best[0]:
+                best = (key, conv.id)
+        return (best[1], None) if best else None
+
+    def _idle_room(self, emp: EmployeeState, now: datetime) -> str | None:
+        """A casual room idle for 10 min may get a think anyway (15%), so someone starts a topic."""
+        for conv in self.conversations_of(emp.id):
+            if conv.kind is ConversationKind.CASUAL and rules.should_think_idle(
+                conv.kind, conv.last_message_at, now, self.rng, self.config.timers
+            ):
+                return conv.id
+        return None
+
+    def after_think(self, emp: EmployeeState, next_look_at: datetime) -> None:
+        """Back to idle: schedule the next look, and any wake that arrived while busy."""
+        emp.phase = "idle"
+        self.schedule_wake(emp, next_look_at, "timer")
+        if emp.deferred_triggers:
+            deferred, emp.deferred_triggers = emp.deferred_triggers, []
+            soon = self.clock.now() + timedelta(seconds=rules.mention_delay(self.rng, self.config.timers))
+            for trigger in deferred:
+                self.schedule_wake(emp, soon, trigger)
+
+    # ------------------------------------------------------------------ posting
+
+    def post(self, message: Message) -> bool:
+        """Record a message and wake whom it reaches. Re-posting a known id is a no-op."""
+        if message.id in self._seen_message_ids:
+            return False
+        conv = self.conversations[message.conversation]
+        self._seen_message_ids.add(message.id)
+        conv.add(message)
+        self.stats.messages += 1
+        self.journal.message(message.to_record())
+        if message.from_agent:
+            emp = self.employees.get(message.sender)
+            if emp is not None and emp.cursors.get(conv.id, 0) == conv.count - 1:
+                emp.cursors[conv.id] = conv.count
+        for observer in self.observers:
+            observer.on_message(self, message)
+        self._reach(conv, message)
+        return True
+
+    def _reach(self, conv: ConversationState, message: Message) -> None:
+        now = self.clock.now()
+        timers = self.config.timers
+        if message.sender == BOSS:
+            conv.closed_until = None
+            conv.last_boss_at = now
+            conv.blocked_pair = None
+            for member in conv.members:
+                emp = self.employees.get(member)
+                if emp is None:
+                    continue
+                if member in message.mentions:
+                    self.schedule_wake(emp, now + timedelta(seconds=rules.mention_delay(self.rng, timers)), "boss")
+                else:
+                    self.schedule_wake(emp, now + timedelta(seconds=rules.nudge_delay(self.rng, timers)), "nudge")
+            return
+        if not message.from_agent:
+            return
+        since = max((t for t in (conv.last_boss_at, conv.reset_at) if t), default=None)
+        history = list(conv.recent)
+        if rules.unanswered_ceiling_reached(history, since):
+            return
+        pair = rules.pair_streak(history, since)
+        if pair and conv.blocked_pair is None:
+            conv.blocked_pair = pair
+            first = self.employees.get(pair[0])
+            if first is not None:
+                other = self.name_of(pair[1])
+                first.focus.append(
+                    Focus(
+                        conv.id,
+                        "system",
+                        f"You and {other} have gone back and forth several times. Summarize where you "
+                        "landed in one short message, then let it rest.",
+                    )
+                )
+                self.schedule_wake(first, now + timedelta(seconds=rules.mention_delay(self.rng, timers)), "system")
+        for member in conv.members:
+            if member == message.sender:
+                continue
+            emp = self.employees.get(member)
+            if emp is None:
+                continue
+            if conv.blocked_pair and {message.sender, member} == set(conv.blocked_pair):
+                continue
+            if member in message.mentions:
+                delay, trigger = rules.mention_delay(self.rng, timers), "mention"
+            else:
+                delay, trigger = rules.nudge_delay(self.rng, timers), "nudge"
+            self.schedule_wake(emp, now + timedelta(seconds=delay), trigger)
+
+    def make_message(self, conversation: str, sender: str, text: str, *, msg_id: str | None = None) -> Message:
+        conv = self.conversations[conversation]
+        if sender == BOSS:
+            mentions = rules.addressed_by_boss(text, self.people, conv.members)
+        else:
+            mentions = rules.parse_mentions(text, self.people, conv.members, sender=sender)
+        return Message(
+            id=msg_id or self.next_id("message"),
+            at=self.clock.now(),
+            conversation=conversation,
+            sender=sender,
+            text=text,
+            mentions=tuple(mentions),
+        )
+
+    def resolve_conversation(self, target: str) -> str:
+        """Accept a conversation id, `boss:<id>`, or an employee id (its boss chat)."""
+        if target in self.conversations:
+            return target
+        if target in self.employees:
+            return boss_conversation_id(target)
+        raise KeyError(f"no conversation or employee named {target!r}")
+
+    def post_as_boss(self, conversation: str, text: str, *, msg_id: str | None = None) -> Message:
+        """The boss writes in a conversation (room id, `boss:<employee>` or an employee id)."""
+        cid = self.resolve_conversation(conversation)
+        message = self.make_message(cid, BOSS, text, msg_id=msg_id)
+        self.post(message)
+        return message
+
+    # ------------------------------------------------------------------ running
+
+    def start(self) -> None:
+        """Schedule what is pending: script lines, wakes, owed thinks (also after a resume)."""
+        now = self.clock.now()
+        start = datetime.fromisoformat(self.meta["start"]) if "start" in self.meta else now
+        for index in range(self.script_next, len(self.script)):
+            line = self.script[index]
+            at = max(now, start + timedelta(seconds=line["offset_s"]))
+            self.clock.call_at(at, lambda i=index: self._post_script(i))
+        for emp in sorted(self.employees.values(), key=lambda e: e.id):
+            if emp.phase != "idle":  # a think was cut short (kill, budget): look again soon
+                emp.phase = "idle"
+                emp.wake_triggers = emp.wake_triggers or ["timer"]
+            wake_at = emp.wake_at
+            triggers = emp.wake_triggers or ["timer"]
+            emp.wake_at, emp.wake_triggers = None, []
+            at = max(now, wake_at) if wake_at else now + timedelta(seconds=self._initial_delay())
+            for trigger in triggers:
+                self.schedule_wake(emp, at, trigger)
+
+    def _initial_delay(self) -> float:
+        t = self.config.timers
+        return self.rng.uniform(t.min_s, t.max_s)
+
+    async def _post_script(self, index: int) -> None:
+        if index != self.script_next:
+            return
+        line = self.script[index]
+        self.post_as_boss(line["to"], line["text"], msg_id=f"script-{index + 1}")
+        self.script_next = index + 1
+
+    def stop(self, reason: str) -> None:
+        if self.stop_reason is None:
+            self.stop_reason = reason
+        self.stop_event.set()
+
+    async def run(self, duration: timedelta | None = None, *, until: datetime | None = None) -> None:
+        """Run until `until` (or now + duration, or the run's end) or until stopped."""
+        end = until or (self.clock.now() + duration if duration is not None else self.end_at)
+        if end is None:
+            raise ValueError("run() needs a duration or an end time")
+        self.end_at = end
+        try:
+            await self.clock.run_until(end, self.stop_event)
+        finally:
+            await self.thinker.drain()
+            self.checkpoint()
+
+    async def step(self) -> bool:
+        """Run the next event of a simulated clock; False when nothing is scheduled."""
+        stepped = await self.clock.step()  # type: ignore[attr-defined]
+        return stepped
+
+    # ------------------------------------------------------------------ persistence
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole office as plain data, for state.json."""
+        return {
+            "meta": {
+                **self.meta,
+                "format_version": STATE_FORMAT,
+                "company": self.company,
+                "language": self.language,
+                "now": self.clock.now().isoformat(),
+                "end_at": self.end_at.isoformat() if self.end_at else None,
+                "stop_reason": self.stop_reason,
+                "rng": _rng_state(self.rng),
+                "counters": self.counters,
+                "script": self.script,
+                "script_next": self.script_next,
+                "stats": self.stats.to_dict(),
+            },
+            "employees": {e.id: e.to_dict() for e in self.employees.values()},
+            "conversations": {c.id: c.to_dict() for c in self.conversations.values()},
+        }
+
+    def checkpoint(self) -> None:
+        self.journal.checkpoint(self.snapshot())
+
+    def load_messages(self, records: list[dict[str, Any]]) -> None:
+        """Rebuild conversations' recent windows from messages.jsonl (on resume)."""
+        for rec in records:
+            message = Message.from_record(rec)
+            if message.id in self._seen_message_ids:
+                continue
+            self._seen_message_ids.add(message.id)
+            if message.conversation not in self.conversations and message.conversation.startswith("dm:"):
+                a, b = message.conversation.split(":")[1:3]
+                self.dm(a, b)
+            conv = self.conversations.get(message.conversation)
+            if conv is not None:
+                conv.add(message)
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def restore_rng(state: list[Any]) -> random.Random:
+    rng = random.Random()
+    rng.setstate((state[0], tuple(state[1]), state[2]))
+    return rng
