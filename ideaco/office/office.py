@@ -396,7 +396,7 @@ class Office:
     def snapshot(self) -> dict[str, Any]:
         """The whole office as plain data, for state.json."""
         return {
-            "meta": {
+            "office": {
                 **self.meta,
                 "format_version": STATE_FORMAT,
                 "company": self.company,

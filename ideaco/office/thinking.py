@@ -85,6 +85,7 @@ class Thinker:
             temperature=office.config.temperature,
             json_schema=_SCHEMA,
             schema_name="flow_of_thought",
+            seed=office.rng.randrange(2**31),
             tag=f"{emp.id} in {conv.id} at {now.isoformat()}",
         )
         task = asyncio.ensure_future(ask_structured(office.llm, request, validate_thought))

@@ -1,0 +1,88 @@
+"""The office's pure decision rules: waking (spec 2.1), mentions, speech gates (2.2), loop breakers (2.3).
+
+Every rule takes its inputs and `now` explicitly, draws randomness only from a passed
+`random.Random`, and returns a value or a small frozen verdict: no clock, no I/O, no global state.
+"""
+
+from __future__ import annotations
+
+from ideaco.office.rules.gates import (
+    DEFAULT_GATES,
+    GATE_ANTI_SPAM,
+    GATE_COOLDOWN,
+    GATE_SATURATION,
+    GateConfig,
+    GateVerdict,
+    KindGates,
+    anti_spam_reopens_at,
+    check_speech,
+    cooldown_reopens_at,
+)
+from ideaco.office.rules.loop_breakers import (
+    REASON_CLOSED,
+    REASON_DUPLICATE,
+    REASON_RING,
+    RingVerdict,
+    Verdict,
+    check_duplicate,
+    check_ring,
+    closes_ring,
+    is_closed,
+    may_rethink,
+    pair_streak,
+    reopen_on_boss,
+    thought_superseded,
+    unanswered_ceiling_reached,
+)
+from ideaco.office.rules.mentions import addressed_by_boss, mask_code, mentions_boss, parse_mentions
+from ideaco.office.rules.timers import (
+    DEFAULT_TIMERS,
+    TimerConfig,
+    adaptive_delay,
+    base_delay,
+    mention_delay,
+    nudge_delay,
+    room_is_idle,
+    should_think_idle,
+    typing_pause,
+)
+
+__all__ = [
+    "DEFAULT_GATES",
+    "DEFAULT_TIMERS",
+    "GATE_ANTI_SPAM",
+    "GATE_COOLDOWN",
+    "GATE_SATURATION",
+    "REASON_CLOSED",
+    "REASON_DUPLICATE",
+    "REASON_RING",
+    "GateConfig",
+    "GateVerdict",
+    "KindGates",
+    "RingVerdict",
+    "TimerConfig",
+    "Verdict",
+    "adaptive_delay",
+    "addressed_by_boss",
+    "anti_spam_reopens_at",
+    "base_delay",
+    "check_duplicate",
+    "check_ring",
+    "check_speech",
+    "closes_ring",
+    "cooldown_reopens_at",
+    "is_closed",
+    "mask_code",
+    "may_rethink",
+    "mention_delay",
+    "mentions_boss",
+    "nudge_delay",
+    "pair_streak",
+    "parse_mentions",
+    "reopen_on_boss",
+    "room_is_idle",
+    "should_think_idle",
+    "thought_superseded",
+    "typing_pause",
+    "unanswered_ceiling_reached",
+]

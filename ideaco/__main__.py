@@ -1,0 +1,3 @@
+from ideaco.cli.main import app
+
+app()

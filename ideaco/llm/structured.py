@@ -1,0 +1,191 @@
+"""The parse side of the structured-output cascade: tolerant JSON parsing and one repair turn."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+import pydantic
+
+from ideaco.llm.base import LLM, ChatRequest, ChatResult, Usage
+
+T = TypeVar("T")
+
+REPAIR_PROMPT = "Your answer was not valid: {error}. Reply again with only the corrected JSON object."
+MAX_ERROR_CHARS = 300
+
+_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
+
+
+def parse_json_lenient(text: str) -> dict:
+    """The first JSON object in `text`, amid code fences or prose; ValueError with a short reason if none.
+
+    Tolerated: ``` fences, prose before/after, trailing commas, garbage after the object.
+    Not tolerated (the caller should ask for a repair): a truncated object, broken syntax.
+    """
+    if not text or not text.strip():
+        raise ValueError("empty answer")
+    # Fenced blocks first: prose around them may hold braces of its own.
+    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+    reason = "no JSON object found"
+    for candidate in candidates:
+        found, why = _first_object(candidate)
+        if found is not None:
+            return found
+        if why is not None and reason == "no JSON object found":
+            reason = why
+    raise ValueError(reason)
+
+
+def _first_object(text: str) -> tuple[dict | None, str | None]:
+    """Try each top-level `{...}` span in order; returns (object, None) or (None, why not)."""
+    why: str | None = None
+    start = text.find("{")
+    while start != -1:
+        end = _matching_brace(text, start)
+        if end is None:
+            return None, why or "truncated JSON: the object is never closed"
+        span = text[start : end + 1]
+        for attempt in (span, _drop_trailing_commas(span)):
+            try:
+                value = json.loads(attempt)
+            except json.JSONDecodeError as exc:
+                why = why or f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                continue
+            if isinstance(value, dict):
+                return value, None
+        # Skip past this span: an object nested in a broken one is not the answer.
+        start = text.find("{", end + 1)
+    return None, why
+
+
+def _matching_brace(text: str, start: int) -> int | None:
+    depth = 0
+    in_string = False
+    escaped = False
+    for index in range(start, len(text)):
+        char = text[index]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return index  # a mismatched closer makes json.loads report the syntax error
+    return None
+
+
+def _drop_trailing_commas(text: str) -> str:
+    out: list[str] = []
+    in_string = False
+    escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char == ",":
+            rest = text[index + 1 :].lstrip()
+            if rest[:1] in ("}", "]"):
+                continue
+        out.append(char)
+    return "".join(out)
+
+
+def short_error(exc: BaseException) -> str:
+    """One line the model (and a log reader) can act on."""
+    if isinstance(exc, pydantic.ValidationError):
+        parts = []
+        for error in exc.errors()[:3]:
+            where = ".".join(str(p) for p in error.get("loc", ())) or "answer"
+            parts.append(f"{where}: {error.get('msg', 'invalid')}")
+        more = exc.error_count() - len(parts)
+        text = "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+    else:
+        text = str(exc) or type(exc).__name__
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 3] + "..."
+
+
+@dataclass
+class StructuredAnswer(Generic[T]):
+    """A validated object (or None with `error`), the raw text it came from, and every call made."""
+
+    value: T | None
+    raw: str
+    corrections: list[str] = field(default_factory=list)
+    results: list[ChatResult] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.value is not None
+
+    @property
+    def usage(self) -> Usage:
+        """Usage summed over the first call and the repair."""
+        return Usage(
+            prompt_tokens=sum(r.usage.prompt_tokens for r in self.results),
+            completion_tokens=sum(r.usage.completion_tokens for r in self.results),
+            cached_tokens=sum(r.usage.cached_tokens for r in self.results),
+        )
+
+    @property
+    def latency_ms(self) -> float:
+        return sum(r.latency_ms for r in self.results)
+
+
+def _parse_and_validate(raw: str, validate: Callable[[dict], tuple[T, list[str]]]) -> tuple[T, list[str]]:
+    value, corrections = validate(parse_json_lenient(raw))
+    return value, list(corrections)
+
+
+async def ask_structured(
+    llm: LLM,
+    request: ChatRequest,
+    validate: Callable[[dict], tuple[T, list[str]]],
+) -> StructuredAnswer[T]:
+    """Ask, parse tolerantly, validate; on failure make exactly one repair turn. LLMError propagates."""
+    first = await llm.complete(request)
+    try:
+        value, corrections = _parse_and_validate(first.content, validate)
+        return StructuredAnswer(value=value, raw=first.content, corrections=corrections, results=[first])
+    except ValueError as exc:  # includes pydantic.ValidationError
+        problem = short_error(exc)
+
+    repair = request.with_messages(
+        {"role": "assistant", "content": first.content},
+        {"role": "user", "content": REPAIR_PROMPT.format(error=problem)},
+        tag=f"{request.tag} (repair)" if request.tag else "repair",
+    )
+    notes = [f"repair: {problem}"]
+    second = await llm.complete(repair)
+    try:
+        value, corrections = _parse_and_validate(second.content, validate)
+    except ValueError as exc:
+        return StructuredAnswer(
+            value=None,
+            raw=second.content,
+            corrections=notes,
+            results=[first, second],
+            error=f"invalid after repair: {short_error(exc)}",
+        )
+    return StructuredAnswer(
+        value=value, raw=second.content, corrections=notes + corrections, results=[first, second]
+    )

@@ -1,0 +1,150 @@
+"""Building an office: fresh from a scenario, or restored from a run's saved state."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from datetime import datetime
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ideaco.llm.base import LLM
+from ideaco.office import rules
+from ideaco.office.clock import Clock
+from ideaco.office.conversation import ConversationKind
+from ideaco.office.journal import Journal
+from ideaco.office.office import STATE_FORMAT, Office, OfficeConfig, restore_rng
+from ideaco.office.state import ConversationState, EmployeeState
+from ideaco.scenario import Scenario
+
+
+class StateError(ValueError):
+    """A saved state this version cannot continue (one line for the user)."""
+
+
+def config_for(scenario: Scenario) -> OfficeConfig:
+    """The engine's numbers, with the scenario's `timers:` overrides applied."""
+    known = {f.name for f in dataclasses.fields(rules.TimerConfig)}
+    unknown = sorted(set(scenario.timers) - known)
+    if unknown:
+        raise ValueError(f"timers.{unknown[0]}: unknown timer (known: {', '.join(sorted(known))})")
+    timers = dataclasses.replace(rules.TimerConfig(), **scenario.timers)
+    config = OfficeConfig(timers=timers)
+    if scenario.llm and scenario.llm.temperature is not None:
+        config.temperature = scenario.llm.temperature
+    if scenario.llm and scenario.llm.max_tokens:
+        config.max_tokens = scenario.llm.max_tokens
+    return config
+
+
+def office_from_scenario(
+    scenario: Scenario,
+    base_dir: str | Path,
+    *,
+    llm: LLM,
+    clock: Clock,
+    seed: int,
+    journal: Journal | None = None,
+    model_for: Callable[[str | None], str] = lambda m: m or "default",
+    config: OfficeConfig | None = None,
+) -> Office:
+    """A new office at the scenario's start; call `start()` then `run()`."""
+    personas = scenario.resolve_personas(base_dir)
+    missions = {}
+    departments_of = {}
+    for dept in scenario.departments:
+        missions[dept.casual_room_id] = dept.mission or None
+        for member in dept.members:
+            departments_of.setdefault(member, dept.id)
+    employees = {
+        e.id: EmployeeState(
+            id=e.id,
+            name=e.name,
+            role=e.role,
+            age=e.age,
+            department=departments_of.get(e.id),
+            model=e.model,
+            persona=personas[e.id].model_dump(mode="json", exclude_none=True),
+        )
+        for e in scenario.employees
+    }
+    conversations = {
+        spec.id: ConversationState(
+            id=spec.id,
+            kind=ConversationKind(spec.kind),
+            name=spec.name,
+            members=list(spec.members),
+            mission=missions.get(spec.id),
+        )
+        for spec in scenario.conversations()
+    }
+    meta = {
+        "scenario": scenario.to_dict(),
+        "scenario_dir": str(Path(base_dir).resolve()),
+        "seed": seed,
+        "start": scenario.start.isoformat(),
+        "script": [{"offset_s": s.at.total_seconds(), "to": s.to, "text": s.text} for s in scenario.script],
+        "script_next": 0,
+    }
+    office = Office(
+        company=scenario.company,
+        language=scenario.language,
+        employees=employees,
+        conversations=conversations,
+        llm=llm,
+        clock=clock,
+        rng=random.Random(seed),
+        journal=journal,
+        config=config or config_for(scenario),
+        model_for=model_for,
+        meta=meta,
+    )
+    office.end_at = scenario.start + scenario.duration
+    return office
+
+
+def office_from_state(
+    state: dict[str, Any],
+    messages: list[dict[str, Any]],
+    *,
+    llm: LLM,
+    clock: Clock,
+    thoughts: list[dict[str, Any]] | None = None,
+    journal: Journal | None = None,
+    model_for: Callable[[str | None], str] = lambda m: m or "default",
+) -> Office:
+    """The office as it was saved; conversations are rebuilt from messages.jsonl.
+
+    `thoughts` (thoughts.jsonl) keeps thought ids unique when the log ran ahead of the last save.
+    """
+    meta = dict(state["office"])
+    version = meta.get("format_version")
+    if version != STATE_FORMAT:
+        raise StateError(f"state format {version} is not supported (this ideaco reads format {STATE_FORMAT})")
+    scenario = Scenario.model_validate(meta["scenario"])
+    employees = {k: EmployeeState.from_dict(v) for k, v in state["employees"].items()}
+    conversations = {k: ConversationState.from_dict(v) for k, v in state["conversations"].items()}
+    rng = restore_rng(meta.pop("rng"))
+    for key in ("format_version", "company", "language", "now", "stop_reason"):
+        meta.pop(key, None)
+    end_at = meta.pop("end_at", None)
+    office = Office(
+        company=scenario.company,
+        language=scenario.language,
+        employees=employees,
+        conversations=conversations,
+        llm=llm,
+        clock=clock,
+        rng=rng,
+        journal=journal,
+        config=config_for(scenario),
+        model_for=model_for,
+        meta=meta,
+    )
+    office.load_messages(messages)
+    logged = [int(t["id"][1:]) for t in thoughts or () if str(t.get("id", "")).startswith("t")]
+    office.counters["thought"] = max([office.counters.get("thought", 0), *logged])
+
+    office.end_at = datetime.fromisoformat(end_at) if end_at else None
+    return office

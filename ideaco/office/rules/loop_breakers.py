@@ -1,0 +1,165 @@
+"""Loop breakers (spec 2.3, after OpenMausBot's room-post-budget and AelionBot).
+
+Each rule is a pure decision over one conversation's recent messages (oldest first) and `now`.
+Refusals are never recorded as posts by the caller: a blocked employee must not deepen its own
+block. Windows hold events younger than W: at exactly W an event has left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from ideaco.office.conversation import BOSS, SYSTEM, Message
+
+REASON_DUPLICATE = "duplicate"
+REASON_RING = "ring"
+REASON_CLOSED = "closed"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether an agent post may go out; reason is a short code, detail a line for the log."""
+
+    allowed: bool
+    reason: str | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class RingVerdict(Verdict):
+    """A ring verdict also says until when the conversation is closed to agent posts."""
+
+    closed_until: datetime | None = None
+
+
+def _normalize(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _since_boss(history: Sequence[Message], since_reset: datetime | None = None) -> list[Message]:
+    """Messages after the last boss message and strictly after since_reset (a task-op time)."""
+    start = 0
+    for i, msg in enumerate(history):
+        if msg.sender == BOSS:
+            start = i + 1
+    tail = list(history[start:])
+    if since_reset is not None:
+        tail = [m for m in tail if m.at > since_reset]
+    return tail
+
+
+def check_duplicate(
+    history: Sequence[Message], sender: str, text: str, now: datetime, window_s: float = 60.0
+) -> Verdict:
+    """Refuse the same sender posting the same text (case and spacing aside) within window_s."""
+    window = timedelta(seconds=window_s)
+    key = _normalize(text)
+    for msg in reversed(history):
+        if msg.sender == sender and now - msg.at < window and _normalize(msg.text) == key:
+            return Verdict(
+                False, REASON_DUPLICATE, f"{sender} already posted this text at {msg.at.isoformat()}"
+            )
+    return Verdict(True)
+
+
+def is_closed(closed_until: datetime | None, now: datetime) -> bool:
+    """Whether a ring closure still holds at now (it lifts at exactly closed_until)."""
+    return closed_until is not None and now < closed_until
+
+
+def reopen_on_boss(closed_until: datetime | None, sender: str) -> datetime | None:
+    """The closure after a post by sender: a boss message reopens the conversation."""
+    return None if sender == BOSS else closed_until
+
+
+def closes_ring(senders: Sequence[str], candidate: str) -> bool:
+    """Whether candidate after senders makes the last four X,Y,Z,X with X, Y, Z distinct."""
+    tail = [*senders[-3:], candidate]
+    if len(tail) < 4:
+        return False
+    first, second, third, last = tail
+    return first == last and len({first, second, third}) == 3
+
+
+def check_ring(
+    history: Sequence[Message],
+    sender: str,
+    now: datetime,
+    closed_until: datetime | None = None,
+    window_s: float = 120.0,
+    close_s: float = 300.0,
+) -> RingVerdict:
+    """Refuse an agent post that is refused by a standing closure or that closes a ring.
+
+    Only agent posts younger than window_s and after the last boss message count. A new ring
+    closes the conversation to agent posts for close_s. The boss and the system always post.
+    """
+    if sender in (BOSS, SYSTEM):
+        return RingVerdict(True)
+    if is_closed(closed_until, now):
+        return RingVerdict(
+            False, REASON_CLOSED, f"closed to agent posts until {closed_until.isoformat()}", closed_until
+        )
+    window = timedelta(seconds=window_s)
+    senders = [m.sender for m in _since_boss(history) if m.from_agent and now - m.at < window]
+    if closes_ring(senders, sender):
+        until = now + timedelta(seconds=close_s)
+        speakers = ",".join([*senders[-3:], sender])
+        return RingVerdict(
+            False, REASON_RING, f"ring {speakers}: closed to agent posts until {until.isoformat()}", until
+        )
+    return RingVerdict(True)
+
+
+def pair_streak(
+    history: Sequence[Message], since_reset: datetime | None = None, length: int = 4
+) -> tuple[str, str] | None:
+    """(starter, partner) when the last `length` messages alternate strictly between two agents.
+
+    Counts only messages after the last boss message and after since_reset (a task-op time). The
+    starter is who began the whole alternating run, even when it is longer than `length`.
+    """
+    tail = _since_boss(history, since_reset)
+    if length < 2 or len(tail) < length:
+        return None
+    senders = [m.sender for m in tail]
+    if not all(m.from_agent for m in tail[-length:]):
+        return None
+    last = senders[-length:]
+    if len(set(last)) != 2 or any(last[i] == last[i + 1] for i in range(length - 1)):
+        return None
+    start = len(senders) - length
+    # Walk back while the alternation goes on, to find who started it.
+    while start > 0 and tail[start - 1].from_agent and senders[start - 1] == senders[start + 1]:
+        start -= 1
+    return senders[start], senders[start + 1]
+
+
+def unanswered_ceiling_reached(
+    history: Sequence[Message], since_reset: datetime | None = None, ceiling: int = 10
+) -> bool:
+    """Whether `ceiling` agent messages came since the boss last wrote (and since since_reset).
+
+    Once reached, agent messages stop nudging anyone until the boss writes or a task op happens.
+    """
+    return sum(1 for m in _since_boss(history, since_reset) if m.from_agent) >= ceiling
+
+
+def thought_superseded(
+    history: Sequence[Message], read_upto_id: str | None, thinker: str
+) -> tuple[Message, ...]:
+    """Messages that arrived after the last one the thought read, other than the thinker's own.
+
+    read_upto_id None means the thought read nothing. An id no longer in history (trimmed away)
+    means everything in it is new to the thought. Empty result: the thought is not superseded.
+    """
+    ids = [m.id for m in history]
+    start = ids.index(read_upto_id) + 1 if read_upto_id in ids else 0
+    return tuple(m for m in history[start:] if m.sender != thinker)
+
+
+def may_rethink(rethinks_done: int, max_rethinks: int = 1) -> bool:
+    """A superseded thought gets at most max_rethinks re-thinks with the difference."""
+    return rethinks_done < max_rethinks

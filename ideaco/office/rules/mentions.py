@@ -1,0 +1,131 @@
+"""@-mention routing (spec 2.1, 2.2), after OpenMausBot's shared mention-boundary rules.
+
+One set of rules decides who a message addresses, so what the log shows as a mention and who is
+actually woken never diverge:
+- an `@` counts only at the start of the text or after a non-word character other than `/`
+  (`alice@example.com` is an address, `https://x.org/@bob` a URL path, `(@Bob)` a mention);
+- the name or id after it matches case-insensitively, longest first (`@Bobby` is Bobby, not Bob),
+  and must not run on into a word character (`@Bobby` never means Bob);
+- `@all` / `@everyone` expand to the conversation's members;
+- anything inside inline code or a fenced code block is an example, not an address;
+- text and names are compared in Unicode NFC form.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
+
+from ideaco.office.conversation import BOSS
+
+_ALL = "\0all"  # sentinel target: can never clash with an employee id
+_ALL_WORDS = ("everyone", "all")
+_TICKS = re.compile(r"`+")
+
+
+def _is_word(ch: str) -> bool:
+    # Combining marks continue a name too: "@Jose\u0301" is not "@Jose".
+    return ch.isalnum() or ch == "_" or unicodedata.category(ch).startswith("M")
+
+
+def _at_boundary(text: str, at: int) -> bool:
+    if at == 0:
+        return True
+    before = text[at - 1]
+    return not _is_word(before) and before != "/"
+
+
+def mask_code(text: str) -> str:
+    """The text with inline code spans and fenced blocks blanked out (same length).
+
+    A run of N backticks is closed by the next run of exactly N; an unclosed run of 3 or more
+    at the start of a line is a fence that runs to the end, as in Markdown.
+    """
+    out = list(text)
+    pos = 0
+    while (opening := _TICKS.search(text, pos)) is not None:
+        run = opening.group()
+        closing = re.compile(rf"(?<!`){run}(?!`)").search(text, opening.end())
+        if closing is not None:
+            end = closing.end()
+        elif len(run) >= 3 and not text[text.rfind("\n", 0, opening.start()) + 1 : opening.start()].strip():
+            end = len(text)
+        else:
+            pos = opening.end()
+            continue
+        out[opening.start() : end] = " " * (end - opening.start())
+        pos = end
+    return "".join(out)
+
+
+def _prepare(text: str) -> str:
+    # NFC so that "Zoe" + combining accent is the same name as a precomposed "Zoë".
+    return mask_code(unicodedata.normalize("NFC", text))
+
+
+def _candidates(people: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(word, target) pairs, longest word first; @all/@everyone win ties with a same-named person."""
+    pairs: list[tuple[int, int, str, str]] = []
+    for word in _ALL_WORDS:
+        pairs.append((len(word), 0, word, _ALL))
+    for emp_id, name in people.items():
+        for word in {unicodedata.normalize("NFC", name.strip()), emp_id}:
+            if word:
+                pairs.append((len(word), 1, word, emp_id))
+    pairs.sort(key=lambda p: (-p[0], p[1]))
+    return [(word, target) for _, _, word, target in pairs]
+
+
+def _scan(text: str, candidates: Sequence[tuple[str, str]]) -> Iterator[str]:
+    """Targets of the @-mentions in text, in order of appearance (with repeats)."""
+    folded = [(word, word.casefold(), target) for word, target in candidates]
+    pos = 0
+    while (at := text.find("@", pos)) != -1:
+        pos = at + 1
+        if not _at_boundary(text, at):
+            continue
+        for word, key, target in folded:
+            end = at + 1 + len(word)
+            # Compare the same number of original characters: casefold may change the length.
+            if text[at + 1 : end].casefold() != key:
+                continue
+            if end < len(text) and _is_word(text[end]):
+                continue
+            yield target
+            pos = end
+            break
+
+
+def parse_mentions(
+    text: str,
+    people: Mapping[str, str],
+    members: Sequence[str],
+    sender: str | None = None,
+) -> tuple[str, ...]:
+    """Employee ids the text @-mentions, in order of first appearance, unique, without the sender.
+
+    people maps employee id -> display name (names may hold spaces); a mention may use either.
+    `@all` / `@everyone` expand to members. Anyone named is returned, member or not: the caller
+    decides what a mention of an outsider means.
+    """
+    found: dict[str, None] = {}
+    for target in _scan(_prepare(text), _candidates(people)):
+        for emp_id in members if target == _ALL else (target,):
+            if emp_id != sender:
+                found.setdefault(emp_id, None)
+    return tuple(found)
+
+
+def mentions_boss(text: str) -> bool:
+    """Whether the text addresses the boss with `@boss` (same boundary and code rules)."""
+    return any(True for _ in _scan(_prepare(text), [(BOSS, BOSS)]))
+
+
+def addressed_by_boss(text: str, people: Mapping[str, str], members: Sequence[str]) -> tuple[str, ...]:
+    """Who a boss message addresses: those it @-mentions, else every member (spec 2.1).
+
+    The addressed count as mentioned for the speech gates (2.2).
+    """
+    named = parse_mentions(text, people, members, sender=BOSS)
+    return named if named else tuple(m for m in dict.fromkeys(members) if m != BOSS)

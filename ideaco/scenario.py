@@ -1,0 +1,392 @@
+"""Scenario files (spec 1.6): load, validate across fields, and derive the office's conversations."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
+
+from ideaco.persona import (
+    ARCHETYPES,
+    Persona,
+    PersonaError,
+    load_archetype,
+    load_persona_file,
+    read_mapping,
+)
+
+DEFAULT_START = datetime(2026, 1, 5, 9, 0, 0)
+DEFAULT_DURATION = timedelta(hours=2)
+EMPLOYEE_ID = re.compile(r"^[a-z][a-z0-9_-]*$")
+RESERVED_IDS = frozenset({"boss", "system", "all", "everyone"})
+# Room and department ids end up inside conversation ids (`boss:x`, `dm:a:b`), so no ':' or spaces.
+PLACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+_DURATION = re.compile(
+    r"^(?:(\d+(?:\.\d+)?)d)?(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?$"
+)
+_CLOCK = re.compile(r"^(\d+):([0-5]\d)(?::([0-5]\d))?$")
+
+
+def parse_duration(value: str | int | float | timedelta) -> timedelta:
+    """Parse "2h", "30m", "90s", "1h30m", "1.5h", "1d" (or a number of seconds) into a timedelta."""
+    if isinstance(value, timedelta):
+        return value
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a duration (use e.g. 2h, 30m, 1h30m)")
+    if isinstance(value, (int, float)):
+        if value < 0:
+            raise ValueError(f"{value!r} is negative")
+        return timedelta(seconds=value)
+    text = str(value).strip().lower().replace(" ", "")
+    match = _DURATION.match(text)
+    if not text or not match or not any(match.groups()):
+        raise ValueError(f"{value!r} is not a duration (use e.g. 2h, 30m, 90s, 1h30m)")
+    d, h, m, s = (float(g) if g else 0.0 for g in match.groups())
+    return timedelta(days=d, hours=h, minutes=m, seconds=s)
+
+
+def parse_offset(value: str | int | float | timedelta) -> timedelta:
+    """Parse a script time: "HH:MM" or "HH:MM:SS" after the start, or a duration like "1h30m"."""
+    if isinstance(value, str):
+        match = _CLOCK.match(value.strip())
+        if match:
+            h, m, s = match.groups()
+            return timedelta(hours=int(h), minutes=int(m), seconds=int(s or 0))
+    try:
+        return parse_duration(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a time (use HH:MM from the start, or e.g. 1h30m)") from None
+
+
+def format_duration(td: timedelta) -> str:
+    """The inverse of `parse_duration`: "1h30m", "45s", "0s"."""
+    total = td.total_seconds()
+    hours, rest = divmod(total, 3600)
+    minutes, seconds = divmod(rest, 60)
+    parts = [f"{int(hours)}h" if hours else "", f"{int(minutes)}m" if minutes else ""]
+    if seconds:
+        parts.append(f"{seconds:g}s")
+    return "".join(parts) or "0s"
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be used; `str()` is one line: `file: field: message`."""
+
+    def __init__(self, path: str | Path, field: str | None, message: str) -> None:
+        self.path = str(path)
+        self.field = field
+        self.message = message
+        super().__init__(f"{self.path}: {field}: {message}" if field else f"{self.path}: {message}")
+
+
+class _Problems(ValueError):
+    """Cross-field problems found by `Scenario`'s model validator, each with its field path."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems = problems
+        super().__init__(f"{problems[0][0]}: {problems[0][1]}")
+
+
+@dataclass(frozen=True)
+class ConversationSpec:
+    """A conversation the scenario opens; kind is "work", "casual", "boss" or "dm"."""
+
+    id: str
+    kind: str
+    name: str
+    members: tuple[str, ...]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LLMSettings(_Strict):
+    """The scenario's `llm:` block; CLI flags and per-employee `model:` override it (spec 1.2)."""
+
+    model: str | None = None
+    base_url: str | None = None
+    temperature: float | None = Field(None, ge=0, le=2)
+    api_key_env: str | None = None
+    max_tokens: int | None = Field(None, gt=0)
+
+
+class Department(_Strict):
+    id: str = Field(pattern=PLACE_ID.pattern)
+    name: str
+    mission: str = ""
+    members: list[str] = Field(min_length=1)
+    lead: str | None = None  # defaults to the first member
+
+    @property
+    def casual_room_id(self) -> str:
+        return f"{self.id}-casual"
+
+
+class Employee(_Strict):
+    id: str
+    name: str = Field(min_length=1)
+    role: str = Field(min_length=1)
+    archetype: str | None = None
+    persona: str | None = None  # a path relative to the scenario file
+    age: int | None = Field(None, ge=14, le=120)
+    model: str | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _check_id(cls, v: str) -> str:
+        if not EMPLOYEE_ID.match(v):
+            raise ValueError(f"{v!r} is not a valid id (lowercase letters, digits, '-' and '_')")
+        if v in RESERVED_IDS:
+            raise ValueError(f"{v!r} is reserved")
+        return v
+
+    @field_validator("archetype")
+    @classmethod
+    def _check_archetype(cls, v: str | None) -> str | None:
+        if v is not None and v not in ARCHETYPES:
+            raise ValueError(f"unknown archetype {v!r} (one of: {', '.join(ARCHETYPES)})")
+        return v
+
+
+class Room(_Strict):
+    id: str = Field(pattern=PLACE_ID.pattern)
+    name: str
+    kind: Literal["work", "casual"] = "work"
+    members: list[str]
+
+    @field_validator("members")
+    @classmethod
+    def _non_empty(cls, v: list[str]) -> list[str]:
+        if not v:
+            raise ValueError("a room needs at least one member")
+        return v
+
+
+class ScriptEntry(_Strict):
+    """A boss message posted `at` this offset from the start."""
+
+    at: timedelta
+    to: str
+    text: str = Field(min_length=1)
+
+    @field_validator("at", mode="before")
+    @classmethod
+    def _parse_at(cls, v: Any) -> timedelta:
+        return parse_offset(v)
+
+    @field_serializer("at")
+    def _dump_at(self, v: timedelta) -> str:
+        return format_duration(v)
+
+
+class Scenario(_Strict):
+    """A validated scenario; `to_dict()` and `Scenario.model_validate(d)` round-trip."""
+
+    name: str = "scenario"  # the file stem, used for the default run directory
+    company: str = Field(min_length=1)
+    language: str = "en"
+    duration: timedelta = DEFAULT_DURATION
+    start: datetime = DEFAULT_START
+    llm: LLMSettings | None = None
+    departments: list[Department] = Field(default_factory=list)
+    employees: list[Employee] = Field(min_length=1)
+    rooms: list[Room] = Field(default_factory=list)
+    script: list[ScriptEntry] = Field(default_factory=list)
+    timers: dict[str, float] = Field(default_factory=dict)
+    gates: dict[str, float] = Field(default_factory=dict)
+
+    @field_validator("duration", mode="before")
+    @classmethod
+    def _parse_duration(cls, v: Any) -> timedelta:
+        td = parse_duration(v)
+        if td <= timedelta(0):
+            raise ValueError(f"{v!r} must be longer than zero")
+        return td
+
+    @field_validator("start", mode="before")
+    @classmethod
+    def _date_is_midnight(cls, v: Any) -> Any:
+        if isinstance(v, date) and not isinstance(v, datetime):
+            return datetime(v.year, v.month, v.day)
+        return v
+
+    @field_serializer("duration")
+    def _dump_duration(self, v: timedelta) -> str:
+        return format_duration(v)
+
+    @model_validator(mode="after")
+    def _cross_check(self) -> Scenario:
+        problems: list[tuple[str, str]] = []
+        employees = {e.id for e in self.employees}
+        seen: dict[str, str] = {}
+
+        def claim(ident: str, where: str) -> None:
+            if ident in seen:
+                problems.append((where, f"duplicate id {ident!r} (already used by {seen[ident]})"))
+            else:
+                seen[ident] = where
+
+        names: dict[str, str] = {}
+        for i, e in enumerate(self.employees):
+            claim(e.id, f"employees[{i}].id")
+            key = e.name.strip().lower()
+            if key in RESERVED_IDS:
+                problems.append((f"employees[{i}].name", f"{e.name!r} is reserved (it is a mention keyword)"))
+            elif key in names:  # mentions use @Name, so names must tell employees apart
+                problems.append((f"employees[{i}].name", f"duplicate name {e.name!r} (also {names[key]})"))
+            names.setdefault(key, e.id)
+            if e.archetype is None and e.persona is None:
+                problems.append((f"employees[{i}]", "needs an archetype or a persona file"))
+
+        def check_members(members: list[str], where: str) -> None:
+            for j, m in enumerate(members):
+                if m not in employees:
+                    problems.append((f"{where}.members", f"{m!r} is not an employee"))
+                elif m in members[:j]:
+                    problems.append((f"{where}.members", f"{m!r} is listed twice"))
+
+        for i, d in enumerate(self.departments):
+            claim(d.id, f"departments[{i}].id")
+            claim(d.casual_room_id, f"departments[{i}] (its casual room)")
+            check_members(d.members, f"departments[{i}]")
+            if d.lead is None:
+                d.lead = d.members[0]
+            elif d.lead not in d.members:
+                problems.append((f"departments[{i}].lead", f"{d.lead!r} is not a member of {d.id!r}"))
+        for i, r in enumerate(self.rooms):
+            claim(r.id, f"rooms[{i}].id")
+            check_members(r.members, f"rooms[{i}]")
+
+        targets = {r.id for r in self.rooms} | {d.casual_room_id for d in self.departments}
+        for i, s in enumerate(self.script):
+            if s.to.startswith("boss:"):
+                if s.to[len("boss:") :] not in employees:
+                    problems.append((f"script[{i}].to", f"{s.to!r}: {s.to[5:]!r} is not an employee"))
+            elif s.to not in targets:
+                problems.append((f"script[{i}].to", f"{s.to!r} is not a room (nor boss:<employee>)"))
+        if problems:
+            raise _Problems(problems)
+        return self
+
+    # --- derived views ------------------------------------------------------------------------------
+
+    def employee(self, employee_id: str) -> Employee:
+        """The employee with this id (KeyError if none)."""
+        for e in self.employees:
+            if e.id == employee_id:
+                return e
+        raise KeyError(employee_id)
+
+    def departments_of(self, employee_id: str) -> list[Department]:
+        """The departments an employee belongs to (for the department mission in the prompt)."""
+        return [d for d in self.departments if employee_id in d.members]
+
+    def conversations(self) -> list[ConversationSpec]:
+        """Every room, each department's casual room, and the boss's 1-on-1 with every employee."""
+        convs = [ConversationSpec(r.id, r.kind, r.name, tuple(r.members)) for r in self.rooms]
+        convs += [
+            ConversationSpec(d.casual_room_id, "casual", f"{d.name} casual", tuple(d.members))
+            for d in self.departments
+        ]
+        convs += [
+            ConversationSpec(f"boss:{e.id}", "boss", f"Boss and {e.name}", (e.id,)) for e in self.employees
+        ]
+        return convs
+
+    def resolve_personas(
+        self, base_dir: str | Path, personas_dir: str | Path | None = None
+    ) -> dict[str, Persona]:
+        """Each employee's persona: its archetype, overridden by its persona file (relative to base_dir).
+
+        Raises `PersonaError` (naming the persona file) for a missing or bad file.
+        """
+        out: dict[str, Persona] = {}
+        for e in self.employees:
+            if e.persona is not None:
+                out[e.id] = load_persona_file(Path(base_dir) / e.persona, e.archetype, personas_dir)
+            else:
+                assert e.archetype is not None  # checked by the validator
+                out[e.id] = load_archetype(e.archetype, personas_dir)
+        return out
+
+    def to_dict(self) -> dict:
+        """Plain JSON types only, so it can be stored in the run state and validated back."""
+        return self.model_dump(mode="json")
+
+
+# --- loading --------------------------------------------------------------------------------------
+
+
+def _field_path(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif not str(part).startswith("function-"):  # pydantic's names for validator steps
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def scenario_problems(exc: ValidationError) -> list[tuple[str, str]]:
+    """Turn a pydantic error into (field path, message) pairs, cross-field problems unpacked."""
+    out: list[tuple[str, str]] = []
+    for err in exc.errors():
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, _Problems):
+            out.extend(cause.problems)
+            continue
+        field = _field_path(err["loc"])
+        if err["type"] == "missing":
+            msg = "required"
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown field"
+        elif err["type"] == "string_pattern_mismatch":
+            msg = f"{err['input']!r} is not a valid id (letters, digits, '.', '-' and '_')"
+        elif isinstance(cause, Exception):
+            msg = str(cause)
+        else:
+            msg = err["msg"]
+        out.append((field, msg))
+    return out
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file, persona files included; raises `ScenarioError` (one line)."""
+    path_str = str(path)
+    try:
+        data = read_mapping(path)
+    except PersonaError as exc:
+        raise ScenarioError(path_str, None, exc.message) from None
+    data.setdefault("name", Path(path).stem)
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as exc:
+        problems = scenario_problems(exc)
+        field, msg = problems[0]
+        more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ScenarioError(path_str, field or None, msg + more) from None
+    base_dir = Path(path).parent
+    for i, e in enumerate(scenario.employees):
+        try:
+            if e.persona is not None:
+                load_persona_file(base_dir / e.persona, e.archetype)
+        except PersonaError as exc:
+            where = f" ({exc.field})" if exc.field else ""
+            raise ScenarioError(
+                path_str, f"employees[{i}].persona", f"{exc.path}{where}: {exc.message}"
+            ) from None
+    return scenario

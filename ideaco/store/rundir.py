@@ -1,0 +1,120 @@
+"""The run directory (spec 1.5): where a run's state, logs and summary live."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ideaco.store.atomic import atomic_write_text
+from ideaco.store.jsonl import JsonlLog
+from ideaco.store.state import StateStore
+
+STATE = "state.json"
+MESSAGES = "messages.jsonl"
+THOUGHTS = "thoughts.jsonl"
+SUMMARY = "summary.json"
+RUN_FILES = (STATE, MESSAGES, THOUGHTS, SUMMARY)
+DEFAULT_ROOT = Path("runs")
+
+
+class RunDirError(ValueError):
+    """A run directory that cannot be used; `str()` is one line naming the directory."""
+
+
+class RunDir:
+    """Paths and helpers for one run directory; nothing is written until `create()`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def __repr__(self) -> str:
+        return f"RunDir({str(self.path)!r})"
+
+    @property
+    def state_path(self) -> Path:
+        return self.path / STATE
+
+    @property
+    def messages_path(self) -> Path:
+        return self.path / MESSAGES
+
+    @property
+    def thoughts_path(self) -> Path:
+        return self.path / THOUGHTS
+
+    @property
+    def summary_path(self) -> Path:
+        return self.path / SUMMARY
+
+    @classmethod
+    def for_new_run(
+        cls, scenario_name: str, out: str | Path | None, now: datetime, root: str | Path = DEFAULT_ROOT
+    ) -> RunDir:
+        """The directory for a new run: `out` itself if given, else `<root>/<scenario>-<YYYYmmdd-HHMMSS>`.
+
+        Refuses (RunDirError) an `out` that already holds a run: that one is continued with --resume.
+        """
+        if out is not None:
+            target = Path(out)
+            if target.exists() and not target.is_dir():
+                raise RunDirError(f"{target} exists and is not a directory")
+            if target.is_dir():
+                held = [name for name in RUN_FILES if (target / name).exists()]
+                if STATE in held:
+                    raise RunDirError(
+                        f"{target} already holds a run (state.json); continue it with --resume {target}"
+                    )
+                if held:
+                    raise RunDirError(
+                        f"{target} already holds run files ({', '.join(held)}); choose another --out"
+                    )
+            return cls(target)
+        base = Path(root) / f"{scenario_name}-{now:%Y%m%d-%H%M%S}"
+        target, n = base, 1
+        while target.exists():  # two runs started within the same second
+            n += 1
+            target = base.with_name(f"{base.name}-{n}")
+        return cls(target)
+
+    @classmethod
+    def open_existing(cls, path: str | Path) -> RunDir:
+        """An existing run directory, for --resume, inspect and report."""
+        target = Path(path)
+        if not target.exists():
+            raise RunDirError(f"{target} does not exist")
+        if not target.is_dir():
+            raise RunDirError(f"{target} is not a directory")
+        if not (target / STATE).is_file():
+            raise RunDirError(f"{target} is not an ideaco run directory (no {STATE})")
+        return cls(target)
+
+    def create(self) -> RunDir:
+        """Make the directory (and its parents)."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RunDirError(
+                f"{self.path}: cannot create the run directory ({exc.strerror or exc})"
+            ) from None
+        return self
+
+    def state_store(self) -> StateStore:
+        return StateStore(self.state_path)
+
+    def open_messages(self) -> JsonlLog:
+        """The messages log; a message id already logged is never written twice."""
+        return JsonlLog(self.messages_path, unique_key="id")
+
+    def open_thoughts(self) -> JsonlLog:
+        return JsonlLog(self.thoughts_path)
+
+    def write_summary(self, summary: dict[str, Any]) -> None:
+        """Write summary.json atomically, pretty-printed."""
+        atomic_write_text(self.summary_path, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+
+    def read_summary(self) -> dict[str, Any] | None:
+        if not self.summary_path.exists():
+            return None
+        return json.loads(self.summary_path.read_text(encoding="utf-8"))

@@ -1,0 +1,130 @@
+"""resolve_settings: each source beats the next (spec 1.2), and the key never shows."""
+
+from __future__ import annotations
+
+import pytest
+
+from ideaco.llm import model_for, resolve_settings
+
+ALL_ENV = {
+    "IDEACO_BASE_URL": "http://ideaco-env/v1",
+    "OPENAI_BASE_URL": "http://openai-env/v1",
+    "OPENAI_API_KEY": "sk-openai-env-key",
+    "IDEACO_MODEL": "env-model",
+    "OTHER_KEY": "sk-other-key",
+    "SCENARIO_KEY": "sk-scenario-key",
+}
+SCENARIO = {"base_url": "http://scenario/v1", "model": "scenario-model", "api_key_env": "SCENARIO_KEY"}
+
+
+@pytest.mark.parametrize(
+    ("cli", "scenario", "env_names", "expected"),
+    [
+        ("http://cli/v1", SCENARIO, ALL_ENV, "http://cli/v1"),
+        (None, SCENARIO, ALL_ENV, "http://scenario/v1"),
+        (None, {}, ALL_ENV, "http://ideaco-env/v1"),
+        (None, {}, {"OPENAI_BASE_URL": "http://openai-env/v1"}, "http://openai-env/v1"),
+        (None, {}, {}, None),
+    ],
+)
+def test_base_url_precedence(cli, scenario, env_names, expected):
+    settings = resolve_settings(cli_base_url=cli, scenario_llm=scenario, env=env_names)
+    assert settings.base_url == expected
+    assert settings.embedded is (expected is None)
+
+
+@pytest.mark.parametrize(
+    ("cli", "scenario", "env", "expected"),
+    [
+        ("cli-model", SCENARIO, ALL_ENV, "cli-model"),
+        (None, SCENARIO, ALL_ENV, "scenario-model"),
+        (None, {}, ALL_ENV, "env-model"),
+        (None, {}, {"OPENAI_BASE_URL": "http://x/v1"}, "gpt-4o-mini"),
+        (None, {}, {}, "smollm2-135m"),
+    ],
+)
+def test_model_precedence_and_defaults(cli, scenario, env, expected):
+    assert resolve_settings(cli_model=cli, scenario_llm=scenario, env=env).model == expected
+
+
+@pytest.mark.parametrize(
+    ("cli_key_env", "scenario", "expected"),
+    [
+        ("OTHER_KEY", SCENARIO, "sk-other-key"),
+        (None, SCENARIO, "sk-scenario-key"),
+        (None, {}, "sk-openai-env-key"),
+    ],
+)
+def test_api_key_precedence(cli_key_env, scenario, expected):
+    assert (
+        resolve_settings(cli_api_key_env=cli_key_env, scenario_llm=scenario, env=ALL_ENV).api_key == expected
+    )
+
+
+def test_missing_key_is_fine_for_a_local_endpoint():
+    settings = resolve_settings(cli_base_url="http://localhost:11434/v1", env={})
+    assert settings.api_key is None and not settings.embedded
+
+
+def test_a_named_key_variable_that_is_unset_is_an_error():
+    with pytest.raises(ValueError, match="--api-key-env: environment variable NOPE is not set"):
+        resolve_settings(cli_api_key_env="NOPE", cli_base_url="http://x/v1", env={})
+    with pytest.raises(ValueError, match="llm.api_key_env"):
+        resolve_settings(scenario_llm={"api_key_env": "NOPE"}, cli_base_url="http://x/v1", env={})
+
+
+def test_scenario_temperature_and_max_tokens_with_defaults():
+    assert (resolve_settings(env={}).temperature, resolve_settings(env={}).max_tokens) == (0.8, 700)
+    settings = resolve_settings(scenario_llm={"temperature": 0.2, "max_tokens": 300}, env={})
+    assert (settings.temperature, settings.max_tokens) == (0.2, 300)
+
+
+@pytest.mark.parametrize(
+    ("block", "field"),
+    [
+        ({"temperature": "hot"}, "llm.temperature"),
+        ({"temperature": 5}, "llm.temperature"),
+        ({"max_tokens": 0}, "llm.max_tokens"),
+        ({"model": ""}, "llm.model"),
+        ({"modle": "x"}, "unknown key 'modle'"),
+    ],
+)
+def test_bad_scenario_llm_block_names_the_field(block, field):
+    with pytest.raises(ValueError, match=field):
+        resolve_settings(scenario_llm=block, env={})
+
+
+def test_gguf_forces_the_embedded_server_over_env_and_scenario(tmp_path):
+    model = tmp_path / "tiny-model.Q4.gguf"
+    model.write_bytes(b"GGUF")
+    settings = resolve_settings(
+        gguf=model, scenario_llm={"base_url": "http://s/v1"}, env=ALL_ENV | {"IDEACO_MODEL": ""}
+    )
+    assert settings.embedded and settings.base_url is None
+    assert settings.gguf == str(model) and settings.model == "tiny-model.Q4"
+
+
+def test_gguf_with_base_url_is_an_error(tmp_path):
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF")
+    with pytest.raises(ValueError, match="--gguf and --base-url"):
+        resolve_settings(gguf=model, cli_base_url="http://x/v1", env={})
+
+
+def test_missing_gguf_file_names_the_path(tmp_path):
+    with pytest.raises(ValueError, match="nope.gguf"):
+        resolve_settings(gguf=tmp_path / "nope.gguf", env={})
+
+
+def test_api_key_never_in_repr_or_describe():
+    settings = resolve_settings(cli_base_url="http://x/v1", env={"OPENAI_API_KEY": "sk-topsecret-42"})
+    assert settings.api_key == "sk-topsecret-42"
+    assert "topsecret" not in repr(settings) and "topsecret" not in str(settings)
+    assert "topsecret" not in settings.describe()
+
+
+def test_model_for_cli_beats_employee_beats_run():
+    settings = resolve_settings(cli_base_url="http://x/v1", cli_model=None, env={"IDEACO_MODEL": "run-model"})
+    assert model_for(settings, "emp-model", "cli-model") == "cli-model"
+    assert model_for(settings, "emp-model", None) == "emp-model"
+    assert model_for(settings, None, None) == "run-model"

