@@ -20,7 +20,8 @@ from ideaco.cli.errors import UserError
 from ideaco.llm.base import LLMError
 from ideaco.llm.config import LLMSettings, model_for, resolve_settings
 from ideaco.llm.factory import LLMStack, build_llm
-from ideaco.office.build import StateError, office_from_scenario, office_from_state
+from ideaco.office.build import StateError as ResumeError
+from ideaco.office.build import office_from_scenario, office_from_state
 from ideaco.office.clock import SimClock
 from ideaco.office.journal import RunJournal
 from ideaco.office.office import Office
@@ -28,7 +29,7 @@ from ideaco.office.summary import summarize
 from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration
 from ideaco.store import jsonl
 from ideaco.store.rundir import RunDir, RunDirError
-from ideaco.store.state import StateStore, StateVersionError
+from ideaco.store.state import StateError, StateStore
 
 
 @dataclass
@@ -115,7 +116,7 @@ def prepare(options: RunOptions, console: Console) -> tuple[Office, LLMStack, Ru
         try:
             rundir = RunDir.open_existing(options.resume)
             state = StateStore(rundir.state_path).load()
-        except (RunDirError, StateVersionError) as exc:
+        except (RunDirError, StateError) as exc:
             raise UserError(str(exc)) from None
         if not state:
             raise UserError(f"{rundir.path}: state.json is empty")
@@ -132,8 +133,12 @@ def prepare(options: RunOptions, console: Console) -> tuple[Office, LLMStack, Ru
             calls=budget.get("llm_calls", 0),
             tokens=budget.get("prompt_tokens", 0) + budget.get("completion_tokens", 0),
         )
-        messages = jsonl.read(rundir.messages_path) if Path(rundir.messages_path).exists() else []
-        thoughts = jsonl.read(rundir.thoughts_path) if Path(rundir.thoughts_path).exists() else []
+        try:
+            messages = _read_log(rundir.messages_path)
+            thoughts = _read_log(rundir.thoughts_path)
+        except ValueError as exc:
+            stack.close()
+            raise UserError(str(exc)) from None
         journal = RunJournal(rundir)
         now = datetime.fromisoformat(state["office"]["now"])
         try:
@@ -146,7 +151,7 @@ def prepare(options: RunOptions, console: Console) -> tuple[Office, LLMStack, Ru
                 journal=journal,
                 model_for=lambda m: model_for(settings, m, options.model.model),
             )
-        except StateError as exc:
+        except ResumeError as exc:
             stack.close()
             raise UserError(f"{rundir.state_path}: {exc}") from None
         if options.duration:
@@ -186,6 +191,10 @@ def prepare(options: RunOptions, console: Console) -> tuple[Office, LLMStack, Ru
     )
     office.end_at = scenario.start + duration
     return office, stack, rundir, False
+
+
+def _read_log(path: Path) -> list[dict]:
+    return jsonl.read(path) if Path(path).exists() else []
 
 
 def _duration(text: str) -> timedelta:
@@ -236,8 +245,8 @@ async def _run(office: Office, transcript: Transcript, start_sim: datetime) -> N
 
 
 def _write_summary(office: Office, rundir: RunDir, wall: float) -> dict:
-    thoughts = jsonl.read(rundir.thoughts_path) if Path(rundir.thoughts_path).exists() else []
-    messages = jsonl.read(rundir.messages_path) if Path(rundir.messages_path).exists() else []
+    thoughts = _read_log(rundir.thoughts_path)
+    messages = _read_log(rundir.messages_path)
     start = datetime.fromisoformat(office.meta.get("start", office.clock.now().isoformat()))
     previous_wall = office.meta.get("wall_time_s", 0.0)
     office.meta["wall_time_s"] = previous_wall + wall

@@ -114,13 +114,13 @@ REQUIRED = ("innerThoughts", "topicSaturation", "interestLevel", "shouldSpeak")
 # --------------------------------------------------------------------------- wire schema
 
 WIRE_LIMITS = {
-    "innerThoughts": 240,
-    "reason": 100,
-    "content": 280,
-    "memorySummary": 240,
-    "impression": 100,
-    "description": 120,
-    "result": 160,
+    "innerThoughts": 200,
+    "reason": 80,
+    "content": 240,
+    "memorySummary": 200,
+    "impression": 80,
+    "description": 100,
+    "result": 120,
     "hint": 80,
     "condition": 80,
     "claimKey": 40,
@@ -129,9 +129,9 @@ WIRE_LIMITS = {
     "to": 40,
     "messages": 1,
     "actions": 1,
-    "memoryOps": 2,
-    "relationshipOps": 2,
-    "taskOps": 2,
+    "memoryOps": 1,
+    "relationshipOps": 1,
+    "taskOps": 1,
 }
 
 
@@ -152,12 +152,19 @@ def _obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, 
     }
 
 
-def wire_schema() -> dict[str, Any]:
+def _choice(values: tuple[str, ...] | list[str], limit: str) -> dict[str, Any]:
+    """An id field: one of the known values when there are any, else a bounded string."""
+    return {"enum": sorted(set(values))} if values else _s(limit)
+
+
+def wire_schema(people: tuple[str, ...] | list[str] = (), targets: tuple[str, ...] | list[str] = ()) -> dict[str, Any]:
     """The JSON schema sent to the model.
 
     Every string has a maxLength and every list a maxItems, so a grammar-constrained model can
     never run a thought past max_tokens; every field is required so the model always emits them
-    in this order (the cheap decisions first, the optional ops last).
+    in this order (the cheap decisions first, the optional ops last). `people` (colleagues
+    present) and `targets` (where send_message may go) turn id fields into enums, so a
+    constrained model cannot invent an id.
     """
     memory_op = _obj(
         {
@@ -171,7 +178,7 @@ def wire_schema() -> dict[str, Any]:
     )
     relationship_op = _obj(
         {
-            "employeeId": _s("id"),
+            "employeeId": _choice(people, "id"),
             "impression": _s("impression"),
             "affinity": {"type": "integer", "minimum": 1, "maximum": 100},
         }
@@ -192,7 +199,7 @@ def wire_schema() -> dict[str, Any]:
     action = _obj(
         {
             "tool": {"enum": ["send_message"]},
-            "args": _obj({"to": _s("to"), "content": _s("content")}),
+            "args": _obj({"to": _choice(targets, "to"), "content": _s("content")}),
         }
     )
     return _obj(

@@ -6,12 +6,9 @@ formats belong to `ideaco.store`.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Protocol
 
-from ideaco.store.jsonl import JsonlLog
 from ideaco.store.rundir import RunDir
-from ideaco.store.state import StateStore
 
 
 class Journal(Protocol):
@@ -50,12 +47,10 @@ class RunJournal:
 
     def __init__(self, rundir: RunDir) -> None:
         self.rundir = rundir
-        for path in (rundir.messages_path, rundir.thoughts_path):
-            if Path(path).exists():
-                JsonlLog.repair(path)
-        self._messages = JsonlLog(rundir.messages_path)
-        self._thoughts = JsonlLog(rundir.thoughts_path)
-        self._state = StateStore(rundir.state_path)
+        # Opening a log repairs a torn last line (a killed run); message ids are never written twice.
+        self._messages = rundir.open_messages()
+        self._thoughts = rundir.open_thoughts()
+        self._state = rundir.state_store()
 
     def message(self, record: dict[str, Any]) -> None:
         self._messages.append(record)

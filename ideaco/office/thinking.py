@@ -36,7 +36,6 @@ TRIGGER_NOTES = {
     "task": "",
 }
 GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
-_SCHEMA = wire_schema()
 
 
 @dataclass
@@ -83,7 +82,7 @@ class Thinker:
             model=office.model_for(emp.model),
             max_tokens=office.config.max_tokens,
             temperature=office.config.temperature,
-            json_schema=_SCHEMA,
+            json_schema=self.schema_for(emp, conv),
             schema_name="flow_of_thought",
             seed=office.rng.randrange(2**31),
             tag=f"{emp.id} in {conv.id} at {now.isoformat()}",
@@ -103,6 +102,15 @@ class Thinker:
             rethink=rethink,
         )
         office.clock.call_at(now + timedelta(seconds=office.config.think_seconds), lambda: self.finish(ctx))
+
+    def schema_for(self, emp: EmployeeState, conv: ConversationState) -> dict[str, Any]:
+        """The thought schema with this employee's real ids as the only choices."""
+        office = self.office
+        mine = office.conversations_of(emp.id)
+        people = tuple(m for m in conv.members if m != emp.id and m in office.employees)
+        colleagues = {m for c in mine for m in c.members if m != emp.id and m in office.employees}
+        rooms = {c.id for c in mine if c.kind in GROUP_KINDS}
+        return wire_schema(people, tuple(sorted(colleagues | rooms | {"boss"})))
 
     def view(self, emp: EmployeeState, conv: ConversationState, trigger: str, note: str, now: datetime) -> PromptView:
         office = self.office

@@ -1,0 +1,158 @@
+"""A small office driven by a scripted model on the simulated clock.
+
+    office = make_office(handler)          # handler(request) -> thought dict / str / exception
+    office.start(); await office.run(timedelta(minutes=10))
+    office.journal.messages / office.journal.thoughts   # spec 1.5 records
+
+`thought(...)` builds a Flow-of-Thought dict; `who(request)` reads the request's tag
+("<employee> in <conversation> at <iso time>") back into its parts.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ideaco.llm.base import ChatRequest
+from ideaco.office.build import office_from_scenario
+from ideaco.office.clock import SimClock
+from ideaco.office.journal import MemoryJournal
+from ideaco.office.office import Office
+from ideaco.scenario import Scenario
+from tests.fakes.llm import ScriptedLLM
+
+START = datetime(2026, 1, 5, 9, 0, 0)
+ROOM = "api-design"
+CASUAL = "eng-casual"
+
+SCENARIO: dict[str, Any] = {
+    "name": "small",
+    "company": "Acme Labs",
+    "language": "en",
+    "duration": "1h",
+    "start": START.isoformat(),
+    "departments": [
+        {"id": "eng", "name": "Engineering", "mission": "Ship the new API", "members": ["alice", "bob", "charlie", "dana"]}
+    ],
+    "employees": [
+        {"id": "alice", "name": "Alice", "role": "Frontend engineer", "archetype": "anxious-perfectionist", "age": 29},
+        {"id": "bob", "name": "Bob", "role": "Backend engineer", "archetype": "old-hand", "age": 45},
+        {"id": "charlie", "name": "Charlie", "role": "Infrastructure engineer", "archetype": "ultra-grinder"},
+        {"id": "dana", "name": "Dana", "role": "Designer", "archetype": "warm-hearted"},
+    ],
+    "rooms": [{"id": ROOM, "name": "API design", "kind": "work", "members": ["alice", "bob", "charlie"]}],
+    "script": [],
+}
+
+
+def scenario_dict(*, casual: bool = True, script: list[dict] | None = None, **overrides: Any) -> dict[str, Any]:
+    """The small office's scenario; `casual=False` drops the department (and so its casual room)."""
+    data = copy.deepcopy(SCENARIO)
+    if not casual:
+        data["departments"] = []
+    if script is not None:
+        data["script"] = script
+    data.update(overrides)
+    return data
+
+
+def thought(
+    speak: bool = False,
+    text: str | None = None,
+    *,
+    interest: int = 5,
+    saturation: int = 3,
+    actions: list[dict] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A Flow-of-Thought answer; `speak=True` with `text` says it."""
+    out: dict[str, Any] = {
+        "innerThoughts": f"thinking about {text!r}" if text else "nothing to add",
+        "topicSaturation": saturation,
+        "interestLevel": interest,
+        "shouldSpeak": speak,
+        "reason": "scripted",
+        "messages": [{"content": text}] if text else [],
+        "actions": actions or [],
+        "memorySummary": None,
+        "memoryOps": [],
+        "relationshipOps": [],
+        "taskOps": [],
+    }
+    out.update(extra)
+    return out
+
+
+SILENT = thought()
+
+
+@dataclass(frozen=True)
+class Tag:
+    employee: str
+    conversation: str
+    at: datetime
+    repair: bool
+
+
+def who(request: ChatRequest) -> Tag:
+    """Parse a request's tag: "<employee> in <conversation> at <iso time>[ (repair)]"."""
+    tag = request.tag
+    repair = tag.endswith(" (repair)")
+    tag = tag.removesuffix(" (repair)")
+    employee, rest = tag.split(" in ", 1)
+    conversation, at = rest.rsplit(" at ", 1)
+    return Tag(employee, conversation, datetime.fromisoformat(at), repair)
+
+
+def prompt_of(request: ChatRequest) -> str:
+    """The dynamic (user) part of the prompt."""
+    return request.messages[-1]["content"] if not who(request).repair else request.messages[1]["content"]
+
+
+def messages_in(office: Office, conversation: str) -> list[dict[str, Any]]:
+    return [m for m in office.journal.messages if m["conversation"] == conversation]
+
+
+def thoughts_of(office: Office, employee: str | None = None) -> list[dict[str, Any]]:
+    return [t for t in office.journal.thoughts if employee is None or t["employee"] == employee]
+
+
+def at(seconds: float) -> datetime:
+    """The simulated moment `seconds` after the start."""
+    return START + timedelta(seconds=seconds)
+
+
+MakeOffice = Callable[..., Office]
+
+
+@pytest.fixture
+def make_office(tmp_path: Path) -> MakeOffice:
+    """Build a small office on a SimClock; `handler(request)` answers every model call (default: silent)."""
+
+    def make(
+        handler: Callable[[ChatRequest], Any] | None = None,
+        *,
+        seed: int = 1,
+        scenario: dict[str, Any] | None = None,
+        llm: Any = None,
+        delay: float = 0.0,
+        **scenario_kw: Any,
+    ) -> Office:
+        data = scenario if scenario is not None else scenario_dict(**scenario_kw)
+        model = llm or ScriptedLLM(handler=handler or (lambda _r: SILENT), delay=delay)
+        return office_from_scenario(
+            Scenario.model_validate(data),
+            tmp_path,
+            llm=model,
+            clock=SimClock(START),
+            seed=seed,
+            journal=MemoryJournal(),
+        )
+
+    return make
