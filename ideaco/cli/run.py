@@ -206,6 +206,8 @@ def _duration(text: str) -> timedelta:
 
 def run_command(options: RunOptions, console: Console) -> int:
     office, stack, rundir, resumed = prepare(options, console)
+    # SmolLM2 fills every string to its bound: shorter bounds keep its thoughts to a few seconds.
+    office.config.compact_schema = stack.settings.embedded and not stack.settings.gguf
     transcript = Transcript(console, show_thoughts=options.show_thoughts)
     office.observers.append(transcript)
     start_sim = office.clock.now()
@@ -220,11 +222,12 @@ def run_command(options: RunOptions, console: Console) -> int:
     wall_start = time.monotonic()
     try:
         asyncio.run(_run(office, transcript, start_sim))
+        wall = time.monotonic() - wall_start
+        summary = _write_summary(office, rundir, wall)
+        office.checkpoint()  # with the wall time just added
     finally:
         stack.close()
         office.journal.close()
-    wall = time.monotonic() - wall_start
-    summary = _write_summary(office, rundir, wall)
     console.print(summary_table(office, summary))
     reason = office.stop_reason or "reached the end of the simulated time"
     console.print(Text(f"stopped: {reason}. Logs in {rundir.path}", style="bold"))

@@ -33,6 +33,9 @@ NO_KEY = "sk-no-key"  # local servers want *some* key; the openai client refuses
 _KEY_LIKE = re.compile(r"\bsk-[A-Za-z0-9_\-*.]{6,}")
 
 
+LLAMA_REPEAT_PENALTY = 1.3
+
+
 def llguidance_grammar(schema: dict) -> str:
     """The llama.cpp `grammar` body field that constrains output to compact JSON matching `schema`."""
     strict = copy.deepcopy(schema)
@@ -137,8 +140,12 @@ class OpenAIChatLLM:
         if request.seed is not None:
             args["seed"] = request.seed
         schema = request.json_schema
-        if mode == "grammar" and schema is not None:
-            args["extra_body"] = {"grammar": llguidance_grammar(schema)}
+        if mode == "grammar":
+            # llama.cpp only: a repeat penalty stops small models looping inside a string
+            # ("1.1.1.1...") until its maxLength, which halved their tokens per thought here.
+            args["extra_body"] = {"repeat_penalty": LLAMA_REPEAT_PENALTY}
+            if schema is not None:
+                args["extra_body"]["grammar"] = llguidance_grammar(schema)
         elif mode == "json_schema" and schema is not None:
             args["response_format"] = {
                 "type": "json_schema",

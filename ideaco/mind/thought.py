@@ -135,12 +135,18 @@ WIRE_LIMITS = {
 }
 
 
-def _s(limit: str) -> dict[str, Any]:
-    return {"type": "string", "maxLength": WIRE_LIMITS[limit]}
-
-
-def _list(item: dict[str, Any], limit: str) -> dict[str, Any]:
-    return {"type": "array", "items": item, "maxItems": WIRE_LIMITS[limit]}
+# For small local models (the embedded SmolLM2): they fill every string to its maxLength, so
+# shorter bounds are what keeps a thought at a few seconds.
+COMPACT_WIRE_LIMITS = WIRE_LIMITS | {
+    "innerThoughts": 120,
+    "reason": 60,
+    "content": 160,
+    "memorySummary": 120,
+    "impression": 60,
+    "description": 80,
+    "result": 80,
+    "hint": 60,
+}
 
 
 def _obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
@@ -152,71 +158,105 @@ def _obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, 
     }
 
 
-def _choice(values: tuple[str, ...] | list[str], limit: str) -> dict[str, Any]:
-    """An id field: one of the known values when there are any, else a bounded string."""
-    return {"enum": sorted(set(values))} if values else _s(limit)
-
-
-def wire_schema(people: tuple[str, ...] | list[str] = (), targets: tuple[str, ...] | list[str] = ()) -> dict[str, Any]:
+def wire_schema(
+    people: tuple[str, ...] | list[str] = (),
+    targets: tuple[str, ...] | list[str] = (),
+    *,
+    compact: bool = False,
+) -> dict[str, Any]:
     """The JSON schema sent to the model.
 
     Every string has a maxLength and every list a maxItems, so a grammar-constrained model can
     never run a thought past max_tokens; every field is required so the model always emits them
     in this order (the cheap decisions first, the optional ops last). `people` (colleagues
     present) and `targets` (where send_message may go) turn id fields into enums, so a
-    constrained model cannot invent an id.
+    constrained model cannot invent an id. `compact` uses COMPACT_WIRE_LIMITS.
     """
+    limits = COMPACT_WIRE_LIMITS if compact else WIRE_LIMITS
+
+    def text(limit: str) -> dict[str, Any]:
+        return {"type": "string", "maxLength": limits[limit]}
+
+    def items(item: dict[str, Any], limit: str) -> dict[str, Any]:
+        return {"type": "array", "items": item, "maxItems": limits[limit]}
+
+    def choice(values: tuple[str, ...] | list[str], limit: str) -> dict[str, Any]:
+        return {"enum": sorted(set(values))} if values else text(limit)
+
     memory_op = _obj(
         {
             "op": {"enum": ["add", "update", "delete"]},
-            "id": _s("id"),
+            "id": text("id"),
             "type": {"enum": ["long_term", "short_term"]},
-            "content": _s("content"),
+            "content": text("content"),
             "category": {"enum": list(MEMORY_CATEGORIES)},
             "importance": {"type": "integer", "minimum": 1, "maximum": 10},
         }
     )
     relationship_op = _obj(
         {
-            "employeeId": _choice(people, "id"),
-            "impression": _s("impression"),
+            "employeeId": choice(people, "id"),
+            "impression": text("impression"),
             "affinity": {"type": "integer", "minimum": 1, "maximum": 100},
         }
     )
     task_op = _obj(
         {
             "op": {"enum": ["create", "resolve", "fail"]},
-            "taskId": _s("id"),
-            "description": _s("description"),
+            "taskId": text("id"),
+            "description": text("description"),
             "type": {"enum": list(TASK_TYPES)},
-            "onResolveTarget": _s("id"),
-            "onResolveHint": _s("hint"),
-            "claimKey": _s("claimKey"),
-            "result": _s("result"),
+            "onResolveTarget": text("id"),
+            "onResolveHint": text("hint"),
+            "claimKey": text("claimKey"),
+            "result": text("result"),
         },
         required=["op"],
     )
     action = _obj(
         {
             "tool": {"enum": ["send_message"]},
-            "args": _obj({"to": _choice(targets, "to"), "content": _s("content")}),
+            "args": _obj({"to": choice(targets, "to"), "content": text("content")}),
         }
     )
     return _obj(
         {
-            "innerThoughts": _s("innerThoughts"),
+            "innerThoughts": text("innerThoughts"),
             "topicSaturation": {"type": "integer", "minimum": 1, "maximum": 10},
             "interestLevel": {"type": "integer", "minimum": 1, "maximum": 10},
             "shouldSpeak": {"type": "boolean"},
-            "reason": _s("reason"),
-            "messages": _list(_obj({"content": _s("content")}), "messages"),
-            "actions": _list(action, "actions"),
-            "memorySummary": {"anyOf": [_s("memorySummary"), {"type": "null"}]},
-            "memoryOps": _list(memory_op, "memoryOps"),
-            "relationshipOps": _list(relationship_op, "relationshipOps"),
-            "taskOps": _list(task_op, "taskOps"),
+            "reason": text("reason"),
+            "messages": items(_obj({"content": text("content")}), "messages"),
+            "actions": items(action, "actions"),
+            "memorySummary": {"anyOf": [text("memorySummary"), {"type": "null"}]},
+            "memoryOps": items(memory_op, "memoryOps"),
+            "relationshipOps": items(relationship_op, "relationshipOps"),
+            "taskOps": items(task_op, "taskOps"),
         }
     )
+
+
+def wire_token_bound(schema: dict[str, Any]) -> int:
+    """An upper bound on the tokens of any answer matching `schema` (a token is at least one char).
+
+    Used as max_tokens for grammar-constrained models, so a thought can never be cut off.
+    """
+
+    def chars(node: dict[str, Any]) -> int:
+        if "anyOf" in node:
+            return max(chars(n) for n in node["anyOf"])
+        if "enum" in node:
+            return max(len(str(v)) for v in node["enum"]) + 2
+        kind = node.get("type")
+        if kind == "string":
+            return node.get("maxLength", 2000) + 2
+        if kind == "array":
+            return 2 + node.get("maxItems", 10) * (chars(node["items"]) + 1)
+        if kind == "object":
+            return 2 + sum(len(k) + 4 + chars(v) for k, v in node.get("properties", {}).items())
+        return 6  # numbers, booleans, null
+
+    return chars(schema)
 
 
 # --------------------------------------------------------------------------- validation

@@ -116,7 +116,7 @@ def office_from_state(
 ) -> Office:
     """The office as it was saved; conversations are rebuilt from messages.jsonl.
 
-    `thoughts` (thoughts.jsonl) keeps thought ids unique when the log ran ahead of the last save.
+    `thoughts` (thoughts.jsonl) and `messages` keep ids unique when the logs ran ahead of the last save.
     """
     meta = dict(state["office"])
     version = meta.get("format_version")
@@ -143,8 +143,18 @@ def office_from_state(
         meta=meta,
     )
     office.load_messages(messages)
-    logged = [int(t["id"][1:]) for t in thoughts or () if str(t.get("id", "")).startswith("t")]
-    office.counters["thought"] = max([office.counters.get("thought", 0), *logged])
+    # The logs may have run ahead of the last save (a killed run): never hand out an id twice.
+    logged = [_serial(t.get("id"), "t") for t in thoughts or ()]
+    office.counters["thought"] = max([office.counters.get("thought", 0), *filter(None, logged)])
+    posted = [_serial(m.get("id"), "m") for m in messages]
+    office.counters["message"] = max([office.counters.get("message", 0), *filter(None, posted)])
 
     office.end_at = datetime.fromisoformat(end_at) if end_at else None
     return office
+
+
+def _serial(ident: object, prefix: str) -> int | None:
+    """The number in an engine id like `t000012` or `m000003` (None for other ids)."""
+    text = str(ident or "")
+    digits = text[len(prefix) :]
+    return int(digits) if text.startswith(prefix) and digits.isdigit() else None

@@ -51,6 +51,7 @@ class OfficeConfig:
     timers: rules.TimerConfig = field(default_factory=rules.TimerConfig)
     gates: rules.GateConfig = field(default_factory=rules.GateConfig)
     think_seconds: float = 5.0  # simulated time one think takes
+    compact_schema: bool = False  # shorter string bounds for small local models
     max_tokens: int = 700
     temperature: float = 0.8
 
@@ -178,10 +179,11 @@ class Office:
         if choice is None:
             idle_room = self._idle_room(emp, now)
             if idle_room is None:
-                self.schedule_wake(emp, now + timedelta(seconds=self.config.timers.max_s), "timer")
+                self.schedule_wake(emp, self._next_look(emp, now + timedelta(seconds=self.config.timers.max_s)), "timer")
                 return
             choice = (idle_room, Focus(idle_room, "idle"))
-            triggers = triggers + ["idle"]
+            # The look itself found nothing: the think exists only because the room is idle.
+            triggers = []
         conv_id, focus = choice
         if focus is not None:
             emp.focus = [f for f in emp.focus if f is not focus]
@@ -226,10 +228,23 @@ class Office:
                 return conv.id
         return None
 
+    def _next_look(self, emp: EmployeeState, at: datetime) -> datetime:
+        """`at`, or earlier when a gate holding an owed reply opens first.
+
+        An employee has one pending wake; a sooner look replaces the one set for the gate's
+        opening, so every reschedule must keep that moment or the held reply would wait for MAX.
+        """
+        now = self.clock.now()
+        for focus in emp.focus:
+            held = emp.held_until.get(focus.conversation)
+            if held is not None and now < held < at:
+                at = held
+        return at
+
     def after_think(self, emp: EmployeeState, next_look_at: datetime) -> None:
         """Back to idle: schedule the next look, and any wake that arrived while busy."""
         emp.phase = "idle"
-        self.schedule_wake(emp, next_look_at, "timer")
+        self.schedule_wake(emp, self._next_look(emp, next_look_at), "timer")
         if emp.deferred_triggers:
             deferred, emp.deferred_triggers = emp.deferred_triggers, []
             soon = self.clock.now() + timedelta(seconds=rules.mention_delay(self.rng, self.config.timers))
@@ -380,10 +395,15 @@ class Office:
         if end is None:
             raise ValueError("run() needs a duration or an end time")
         self.end_at = end
+        stopped = True
         try:
             await self.clock.run_until(end, self.stop_event)
+            stopped = self.stop_event.is_set()
         finally:
-            await self.thinker.drain()
+            # Model calls still in flight at a plain end belong to thinks the next run() or
+            # step() finishes; only a stopped (or failed) run cancels them.
+            if stopped:
+                await self.thinker.drain()
             self.checkpoint()
 
     async def step(self) -> bool:

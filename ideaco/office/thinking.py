@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ideaco.llm.base import BudgetExhausted, ChatRequest, ChatResult, LLMError
 from ideaco.llm.structured import StructuredAnswer, ask_structured
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
-from ideaco.mind.thought import Thought, validate_thought, wire_schema
+from ideaco.mind.thought import Thought, validate_thought, wire_schema, wire_token_bound
 from ideaco.office import rules
 from ideaco.office.conversation import BOSS, ConversationKind, Message, boss_conversation_id
 from ideaco.office.state import ConversationState, EmployeeState, Focus
@@ -77,12 +77,13 @@ class Thinker:
         unread = office.unread(emp, conv)
         mentioned = any(emp.id in m.mentions for m in unread) or trigger in ("mention", "boss")
         view = self.view(emp, conv, trigger, note, now)
+        schema = self.schema_for(emp, conv)
         request = ChatRequest(
             messages=tuple(render_prompt(view)),
             model=office.model_for(emp.model),
-            max_tokens=office.config.max_tokens,
+            max_tokens=max(office.config.max_tokens, wire_token_bound(schema)),
             temperature=office.config.temperature,
-            json_schema=self.schema_for(emp, conv),
+            json_schema=schema,
             schema_name="flow_of_thought",
             seed=office.rng.randrange(2**31),
             tag=f"{emp.id} in {conv.id} at {now.isoformat()}",
@@ -110,7 +111,7 @@ class Thinker:
         people = tuple(m for m in conv.members if m != emp.id and m in office.employees)
         colleagues = {m for c in mine for m in c.members if m != emp.id and m in office.employees}
         rooms = {c.id for c in mine if c.kind in GROUP_KINDS}
-        return wire_schema(people, tuple(sorted(colleagues | rooms | {"boss"})))
+        return wire_schema(people, tuple(sorted(colleagues | rooms | {"boss"})), compact=office.config.compact_schema)
 
     def view(self, emp: EmployeeState, conv: ConversationState, trigger: str, note: str, now: datetime) -> PromptView:
         office = self.office
@@ -189,8 +190,12 @@ class Thinker:
         arrived = [m for m in conv.since(ctx.read_upto) if m.sender != emp.id]
         if arrived and thought.shouldSpeak and not ctx.rethink:
             self._record(ctx, thought, results, gate="superseded", corrections=corrections)
-            said = "; ".join(f"{office.name_of(m.sender)}: {m.text[:160]}" for m in arrived[-5:])
-            note = f"While you were thinking, new messages arrived ({said}). Reconsider; do not repeat them."
+            # Names only: colleagues' words stay in the chat history (untrusted), never in a system note.
+            senders = ", ".join(dict.fromkeys(office.name_of(m.sender) for m in arrived))
+            note = (
+                f"While you were thinking, {len(arrived)} new message(s) arrived from {senders} (marked * above). "
+                "Reconsider; do not repeat them."
+            )
             await self.start(emp.id, conv.id, ctx.trigger, note, rethink=True)
             return
         self._apply(emp, conv, ctx, thought)
@@ -235,7 +240,8 @@ class Thinker:
             gate, reopens = self._gate(emp, conv, text, thought.topicSaturation, ctx.mentioned)
             if gate is not None:
                 if not posted and ctx.mentioned and reopens is not None:
-                    self._hold(emp, conv, gate, reopens)
+                    # A re-wake keeps its original trigger (spec 1.5): the boss's question stays the boss's.
+                    self._hold(emp, conv, gate, reopens, "boss" if ctx.trigger == "boss" else "mention")
                 return posted, gate if not posted else None
             message = office.make_message(conv.id, emp.id, text.strip(), msg_id=f"{ctx.thought_id}-{i + 1}")
             office.post(message)
@@ -263,11 +269,13 @@ class Thinker:
             return "loop_breaker", None
         return None, None
 
-    def _hold(self, emp: EmployeeState, conv: ConversationState, gate: str, reopens: datetime) -> None:
+    def _hold(
+        self, emp: EmployeeState, conv: ConversationState, gate: str, reopens: datetime, trigger: str = "mention"
+    ) -> None:
         """A mentioned employee held back by a gate is re-woken when it opens: delayed, never dropped."""
         emp.held_until[conv.id] = reopens
-        emp.focus.append(Focus(conv.id, "mention", f"You were addressed here but held back ({gate}); reply now if still useful."))
-        self.office.schedule_wake(emp, reopens, "mention")
+        emp.focus.append(Focus(conv.id, trigger, f"You were addressed here but held back ({gate}); reply now if still useful."))
+        self.office.schedule_wake(emp, reopens, trigger)
 
     def _actions(
         self, emp: EmployeeState, conv: ConversationState, ctx: ThinkContext, thought: Thought, corrections: list[str]

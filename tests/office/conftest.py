@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -142,6 +143,7 @@ def make_office(tmp_path: Path) -> MakeOffice:
         scenario: dict[str, Any] | None = None,
         llm: Any = None,
         delay: float = 0.0,
+        clock: Any = None,
         **scenario_kw: Any,
     ) -> Office:
         data = scenario if scenario is not None else scenario_dict(**scenario_kw)
@@ -150,9 +152,122 @@ def make_office(tmp_path: Path) -> MakeOffice:
             Scenario.model_validate(data),
             tmp_path,
             llm=model,
-            clock=SimClock(START),
+            clock=clock or SimClock(START),
             seed=seed,
             journal=MemoryJournal(),
         )
 
     return make
+
+
+async def step_until(office: Office, done: Callable[[], bool], *, within: timedelta = timedelta(hours=2)) -> None:
+    """Step the simulated clock until `done()` holds; fail if it does not within `within`."""
+    end = office.clock.now() + within
+    while not done():
+        upcoming = office.clock.next_event_at()
+        assert upcoming is not None and upcoming <= end, f"not reached by {end.isoformat()}"
+        await office.step()
+
+
+async def run_for(office: Office, minutes: float) -> None:
+    await office.run(timedelta(minutes=minutes))
+
+
+@dataclass(frozen=True)
+class Wake:
+    at: datetime  # when it was scheduled
+    due: datetime
+    employee: str
+    trigger: str
+    cause: str | None  # id of the message being posted, if the wake came from a post
+
+
+class WakeSpy:
+    """Records every `schedule_wake` call, and which message's posting caused it."""
+
+    def __init__(self, office: Office) -> None:
+        self.office = office
+        self.wakes: list[Wake] = []
+        self._posting: str | None = None
+        schedule, post = office.schedule_wake, office.post
+
+        def schedule_wake(emp: Any, due: datetime, trigger: str) -> None:
+            self.wakes.append(Wake(office.clock.now(), due, emp.id, trigger, self._posting))
+            schedule(emp, due, trigger)
+
+        def post_(message: Any) -> bool:
+            outer, self._posting = self._posting, message.id
+            try:
+                return post(message)
+            finally:
+                self._posting = outer
+
+        office.schedule_wake = schedule_wake  # type: ignore[method-assign]
+        office.post = post_  # type: ignore[method-assign]
+
+    def caused_by(self, message_id: str) -> list[Wake]:
+        return [w for w in self.wakes if w.cause == message_id]
+
+
+@pytest.fixture
+def spy() -> Callable[[Office], WakeSpy]:
+    return WakeSpy
+
+
+@dataclass(frozen=True)
+class Line:
+    sender: str
+    text: str
+    unread: bool
+    boss: bool
+
+
+def chat_lines(request: ChatRequest) -> list[Line]:
+    """The chat lines a prompt shows (oldest first), parsed back from the rendered text."""
+    text = prompt_of(request)
+    section = text.split("## Recent messages", 1)[1].split("\n\n", 1)[0]
+    out = []
+    for raw in section.splitlines()[1:]:
+        if not raw.strip() or raw.strip() == "(no messages yet)":
+            continue
+        head, _, body = raw[2:].partition(": ")
+        sender = head.split("] ", 1)[1].replace(" (BOSS)", "").replace(" (you)", "")
+        out.append(Line(sender, body, raw.startswith("*"), "(BOSS)" in head))
+    return out
+
+
+def since_boss(request: ChatRequest) -> list[Line]:
+    """The lines after the last boss line of a prompt."""
+    lines = chat_lines(request)
+    last = max((i for i, line in enumerate(lines) if line.boss), default=-1)
+    return lines[last + 1 :]
+
+
+class DelayedLLM:
+    """Wraps an LLM with a real per-call delay chosen by `delay(request)`; tracks concurrency."""
+
+    def __init__(self, inner: Any, delay: Callable[[ChatRequest], float]) -> None:
+        self.inner = inner
+        self.delay = delay
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.started: list[str] = []
+        self.returned: list[str] = []
+
+    @property
+    def requests(self) -> list[ChatRequest]:
+        return self.inner.requests
+
+    async def complete(self, request: ChatRequest) -> Any:
+        self.started.append(request.tag)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            await asyncio.sleep(self.delay(request))
+            return await self.inner.complete(request)
+        finally:
+            self.in_flight -= 1
+            self.returned.append(request.tag)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
