@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from datetime import datetime
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 

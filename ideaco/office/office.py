@@ -19,7 +19,13 @@ from typing import Any, Protocol
 from ideaco.llm.base import LLM
 from ideaco.office import rules
 from ideaco.office.clock import Clock
-from ideaco.office.conversation import BOSS, ConversationKind, Message, boss_conversation_id, dm_conversation_id
+from ideaco.office.conversation import (
+    BOSS,
+    ConversationKind,
+    Message,
+    boss_conversation_id,
+    dm_conversation_id,
+)
 from ideaco.office.journal import Journal, MemoryJournal
 from ideaco.office.state import ConversationState, EmployeeState, Focus
 

@@ -19,7 +19,7 @@ from ideaco.llm.structured import StructuredAnswer, ask_structured
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import Thought, validate_thought, wire_schema, wire_token_bound
 from ideaco.office import rules
-from ideaco.office.conversation import BOSS, ConversationKind, Message, boss_conversation_id
+from ideaco.office.conversation import BOSS, ConversationKind, boss_conversation_id
 from ideaco.office.state import ConversationState, EmployeeState, Focus
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ class ThinkContext:
     task: asyncio.Task
     rethink: bool = False
     corrections: list[str] = field(default_factory=list)
+    note: str = ""  # the engine's note this think read (a system request is re-asked if held)
 
 
 class Thinker:
@@ -75,7 +76,8 @@ class Thinker:
         emp.phase = "thinking"
         now = office.clock.now()
         unread = office.unread(emp, conv)
-        mentioned = any(emp.id in m.mentions for m in unread) or trigger in ("mention", "boss")
+        # What the engine itself asks for (a summary, a report) counts as addressed, like a mention.
+        mentioned = any(emp.id in m.mentions for m in unread) or trigger in ("mention", "boss", "system")
         view = self.view(emp, conv, trigger, note, now)
         schema = self.schema_for(emp, conv)
         request = ChatRequest(
@@ -101,6 +103,7 @@ class Thinker:
             mentioned=mentioned,
             task=task,
             rethink=rethink,
+            note=note,
         )
         office.clock.call_at(now + timedelta(seconds=office.config.think_seconds), lambda: self.finish(ctx))
 
@@ -240,8 +243,7 @@ class Thinker:
             gate, reopens = self._gate(emp, conv, text, thought.topicSaturation, ctx.mentioned)
             if gate is not None:
                 if not posted and ctx.mentioned and reopens is not None:
-                    # A re-wake keeps its original trigger (spec 1.5): the boss's question stays the boss's.
-                    self._hold(emp, conv, gate, reopens, "boss" if ctx.trigger == "boss" else "mention")
+                    self._hold(emp, conv, gate, reopens, ctx)
                 return posted, gate if not posted else None
             message = office.make_message(conv.id, emp.id, text.strip(), msg_id=f"{ctx.thought_id}-{i + 1}")
             office.post(message)
@@ -270,11 +272,18 @@ class Thinker:
         return None, None
 
     def _hold(
-        self, emp: EmployeeState, conv: ConversationState, gate: str, reopens: datetime, trigger: str = "mention"
+        self, emp: EmployeeState, conv: ConversationState, gate: str, reopens: datetime, ctx: ThinkContext
     ) -> None:
-        """A mentioned employee held back by a gate is re-woken when it opens: delayed, never dropped."""
+        """A mentioned employee held back by a gate is re-woken when it opens: delayed, never dropped.
+
+        The re-wake keeps its original trigger (spec 1.5), and an engine request keeps its note.
+        """
+        trigger = ctx.trigger if ctx.trigger in ("boss", "system") else "mention"
+        note = f"You were addressed here but held back ({gate}); reply now if still useful."
+        if trigger == "system" and ctx.note:
+            note = f"{ctx.note} (You were held back earlier by {gate}.)"
         emp.held_until[conv.id] = reopens
-        emp.focus.append(Focus(conv.id, trigger, f"You were addressed here but held back ({gate}); reply now if still useful."))
+        emp.focus.append(Focus(conv.id, trigger, note))
         self.office.schedule_wake(emp, reopens, trigger)
 
     def _actions(

@@ -17,7 +17,19 @@ from tests.fakes.openai_server import FakeOpenAIServer, last_user_content
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_FILES = {"state.json", "messages.jsonl", "thoughts.jsonl", "summary.json"}
-THOUGHT_FIELDS = {"id", "at", "employee", "conversation", "trigger", "thought", "spoke", "gate", "llm", "corrections", "next_look_at"}
+THOUGHT_FIELDS = {
+    "id",
+    "at",
+    "employee",
+    "conversation",
+    "trigger",
+    "thought",
+    "spoke",
+    "gate",
+    "llm",
+    "corrections",
+    "next_look_at",
+}
 MESSAGE_FIELDS = {"id", "at", "conversation", "sender", "text", "mentions", "kind"}
 # No ambient endpoint or key may leak into these runs.
 CLEAN_ENV = {name: None for name in ("IDEACO_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "IDEACO_MODEL")}
@@ -91,7 +103,9 @@ def closed_port() -> int:
 
 def test_run_writes_the_run_directory(fake, scenario, tmp_path) -> None:
     out = tmp_path / "run"
-    result = ideaco("run", scenario, "--duration", "10m", "--base-url", fake.base_url, "--out", out, "--seed", "3")
+    result = ideaco(
+        "run", scenario, "--duration", "10m", "--base-url", fake.base_url, "--out", out, "--seed", "3"
+    )
     assert result.exit_code == 0, result.output
     assert {p.name for p in out.iterdir()} >= RUN_FILES
     messages = read_jsonl(out / "messages.jsonl")
@@ -120,7 +134,18 @@ def test_run_with_an_endpoint_never_loads_the_embedded_model(fake, scenario, tmp
     )
     env = {k: v for k, v in os.environ.items() if k not in CLEAN_ENV}
     env["PYTHONPATH"] = str(ROOT)
-    args = ["run", str(scenario), "--duration", "5m", "--base-url", fake.base_url, "--out", str(out), "--seed", "3"]
+    args = [
+        "run",
+        str(scenario),
+        "--duration",
+        "5m",
+        "--base-url",
+        fake.base_url,
+        "--out",
+        str(out),
+        "--seed",
+        "3",
+    ]
     proc = subprocess.run(
         [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
     )
@@ -166,13 +191,17 @@ def test_a_missing_scenario_file_is_one_line_exit_2(tmp_path) -> None:
 def test_replay_of_a_recorded_run_reproduces_its_messages_byte_for_byte(fake, scenario, tmp_path) -> None:
     record = tmp_path / "calls.jsonl"
     first, second = tmp_path / "first", tmp_path / "second"
-    result = ideaco("run", scenario, "--duration", "15m", "--base-url", fake.base_url, "--out", first, "--record", record)
+    result = ideaco(
+        "run", scenario, "--duration", "15m", "--base-url", fake.base_url, "--out", first, "--record", record
+    )
     assert result.exit_code == 0, result.output
     served = len(fake.requests)
     assert served > 0 and record.exists()
 
     # The same model flags as the recorded run (they shape the requests), but nothing is contacted.
-    result = ideaco("run", scenario, "--duration", "15m", "--base-url", fake.base_url, "--replay", record, "--out", second)
+    result = ideaco(
+        "run", scenario, "--duration", "15m", "--base-url", fake.base_url, "--replay", record, "--out", second
+    )
     assert result.exit_code == 0, result.output
     assert len(fake.requests) == served
     assert (second / "messages.jsonl").read_bytes() == (first / "messages.jsonl").read_bytes()
@@ -191,7 +220,9 @@ def test_max_calls_ends_the_run_cleanly(fake, scenario, tmp_path) -> None:
 
 def test_resume_continues_the_run_and_appends(fake, scenario, tmp_path) -> None:
     out = tmp_path / "run"
-    assert ideaco("run", scenario, "--duration", "10m", "--base-url", fake.base_url, "--out", out).exit_code == 0
+    assert (
+        ideaco("run", scenario, "--duration", "10m", "--base-url", fake.base_url, "--out", out).exit_code == 0
+    )
     before = (out / "messages.jsonl").read_text()
     thoughts_before = read_jsonl(out / "thoughts.jsonl")
 
@@ -208,3 +239,32 @@ def test_resume_continues_the_run_and_appends(fake, scenario, tmp_path) -> None:
     assert min(m["at"] for m in new) >= "2026-01-05T09:10:00"
     summary = json.loads((out / "summary.json").read_text())
     assert summary["simulated_seconds"] == 20 * 60
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="with --replay and no --base-url the settings resolve to the embedded model, so "
+    "ideaco/cli/run.py turns on compact_schema: the requests' schema (part of the replay key) "
+    "differs from the recorded run and every call is a replay miss",
+)
+def test_replay_needs_no_endpoint_flags(fake, scenario, tmp_path) -> None:
+    record = tmp_path / "calls.jsonl"
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert (
+        ideaco(
+            "run",
+            scenario,
+            "--duration",
+            "15m",
+            "--base-url",
+            fake.base_url,
+            "--out",
+            first,
+            "--record",
+            record,
+        ).exit_code
+        == 0
+    )
+    result = ideaco("run", scenario, "--duration", "15m", "--replay", record, "--out", second)
+    assert result.exit_code == 0, result.output
+    assert (second / "messages.jsonl").read_bytes() == (first / "messages.jsonl").read_bytes()

@@ -39,10 +39,21 @@ SCENARIO: dict[str, Any] = {
     "duration": "1h",
     "start": START.isoformat(),
     "departments": [
-        {"id": "eng", "name": "Engineering", "mission": "Ship the new API", "members": ["alice", "bob", "charlie", "dana"]}
+        {
+            "id": "eng",
+            "name": "Engineering",
+            "mission": "Ship the new API",
+            "members": ["alice", "bob", "charlie", "dana"],
+        }
     ],
     "employees": [
-        {"id": "alice", "name": "Alice", "role": "Frontend engineer", "archetype": "anxious-perfectionist", "age": 29},
+        {
+            "id": "alice",
+            "name": "Alice",
+            "role": "Frontend engineer",
+            "archetype": "anxious-perfectionist",
+            "age": 29,
+        },
         {"id": "bob", "name": "Bob", "role": "Backend engineer", "archetype": "old-hand", "age": 45},
         {"id": "charlie", "name": "Charlie", "role": "Infrastructure engineer", "archetype": "ultra-grinder"},
         {"id": "dana", "name": "Dana", "role": "Designer", "archetype": "warm-hearted"},
@@ -52,7 +63,9 @@ SCENARIO: dict[str, Any] = {
 }
 
 
-def scenario_dict(*, casual: bool = True, script: list[dict] | None = None, **overrides: Any) -> dict[str, Any]:
+def scenario_dict(
+    *, casual: bool = True, script: list[dict] | None = None, **overrides: Any
+) -> dict[str, Any]:
     """The small office's scenario; `casual=False` drops the department (and so its casual room)."""
     data = copy.deepcopy(SCENARIO)
     if not casual:
@@ -160,7 +173,9 @@ def make_office(tmp_path: Path) -> MakeOffice:
     return make
 
 
-async def step_until(office: Office, done: Callable[[], bool], *, within: timedelta = timedelta(hours=2)) -> None:
+async def step_until(
+    office: Office, done: Callable[[], bool], *, within: timedelta = timedelta(hours=2)
+) -> None:
     """Step the simulated clock until `done()` holds; fail if it does not within `within`."""
     end = office.clock.now() + within
     while not done():

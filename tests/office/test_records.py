@@ -10,10 +10,32 @@ from ideaco.llm.base import BudgetExhausted, LLMConnectionError, LLMServerError
 from ideaco.office import rules
 from tests.office.conftest import ROOM, messages_in, thought, thoughts_of, who
 
-THOUGHT_FIELDS = {"id", "at", "employee", "conversation", "trigger", "thought", "spoke", "gate", "llm", "corrections", "next_look_at"}
+THOUGHT_FIELDS = {
+    "id",
+    "at",
+    "employee",
+    "conversation",
+    "trigger",
+    "thought",
+    "spoke",
+    "gate",
+    "llm",
+    "corrections",
+    "next_look_at",
+}
 MESSAGE_FIELDS = {"id", "at", "conversation", "sender", "text", "mentions", "kind"}
 TRIGGERS = {"timer", "nudge", "mention", "boss", "task", "on_resolve", "idle", "system"}
-GATES = {None, "chose_silence", "saturation", "anti_spam", "cooldown", "loop_breaker", "superseded", "budget", "error"}
+GATES = {
+    None,
+    "chose_silence",
+    "saturation",
+    "anti_spam",
+    "cooldown",
+    "loop_breaker",
+    "superseded",
+    "budget",
+    "error",
+}
 SCRIPT = [{"at": "00:00", "to": ROOM, "text": "@Alice @Bob REST or GraphQL?"}]
 
 
@@ -34,8 +56,8 @@ async def test_thought_and_message_records_have_the_spec_fields(make_office) -> 
     def answer(request):
         tag = who(request)
         interest, saturation = levels[tag.employee]
-        return thought(tag.employee == "alice", "REST it is." if tag.employee == "alice" else None,
-                       interest=interest, saturation=saturation)  # fmt: skip
+        speaks = tag.employee == "alice"
+        return thought(speaks, "REST it is." if speaks else None, interest=interest, saturation=saturation)
 
     office = make_office(answer, casual=False, script=SCRIPT)
     office.start()
@@ -51,7 +73,13 @@ async def test_thought_and_message_records_have_the_spec_fields(make_office) -> 
         assert THOUGHT_FIELDS <= set(rec)
         assert rec["trigger"] in TRIGGERS and rec["gate"] in GATES
         assert rec["spoke"] is (rec["gate"] is None)
-        assert set(rec["llm"]) >= {"model", "prompt_tokens", "completion_tokens", "cached_tokens", "latency_ms"}
+        assert set(rec["llm"]) >= {
+            "model",
+            "prompt_tokens",
+            "completion_tokens",
+            "cached_tokens",
+            "latency_ms",
+        }
         assert rec["llm"]["model"] == "default" and rec["llm"]["prompt_tokens"] == 10
         assert rec["thought"]["innerThoughts"] and isinstance(rec["corrections"], list)
         # next_look_at = at + the adaptive delay of the thought's interest and saturation
@@ -118,7 +146,8 @@ async def test_a_repaired_answer_is_used_and_the_repair_is_noted(make_office) ->
 
 
 @pytest.mark.parametrize(
-    ("error", "kind"), [(LLMServerError("HTTP 503", status=503), "server"), (LLMConnectionError("refused"), "connection")]
+    ("error", "kind"),
+    [(LLMServerError("HTTP 503", status=503), "server"), (LLMConnectionError("refused"), "connection")],
 )
 async def test_an_llm_error_is_logged_and_the_employee_retries_later(make_office, error, kind) -> None:
     failed: list[bool] = []
@@ -150,7 +179,9 @@ async def test_budget_exhausted_stops_the_office_cleanly(make_office) -> None:
             return BudgetExhausted("--max-calls 2 reached")
         return thought(True, f"{who(request).employee} answers", interest=8)
 
-    office = make_office(answer, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "Everyone: REST or GraphQL?"}])
+    office = make_office(
+        answer, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "Everyone: REST or GraphQL?"}]
+    )
     office.start()
     await office.run(timedelta(hours=1))
 
@@ -171,13 +202,20 @@ async def test_send_message_opens_a_dm_and_reaches_the_colleague(make_office) ->
         if tag.employee == "charlie" and tag.conversation == "boss:charlie":
             return thought(
                 False,
-                actions=[{"tool": "send_message", "args": {"to": "Bob", "content": "Bob, how many QPS can the API take?"}}],
+                actions=[
+                    {
+                        "tool": "send_message",
+                        "args": {"to": "Bob", "content": "Bob, how many QPS can the API take?"},
+                    }
+                ],
             )
         if tag.employee == "bob" and tag.conversation == "dm:bob:charlie":
             return thought(True, "About 2k QPS on one node.", interest=7)
         return thought()
 
-    office = make_office(answer, casual=False, script=[{"at": "00:00", "to": "boss:charlie", "text": "Find out our capacity."}])
+    office = make_office(
+        answer, casual=False, script=[{"at": "00:00", "to": "boss:charlie", "text": "Find out our capacity."}]
+    )
     office.start()
     await office.run(timedelta(minutes=10))
 
@@ -199,10 +237,15 @@ async def test_send_message_to_a_room_with_a_mention(make_office) -> None:
     def answer(request):
         tag = who(request)
         if tag.employee == "alice" and tag.conversation == "boss:alice":
-            return thought(False, actions=[{"tool": "send_message", "args": {"to": ROOM, "content": "@Bob thoughts on REST?"}}])
+            return thought(
+                False,
+                actions=[{"tool": "send_message", "args": {"to": ROOM, "content": "@Bob thoughts on REST?"}}],
+            )
         return thought()
 
-    office = make_office(answer, casual=False, script=[{"at": "00:00", "to": "boss:alice", "text": "Ask Bob."}])
+    office = make_office(
+        answer, casual=False, script=[{"at": "00:00", "to": "boss:alice", "text": "Ask Bob."}]
+    )
     office.start()
     await office.run(timedelta(minutes=2))
     [posted] = messages_in(office, ROOM)
@@ -213,10 +256,14 @@ async def test_send_message_to_a_room_with_a_mention(make_office) -> None:
 async def test_send_message_to_an_unknown_target_is_a_correction(make_office) -> None:
     def answer(request):
         if who(request).employee == "alice":
-            return thought(False, actions=[{"tool": "send_message", "args": {"to": "zed", "content": "hello?"}}])
+            return thought(
+                False, actions=[{"tool": "send_message", "args": {"to": "zed", "content": "hello?"}}]
+            )
         return thought()
 
-    office = make_office(answer, casual=False, script=[{"at": "00:00", "to": "boss:alice", "text": "Say hi to Zed."}])
+    office = make_office(
+        answer, casual=False, script=[{"at": "00:00", "to": "boss:alice", "text": "Say hi to Zed."}]
+    )
     office.start()
     await office.run(timedelta(minutes=2))
     [rec] = thoughts_of(office, "alice")

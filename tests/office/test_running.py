@@ -39,7 +39,9 @@ def lively(request):
     tag = who(request)
     content = request.messages[-1]["content"]
     if "\n* [" in content:
-        return thought(True, f"{tag.employee} on {tag.conversation} at {tag.at:%H:%M:%S}", interest=7, saturation=4)
+        return thought(
+            True, f"{tag.employee} on {tag.conversation} at {tag.at:%H:%M:%S}", interest=7, saturation=4
+        )
     return thought(interest=4, saturation=6)
 
 
@@ -63,7 +65,9 @@ async def test_thinks_due_together_run_concurrently_and_apply_in_clock_order(mak
         return order[request.tag]
 
     llm = DelayedLLM(inner, delay)
-    office = make_office(llm=llm, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "Quick round, everyone?"}])
+    office = make_office(
+        llm=llm, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "Quick round, everyone?"}]
+    )
     office.config.think_seconds = 30  # all three are thinking at once
     office.start()
     await office.run(timedelta(minutes=1))
@@ -78,7 +82,9 @@ async def test_thinks_due_together_run_concurrently_and_apply_in_clock_order(mak
 
 
 async def test_run_can_be_called_again_with_a_call_in_flight(make_office) -> None:
-    llm = DelayedLLM(ScriptedLLM(handler=lambda r: thought(True, f"{who(r).employee} here", interest=8)), lambda r: 0.02)
+    llm = DelayedLLM(
+        ScriptedLLM(handler=lambda r: thought(True, f"{who(r).employee} here", interest=8)), lambda r: 0.02
+    )
     office = make_office(llm=llm, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice ping"}])
     office.start()
     await step_until(office, lambda: len(llm.started) == 1)
@@ -91,7 +97,9 @@ async def test_run_can_be_called_again_with_a_call_in_flight(make_office) -> Non
 # --- determinism ---------------------------------------------------------------------------------
 
 
-async def _transcript(make_office, seed: int, latency_rng: random.Random, most: float = 0.03) -> tuple[str, str]:
+async def _transcript(
+    make_office, seed: int, latency_rng: random.Random, most: float = 0.03
+) -> tuple[str, str]:
     llm = DelayedLLM(ScriptedLLM(handler=lively), lambda r: latency_rng.uniform(0, most))
     office = make_office(llm=llm, seed=seed, script=SCRIPT)
     office.start()
@@ -129,7 +137,12 @@ async def test_resume_continues_where_the_snapshot_left_off(make_office) -> None
     assert now == START + timedelta(minutes=8)
     journal = MemoryJournal()
     resumed = office_from_state(
-        snapshot, messages, thoughts=thoughts, llm=ScriptedLLM(handler=lively), clock=SimClock(now), journal=journal
+        snapshot,
+        messages,
+        thoughts=thoughts,
+        llm=ScriptedLLM(handler=lively),
+        clock=SimClock(now),
+        journal=journal,
     )
     assert set(resumed.conversations) == set(office.conversations)
     for emp_id, emp in office.employees.items():
@@ -158,7 +171,11 @@ async def test_resume_from_a_state_behind_its_logs_hands_out_fresh_ids(make_offi
     messages = list(office.journal.messages)
 
     resumed = office_from_state(
-        snapshot, messages, thoughts=[], llm=ScriptedLLM(handler=lambda r: thought()), clock=SimClock(office.clock.now())
+        snapshot,
+        messages,
+        thoughts=[],
+        llm=ScriptedLLM(handler=lambda r: thought()),
+        clock=SimClock(office.clock.now()),
     )
     again = resumed.post_as_boss(ROOM, "Is anyone there?")
     assert again.id != messages[-1]["id"]
@@ -198,7 +215,12 @@ async def test_an_office_on_the_real_clock_answers_a_script_line(make_office) ->
         return thought()
 
     clock = RealClock(START, speed=600)
-    office = make_office(answer, clock=clock, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST or GraphQL?"}])
+    office = make_office(
+        answer,
+        clock=clock,
+        casual=False,
+        script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST or GraphQL?"}],
+    )
     office.start()
     running = asyncio.create_task(office.run(timedelta(hours=1)))
     deadline = time.monotonic() + 10

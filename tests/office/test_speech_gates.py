@@ -15,7 +15,9 @@ def chatty(*speakers: str, saturation: int = 3, interest: int = 8, room: str = R
     def answer(request):
         tag = who(request)
         if tag.employee in speakers and tag.conversation == room:
-            return thought(True, f"{tag.employee} at {tag.at:%H:%M:%S}", interest=interest, saturation=saturation)
+            return thought(
+                True, f"{tag.employee} at {tag.at:%H:%M:%S}", interest=interest, saturation=saturation
+            )
         return thought()
 
     return answer
@@ -30,7 +32,9 @@ def _dt(text: str) -> datetime:
 
 
 async def test_cooldown_holds_a_second_message_within_60_s(make_office) -> None:
-    office = make_office(chatty("alice"), casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST?"}])
+    office = make_office(
+        chatty("alice"), casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST?"}]
+    )
     office.start()
     await step_until(office, lambda: len(said(office, "alice")) == 1)
     first_at = office.clock.now()
@@ -62,14 +66,20 @@ async def test_saturation_silences_the_unmentioned_but_not_the_mentioned(make_of
 
 
 async def test_saturation_threshold_is_seven(make_office) -> None:
-    office = make_office(chatty("bob", saturation=6), casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST?"}])
+    office = make_office(
+        chatty("bob", saturation=6),
+        casual=False,
+        script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST?"}],
+    )
     office.start()
     await office.run(timedelta(minutes=6))
     assert said(office, "bob"), "saturation 6 does not silence"
 
 
 async def test_anti_spam_holds_the_third_message_in_five_minutes(make_office) -> None:
-    office = make_office(chatty("alice"), casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice first?"}])
+    office = make_office(
+        chatty("alice"), casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice first?"}]
+    )
     office.start()
     await step_until(office, lambda: len(said(office, "alice")) == 1)
     first = _dt(said(office, "alice")[0]["at"])
@@ -90,7 +100,11 @@ async def test_anti_spam_holds_the_third_message_in_five_minutes(make_office) ->
 @pytest.mark.parametrize("interest", [8, 10])  # 10: her own next look comes before the gate opens
 async def test_a_mentioned_employee_held_by_cooldown_replies_when_it_opens(make_office, interest) -> None:
     """The reply is delayed, never dropped: re-woken at the gate's opening with trigger mention."""
-    office = make_office(chatty("alice", interest=interest, saturation=1), casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST?"}])
+    office = make_office(
+        chatty("alice", interest=interest, saturation=1),
+        casual=False,
+        script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST?"}],
+    )
     office.start()
     await step_until(office, lambda: len(said(office, "alice")) == 1)
     first = _dt(said(office, "alice")[0]["at"])
@@ -108,7 +122,9 @@ async def test_a_mentioned_employee_held_by_cooldown_replies_when_it_opens(make_
 
 
 async def test_a_mentioned_employee_held_by_anti_spam_replies_when_it_opens(make_office) -> None:
-    office = make_office(chatty("alice"), casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice first?"}])
+    office = make_office(
+        chatty("alice"), casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice first?"}]
+    )
     office.start()
     for n in (1, 2):
         await step_until(office, lambda n=n: len(said(office, "alice")) == n)
@@ -126,7 +142,9 @@ async def test_a_mentioned_employee_held_by_anti_spam_replies_when_it_opens(make
 
 
 async def test_a_colleague_mention_held_by_cooldown_is_re_woken_as_a_mention(make_office) -> None:
-    office = make_office(chatty("alice"), casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST?"}])
+    office = make_office(
+        chatty("alice"), casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST?"}]
+    )
     office.start()
     await step_until(office, lambda: len(said(office, "alice")) == 1)
     first = _dt(said(office, "alice")[0]["at"])

@@ -13,7 +13,9 @@ def _first_thought(office, employee):
 
 
 async def test_boss_line_without_mentions_wakes_every_member(make_office, spy) -> None:
-    office = make_office(casual=False, script=[{"at": "00:00", "to": ROOM, "text": "Should the new API be REST or GraphQL?"}])
+    office = make_office(
+        casual=False, script=[{"at": "00:00", "to": ROOM, "text": "Should the new API be REST or GraphQL?"}]
+    )
     wakes = spy(office)
     office.start()
     await office.run(timedelta(minutes=1))
@@ -57,7 +59,9 @@ async def test_boss_line_with_a_mention_wakes_only_that_one(make_office, spy) ->
 
 
 async def test_boss_chat_line_wakes_its_employee(make_office) -> None:
-    office = make_office(casual=False, script=[{"at": "00:02", "to": "boss:dana", "text": "How is the mock-up going?"}])
+    office = make_office(
+        casual=False, script=[{"at": "00:02", "to": "boss:dana", "text": "How is the mock-up going?"}]
+    )
     office.start()
     await office.run(timedelta(minutes=3))
     [first] = thoughts_of(office, "dana")
@@ -110,7 +114,9 @@ async def test_a_model_written_mention_reaches_the_colleague(make_office) -> Non
             return thought(True, "@Charlie how much load can the gateway take?", interest=8)
         return thought()
 
-    office = make_office(answer, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice what do we need?"}])
+    office = make_office(
+        answer, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice what do we need?"}]
+    )
     office.start()
     await office.run(timedelta(minutes=2))
     [alice_msg] = [m for m in messages_in(office, ROOM) if m["sender"] == "alice"]
@@ -181,7 +187,9 @@ async def test_messages_arriving_in_the_typing_pause_join_the_batch(make_office)
             return thought(True, "REST, and gRPC between services.", interest=8)
         return thought()
 
-    office = make_office(answer, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST or GraphQL?"}])
+    office = make_office(
+        answer, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice REST or GraphQL?"}]
+    )
     office.start()
     alice = office.employees["alice"]
     await step_until(office, lambda: alice.phase == "typing")
@@ -198,7 +206,9 @@ def _busy_morning(office, *, mention: bool) -> None:
     """Three unread messages in the casual room and one in the work room, all for Alice."""
     for sender in ("bob", "charlie", "dana"):
         office.post(office.make_message(CASUAL, sender, f"{sender}: anyone for lunch?"))
-    office.post(office.make_message(ROOM, "bob", "@Alice the schema is ready" if mention else "the schema is ready"))
+    office.post(
+        office.make_message(ROOM, "bob", "@Alice the schema is ready" if mention else "the schema is ready")
+    )
 
 
 async def test_a_mention_is_read_before_the_most_unread_conversation(make_office) -> None:
