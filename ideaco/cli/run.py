@@ -207,7 +207,10 @@ def _duration(text: str) -> timedelta:
 def run_command(options: RunOptions, console: Console) -> int:
     office, stack, rundir, resumed = prepare(options, console)
     # SmolLM2 fills every string to its bound: shorter bounds keep its thoughts to a few seconds.
-    office.config.compact_schema = stack.settings.embedded and not stack.settings.gguf
+    # Chosen once per run and kept in its state (a resume or a replay must ask the same way).
+    if "compact_schema" not in office.meta:
+        office.meta["compact_schema"] = stack.settings.embedded and not stack.settings.gguf
+    office.config.compact_schema = bool(office.meta["compact_schema"])
     transcript = Transcript(console, show_thoughts=options.show_thoughts)
     office.observers.append(transcript)
     start_sim = office.clock.now()
@@ -229,6 +232,8 @@ def run_command(options: RunOptions, console: Console) -> int:
         stack.close()
         office.journal.close()
     console.print(summary_table(office, summary))
+    if office.failed:
+        raise UserError(f"{office.stop_reason} (logs so far in {rundir.path})")
     reason = office.stop_reason or "reached the end of the simulated time"
     console.print(Text(f"stopped: {reason}. Logs in {rundir.path}", style="bold"))
     return 0

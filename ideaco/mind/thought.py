@@ -9,6 +9,7 @@ correction, so a thought is never lost because one op was bad.
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -287,10 +288,11 @@ class _Corrector:
         if isinstance(value, bool):
             number = None
         elif isinstance(value, (int, float)):
-            number = round(value)
+            number = round(value) if math.isfinite(value) else None
         elif isinstance(value, str):
             try:
-                number = round(float(value.strip()))
+                parsed = float(value.strip())
+                number = round(parsed) if math.isfinite(parsed) else None
             except ValueError:
                 number = None
         else:

@@ -114,6 +114,7 @@ class Office:
         self.end_at: datetime | None = None
         self.stop_event = asyncio.Event()
         self.stop_reason: str | None = None
+        self.failed = False
         self._seen_message_ids: set[str] = set()
         self._wake_versions: dict[str, int] = {}
         self._inflight: set[asyncio.Task] = set()
@@ -390,9 +391,11 @@ class Office:
         self.post_as_boss(line["to"], line["text"], msg_id=f"script-{index + 1}")
         self.script_next = index + 1
 
-    def stop(self, reason: str) -> None:
+    def stop(self, reason: str, *, failed: bool = False) -> None:
+        """End the run at the next event; `failed` marks a stop the user must act on."""
         if self.stop_reason is None:
             self.stop_reason = reason
+            self.failed = failed
         self.stop_event.set()
 
     async def run(self, duration: timedelta | None = None, *, until: datetime | None = None) -> None:

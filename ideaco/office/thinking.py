@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ideaco.llm.base import BudgetExhausted, ChatRequest, ChatResult, LLMError
+from ideaco.llm.base import BudgetExhausted, ChatRequest, ChatResult, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer, ask_structured
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import Thought, validate_thought, wire_schema, wire_token_bound
@@ -174,6 +174,11 @@ class Thinker:
             self._record(ctx, None, None, gate="budget", error=str(exc))
             emp.phase = "idle"
             office.stop(str(exc))
+            return
+        except ReplayMiss as exc:  # a replay that cannot answer cannot go on: say which request
+            self._record(ctx, None, None, gate="error", error=str(exc))
+            emp.phase = "idle"
+            office.stop(str(exc), failed=True)
             return
         except LLMError as exc:
             office.stats.errors[exc.kind] = office.stats.errors.get(exc.kind, 0) + 1

@@ -1,0 +1,83 @@
+"""The whole path with the real embedded model: scenario -> office -> llama.cpp -> a valid thought."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ideaco.llm.config import resolve_settings
+from ideaco.llm.embedded import ModelMissing, find_default_model
+from ideaco.llm.factory import build_llm
+from ideaco.mind.thought import validate_thought
+from ideaco.office.build import office_from_scenario
+from ideaco.office.clock import SimClock
+from ideaco.office.journal import MemoryJournal
+from ideaco.scenario import load_scenario
+
+SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "rest-vs-graphql.yaml"
+
+
+def succeeded(record: dict[str, Any]) -> bool:
+    """A thought the model answered validly at the first try."""
+    return (
+        record["thought"] is not None
+        and record["llm"] is not None
+        and not any(c.startswith("repair") for c in record["corrections"])
+    )
+
+
+@pytest.mark.embedded
+async def test_the_embedded_model_drives_an_office_to_valid_thoughts():
+    try:
+        find_default_model()
+    except ModelMissing as exc:
+        pytest.skip(f"embedded SmolLM2 model not installed: {exc}")
+    scenario = load_scenario(SCENARIO)
+    stack = build_llm(resolve_settings(env={}), concurrency=1)
+    try:
+        assert stack.server is not None and stack.settings.embedded
+        office = office_from_scenario(
+            scenario,
+            SCENARIO.parent,
+            llm=stack.llm,
+            clock=SimClock(scenario.start),
+            seed=1,
+            journal=MemoryJournal(),
+        )
+        office.config.compact_schema = True
+
+        class StopOnFirstSuccess:
+            """The 2 simulated minutes bound the run; one good thought is all this test needs."""
+
+            def on_message(self, office: Any, message: Any) -> None:
+                pass
+
+            def on_thought(self, office: Any, record: dict[str, Any]) -> None:
+                if succeeded(record):
+                    office.stop("a thought succeeded")
+
+        office.observers.append(StopOnFirstSuccess())
+        office.start()
+        await office.run(duration=timedelta(minutes=2))
+    finally:
+        try:
+            await stack.llm.aclose()
+        finally:
+            stack.close()
+    assert not stack.server
+
+    thoughts = office.journal.thoughts
+    assert thoughts, "nobody thought within 2 simulated minutes of the boss's question"
+    good = [t for t in thoughts if succeeded(t)]
+    assert good, f"no thought succeeded without repair: {[(t['gate'], t.get('error')) for t in thoughts]}"
+    first = good[0]
+    assert first["llm"]["prompt_tokens"] > 0 and first["llm"]["completion_tokens"] > 0
+    assert first["llm"]["model"]
+    thought, corrections = validate_thought(first["thought"])
+    assert corrections == []  # what was recorded is already clean
+    assert 1 <= thought.topicSaturation <= 10 and 1 <= thought.interestLevel <= 10
+    assert len(thought.innerThoughts) <= 120  # the compact schema's bound held
+    assert first["conversation"] == "api-design" and first["trigger"] == "boss"
