@@ -17,13 +17,27 @@ from rich.text import Text
 
 from ideaco.office.conversation import BOSS, SYSTEM, Message
 
-PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "bright_red", "bright_cyan", "bright_magenta", "bright_green")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+PALETTE = (
+    "cyan",
+    "magenta",
+    "green",
+    "yellow",
+    "blue",
+    "bright_red",
+    "bright_cyan",
+    "bright_magenta",
+    "bright_green",
+)
+# C0/C1 controls (ESC starts every terminal escape sequence), plus the Unicode bidi overrides and
+# zero-width characters that could disguise what a line says.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
 def safe_text(text: str) -> str:
     """Make control characters (ESC, BEL, ...) visible so they cannot drive the terminal."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _CONTROL.sub(
+        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text
+    )
 
 
 class Transcript:
@@ -61,7 +75,9 @@ class Transcript:
         elif message.sender == SYSTEM:
             line.append("system", style="dim italic")
         else:
-            line.append(safe_text(office.name_of(message.sender)), style=f"bold {self.colour(message.sender)}")
+            line.append(
+                safe_text(office.name_of(message.sender)), style=f"bold {self.colour(message.sender)}"
+            )
         line.append(": ")
         line.append(safe_text(message.text))
         self.console.print(line)
@@ -96,7 +112,9 @@ class Transcript:
             transient=True,
         )
         total = max((end - start).total_seconds(), 1.0)
-        self._task = self.progress.add_task("run", total=total, now=start.strftime("%H:%M"), end=end.strftime("%H:%M"), stats="")
+        self._task = self.progress.add_task(
+            "run", total=total, now=start.strftime("%H:%M"), end=end.strftime("%H:%M"), stats=""
+        )
         return self.progress
 
     def _advance(self, office: Any) -> None:
@@ -114,7 +132,9 @@ class Transcript:
 
 def summary_table(office: Any, summary: dict[str, Any]) -> Table:
     """The closing table: per employee, then totals."""
-    table = Table(title=f"{office.company}: {summary['simulated_time']} simulated in {summary['wall_time_s']:.0f} s")
+    table = Table(
+        title=f"{office.company}: {summary['simulated_time']} simulated in {summary['wall_time_s']:.0f} s"
+    )
     for column in ("employee", "thoughts", "spoke", "silent", "messages", "prompt tok", "completion tok"):
         table.add_column(column, justify="right" if column != "employee" else "left")
     for emp_id, row in summary["by_employee"].items():

@@ -17,5 +17,7 @@ class UserError(Exception):
 def fail(message: str) -> None:
     """Print `ideaco: error: <message>` on stderr and exit 2."""
     console = Console(stderr=True, highlight=False, soft_wrap=True)
-    console.print(Text("ideaco: error: ", style="bold red") + Text(message.splitlines()[0] if message else "failed"))
+    console.print(
+        Text("ideaco: error: ", style="bold red") + Text(message.splitlines()[0] if message else "failed")
+    )
     sys.exit(EXIT_USAGE)

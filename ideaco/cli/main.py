@@ -25,19 +25,39 @@ def _main() -> None:
 
 @app.command()
 def run(
-    scenario: Path | None = typer.Argument(None, help="Scenario YAML file (omit with --resume).", show_default=False),
-    duration: str | None = typer.Option(None, "--duration", help="Simulated time to run, e.g. 30m, 2h, 1h30m."),
+    scenario: Path | None = typer.Argument(
+        None, help="Scenario YAML file (omit with --resume).", show_default=False
+    ),
+    duration: str | None = typer.Option(
+        None, "--duration", help="Simulated time to run, e.g. 30m, 2h, 1h30m."
+    ),
     seed: int = typer.Option(7, "--seed", help="Seed of the run's one random generator."),
-    out: Path | None = typer.Option(None, "--out", help="The run directory itself (default runs/<scenario>-<time>/)."),
+    out: Path | None = typer.Option(
+        None, "--out", help="The run directory itself (default runs/<scenario>-<time>/)."
+    ),
     resume: Path | None = typer.Option(None, "--resume", help="Continue the run in this run directory."),
-    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1."),
+    base_url: str | None = typer.Option(
+        None, "--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1."
+    ),
     model: str | None = typer.Option(None, "--model", help="Model name for every employee."),
-    api_key_env: str | None = typer.Option(None, "--api-key-env", help="Environment variable holding the API key."),
-    gguf: Path | None = typer.Option(None, "--gguf", help="Serve this local GGUF model in-process instead of SmolLM2."),
-    record: Path | None = typer.Option(None, "--record", help="Write every model request and answer to this file."),
-    replay: Path | None = typer.Option(None, "--replay", help="Answer from a --record file; no model is contacted."),
-    max_calls: int | None = typer.Option(None, "--max-calls", min=1, help="Stop cleanly after this many model calls."),
-    max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="Stop cleanly after this many tokens."),
+    api_key_env: str | None = typer.Option(
+        None, "--api-key-env", help="Environment variable holding the API key."
+    ),
+    gguf: Path | None = typer.Option(
+        None, "--gguf", help="Serve this local GGUF model in-process instead of SmolLM2."
+    ),
+    record: Path | None = typer.Option(
+        None, "--record", help="Write every model request and answer to this file."
+    ),
+    replay: Path | None = typer.Option(
+        None, "--replay", help="Answer from a --record file; no model is contacted."
+    ),
+    max_calls: int | None = typer.Option(
+        None, "--max-calls", min=1, help="Stop cleanly after this many model calls."
+    ),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", min=1, help="Stop cleanly after this many tokens."
+    ),
     concurrency: int = typer.Option(2, "--concurrency", min=1, help="Model calls in flight at once."),
     show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
 ) -> None:

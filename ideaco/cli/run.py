@@ -87,14 +87,18 @@ def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSett
         raise UserError(str(exc)) from None
 
 
-def open_llm(options: ModelOptions, settings: LLMSettings, console: Console, *, calls: int = 0, tokens: int = 0) -> LLMStack:
+def open_llm(
+    options: ModelOptions, settings: LLMSettings, console: Console, *, calls: int = 0, tokens: int = 0
+) -> LLMStack:
     """Build the model stack; says what it connects to, starts the embedded model if needed."""
     if options.replay is None and not settings.embedded and settings.base_url:
         check_reachable(settings.base_url)
     if options.replay is not None and not options.replay.is_file():
         raise UserError(f"--replay file not found: {options.replay}")
     if options.replay is None and settings.embedded:
-        console.print(Text(f"starting the embedded model ({settings.gguf or 'SmolLM2-135M-Instruct'}) …", style="dim"))
+        console.print(
+            Text(f"starting the embedded model ({settings.gguf or 'SmolLM2-135M-Instruct'}) …", style="dim")
+        )
     try:
         return build_llm(
             settings,
@@ -123,7 +127,9 @@ def prepare(options: RunOptions, console: Console) -> tuple[Office, LLMStack, Ru
         try:
             scenario = Scenario.model_validate(state["office"]["scenario"])
         except (KeyError, ValueError) as exc:
-            raise UserError(f"{rundir.state_path}: not a state this version can resume ({exc.__class__.__name__})") from None
+            raise UserError(
+                f"{rundir.state_path}: not a state this version can resume ({exc.__class__.__name__})"
+            ) from None
         settings = resolve_model_settings(options.model, scenario)
         budget = state["office"].get("stats", {})
         stack = open_llm(

@@ -27,7 +27,14 @@ PERSPECTIVES = (
     "question what was just said",
 )
 
-LANGUAGES = {"en": "English", "zh": "Chinese", "fr": "French", "de": "German", "es": "Spanish", "ja": "Japanese"}
+LANGUAGES = {
+    "en": "English",
+    "zh": "Chinese",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "ja": "Japanese",
+}
 
 MAX_LINES = 20
 MAX_LINE_CHARS = 400
@@ -117,7 +124,13 @@ def tendency_note(persona: dict[str, Any]) -> str:
         parts.append("you are happy to stay silent")
     claims = tendencies.get("claims_tasks")
     if claims is not None:
-        parts.append("you volunteer for work" if claims >= 0.66 else "you avoid taking on work" if claims < 0.33 else "")
+        parts.append(
+            "you volunteer for work"
+            if claims >= 0.66
+            else "you avoid taking on work"
+            if claims < 0.33
+            else ""
+        )
     parts = [p for p in parts if p]
     return ("Tendencies: " + "; ".join(parts) + ".") if parts else ""
 

@@ -295,6 +295,8 @@ class _Corrector:
                 number = round(parsed) if math.isfinite(parsed) else None
             except ValueError:
                 number = None
+            if number is not None:
+                self.notes.append(f"{where}: string {value!r:.20} read as a number")
         else:
             number = None
         if number is None:
@@ -322,8 +324,8 @@ class _Corrector:
     def items(self, value: Any, where: str, limit: int) -> list[Any]:
         if value is None:
             return []
-        if isinstance(value, dict):
-            self.notes.append(f"{where}: single object wrapped in a list")
+        if isinstance(value, (dict, str)):
+            self.notes.append(f"{where}: single {type(value).__name__} wrapped in a list")
             value = [value]
         if not isinstance(value, list):
             self.notes.append(f"{where}: {type(value).__name__} dropped (expected a list)")
@@ -365,6 +367,9 @@ def _clean_ops(c: _Corrector, raw: dict[str, Any], key: str, model: type[BaseMod
         if key == "memoryOps" and item.get("category") not in MEMORY_CATEGORIES and "category" in item:
             c.notes.append(f"{where}.category: {item['category']!r:.30} replaced by 'context'")
             item["category"] = "context"
+        if key == "memoryOps" and item.get("type") not in ("long_term", "short_term") and "type" in item:
+            c.notes.append(f"{where}.type: {item['type']!r:.30} replaced by 'short_term'")
+            item["type"] = "short_term"
         if key == "taskOps" and item.get("type") not in TASK_TYPES and "type" in item:
             c.notes.append(f"{where}.type: {item['type']!r:.30} replaced by 'oneshot'")
             item["type"] = "oneshot"
@@ -406,7 +411,9 @@ def validate_thought(raw: Any) -> tuple[Thought, list[str]]:
         reason=c.text(raw.get("reason", ""), "reason", LIMITS["reason"]) or "",
         messages=messages,
         actions=_clean_ops(c, raw, "actions", Action),
-        memorySummary=c.text(raw.get("memorySummary"), "memorySummary", LIMITS["memorySummary"], nullable=True),
+        memorySummary=c.text(
+            raw.get("memorySummary"), "memorySummary", LIMITS["memorySummary"], nullable=True
+        ),
         memoryOps=_clean_ops(c, raw, "memoryOps", MemoryOp),
         relationshipOps=_clean_ops(c, raw, "relationshipOps", RelationshipOp),
         taskOps=_clean_ops(c, raw, "taskOps", TaskOp),

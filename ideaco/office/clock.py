@@ -65,7 +65,9 @@ class SimClock:
 class RealClock:
     """Real time through APScheduler's asyncio scheduler, `speed` simulated seconds per second."""
 
-    def __init__(self, start: datetime, speed: float = 1.0, *, wall: Callable[[], datetime] | None = None) -> None:
+    def __init__(
+        self, start: datetime, speed: float = 1.0, *, wall: Callable[[], datetime] | None = None
+    ) -> None:
         from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
         if speed <= 0:

@@ -186,7 +186,9 @@ class Office:
         if choice is None:
             idle_room = self._idle_room(emp, now)
             if idle_room is None:
-                self.schedule_wake(emp, self._next_look(emp, now + timedelta(seconds=self.config.timers.max_s)), "timer")
+                self.schedule_wake(
+                    emp, self._next_look(emp, now + timedelta(seconds=self.config.timers.max_s)), "timer"
+                )
                 return
             choice = (idle_room, Focus(idle_room, "idle"))
             # The look itself found nothing: the think exists only because the room is idle.
@@ -290,9 +292,13 @@ class Office:
                 if emp is None:
                     continue
                 if member in message.mentions:
-                    self.schedule_wake(emp, now + timedelta(seconds=rules.mention_delay(self.rng, timers)), "boss")
+                    self.schedule_wake(
+                        emp, now + timedelta(seconds=rules.mention_delay(self.rng, timers)), "boss"
+                    )
                 else:
-                    self.schedule_wake(emp, now + timedelta(seconds=rules.nudge_delay(self.rng, timers)), "nudge")
+                    self.schedule_wake(
+                        emp, now + timedelta(seconds=rules.nudge_delay(self.rng, timers)), "nudge"
+                    )
             return
         if not message.from_agent:
             return
@@ -314,7 +320,9 @@ class Office:
                         "landed in one short message, then let it rest.",
                     )
                 )
-                self.schedule_wake(first, now + timedelta(seconds=rules.mention_delay(self.rng, timers)), "system")
+                self.schedule_wake(
+                    first, now + timedelta(seconds=rules.mention_delay(self.rng, timers)), "system"
+                )
         for member in conv.members:
             if member == message.sender:
                 continue
@@ -329,7 +337,9 @@ class Office:
                 delay, trigger = rules.nudge_delay(self.rng, timers), "nudge"
             self.schedule_wake(emp, now + timedelta(seconds=delay), trigger)
 
-    def make_message(self, conversation: str, sender: str, text: str, *, msg_id: str | None = None) -> Message:
+    def make_message(
+        self, conversation: str, sender: str, text: str, *, msg_id: str | None = None
+    ) -> Message:
         conv = self.conversations[conversation]
         if sender == BOSS:
             mentions = rules.addressed_by_boss(text, self.people, conv.members)

@@ -30,7 +30,14 @@ def summarize(
     for rec in thoughts:
         row = by_employee.setdefault(
             rec["employee"],
-            {"thoughts": 0, "spoke": 0, "silent": 0, "messages": 0, "prompt_tokens": 0, "completion_tokens": 0},
+            {
+                "thoughts": 0,
+                "spoke": 0,
+                "silent": 0,
+                "messages": 0,
+                "prompt_tokens": 0,
+                "completion_tokens": 0,
+            },
         )
         row["thoughts"] += 1
         row["spoke" if rec.get("spoke") else "silent"] += 1
@@ -53,7 +60,10 @@ def summarize(
         "thoughts": len(thoughts),
         "silences_by_gate": dict(gates),
         "tasks_by_status": dict(tasks or {}),
-        "llm": {"calls": calls, **{k: llm.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "cached_tokens")}},
+        "llm": {
+            "calls": calls,
+            **{k: llm.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "cached_tokens")},
+        },
         "errors_by_kind": dict(errors or {}),
         "wall_time_s": round(wall_time_s, 2),
         "simulated_time": str(simulated),

@@ -64,7 +64,9 @@ class Thinker:
 
     # ------------------------------------------------------------------ start
 
-    async def start(self, employee_id: str, conv_id: str, trigger: str, note: str = "", *, rethink: bool = False) -> None:
+    async def start(
+        self, employee_id: str, conv_id: str, trigger: str, note: str = "", *, rethink: bool = False
+    ) -> None:
         office = self.office
         emp = office.employees.get(employee_id)
         conv = office.conversations.get(conv_id)
@@ -114,9 +116,13 @@ class Thinker:
         people = tuple(m for m in conv.members if m != emp.id and m in office.employees)
         colleagues = {m for c in mine for m in c.members if m != emp.id and m in office.employees}
         rooms = {c.id for c in mine if c.kind in GROUP_KINDS}
-        return wire_schema(people, tuple(sorted(colleagues | rooms | {"boss"})), compact=office.config.compact_schema)
+        return wire_schema(
+            people, tuple(sorted(colleagues | rooms | {"boss"})), compact=office.config.compact_schema
+        )
 
-    def view(self, emp: EmployeeState, conv: ConversationState, trigger: str, note: str, now: datetime) -> PromptView:
+    def view(
+        self, emp: EmployeeState, conv: ConversationState, trigger: str, note: str, now: datetime
+    ) -> PromptView:
         office = self.office
         cursor = emp.cursors.get(conv.id, 0)
         first_seq = conv.count - len(conv.recent)
@@ -139,7 +145,9 @@ class Thinker:
             if len(dedupe) == 3:
                 break
         members = tuple(
-            Person(e.id, e.name, e.role) for e in (office.employees.get(p) for p in conv.members) if e is not None
+            Person(e.id, e.name, e.role)
+            for e in (office.employees.get(p) for p in conv.members)
+            if e is not None
         )
         if conv.kind is ConversationKind.BOSS:
             members = members + (Person(BOSS, "Boss", "your boss"),)
@@ -192,7 +200,15 @@ class Thinker:
         if thought is None:
             office.stats.errors["invalid_output"] = office.stats.errors.get("invalid_output", 0) + 1
             retry_at = now + timedelta(seconds=office.config.timers.max_s / 2)
-            self._record(ctx, None, results, gate="error", error=answer.error, corrections=corrections, next_look_at=retry_at)
+            self._record(
+                ctx,
+                None,
+                results,
+                gate="error",
+                error=answer.error,
+                corrections=corrections,
+                next_look_at=retry_at,
+            )
             office.after_think(emp, retry_at)
             return
         arrived = [m for m in conv.since(ctx.read_upto) if m.sender != emp.id]
@@ -209,7 +225,9 @@ class Thinker:
         self._apply(emp, conv, ctx, thought)
         posted, gate = self._speak(emp, conv, ctx, thought, corrections)
         posted += self._actions(emp, conv, ctx, thought, corrections)
-        delay = rules.adaptive_delay(thought.interestLevel, thought.topicSaturation, office.rng, office.config.timers)
+        delay = rules.adaptive_delay(
+            thought.interestLevel, thought.topicSaturation, office.rng, office.config.timers
+        )
         next_look_at = ctx.at + timedelta(seconds=delay)
         if next_look_at <= now:
             next_look_at = now + timedelta(seconds=office.config.timers.min_s)
@@ -225,7 +243,9 @@ class Thinker:
         office.after_think(emp, next_look_at)
         office.checkpoint()
 
-    def _apply(self, emp: EmployeeState, conv: ConversationState, ctx: ThinkContext, thought: Thought) -> None:
+    def _apply(
+        self, emp: EmployeeState, conv: ConversationState, ctx: ThinkContext, thought: Thought
+    ) -> None:
         """What a thought changes in the mind even when silent (the full mind is issue 3)."""
         emp.cursors[conv.id] = max(emp.cursors.get(conv.id, 0), ctx.read_upto)
         emp.interest, emp.saturation = thought.interestLevel, thought.topicSaturation
@@ -233,7 +253,12 @@ class Thinker:
             emp.history_summary[conv.id] = thought.memorySummary[:2000]
 
     def _speak(
-        self, emp: EmployeeState, conv: ConversationState, ctx: ThinkContext, thought: Thought, corrections: list[str]
+        self,
+        emp: EmployeeState,
+        conv: ConversationState,
+        ctx: ThinkContext,
+        thought: Thought,
+        corrections: list[str],
     ) -> tuple[list[str], str | None]:
         """Gate and post the thought's messages in its own conversation."""
         if not thought.shouldSpeak:
@@ -292,7 +317,12 @@ class Thinker:
         self.office.schedule_wake(emp, reopens, trigger)
 
     def _actions(
-        self, emp: EmployeeState, conv: ConversationState, ctx: ThinkContext, thought: Thought, corrections: list[str]
+        self,
+        emp: EmployeeState,
+        conv: ConversationState,
+        ctx: ThinkContext,
+        thought: Thought,
+        corrections: list[str],
     ) -> list[str]:
         """send_message actions: a DM to a colleague, the boss chat, or another room."""
         office = self.office

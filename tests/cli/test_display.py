@@ -113,7 +113,9 @@ def test_a_message_shows_time_sender_and_text():
 
 def test_rich_markup_in_a_message_is_printed_literally():
     con = console()
-    Transcript(con).on_message(FakeOffice(), message("alice", "[bold red]boss[/] says [link=http://x]hi[/link]"))
+    Transcript(con).on_message(
+        FakeOffice(), message("alice", "[bold red]boss[/] says [link=http://x]hi[/link]")
+    )
     assert "Alice: [bold red]boss[/] says [link=http://x]hi[/link]" in shown(con)
 
 
@@ -214,7 +216,9 @@ def test_a_spoken_thought_is_not_repeated_as_a_thought_line():
 
 def test_a_failed_thought_shows_its_error():
     con = console()
-    Transcript(con, show_thoughts=True).on_thought(FakeOffice(), record(thought=None, gate="error", error="timeout"))
+    Transcript(con, show_thoughts=True).on_thought(
+        FakeOffice(), record(thought=None, gate="error", error="timeout")
+    )
     assert "(Alice thinks in api-design, error) timeout" in shown(con)
 
 
@@ -236,7 +240,14 @@ def test_the_progress_bar_follows_simulated_time_and_counts():
 
 def test_the_summary_table_shows_names_literally_and_totals():
     office = FakeOffice(names={"alice": "[red]Alice[/red]\x1b[5m", "bob": "Bob"})
-    row = {"thoughts": 4, "spoke": 1, "silent": 3, "messages": 1, "prompt_tokens": 900, "completion_tokens": 120}
+    row = {
+        "thoughts": 4,
+        "spoke": 1,
+        "silent": 3,
+        "messages": 1,
+        "prompt_tokens": 900,
+        "completion_tokens": 120,
+    }
     summary = {
         "simulated_time": "1h00m",
         "wall_time_s": 12.4,

@@ -94,13 +94,20 @@ def test_the_system_message_carries_the_persona():
 def test_the_system_message_describes_the_scene():
     system, _ = render()
     assert ROOM.description in system
-    assert "Members: Alice (Frontend engineer), Bob (Backend engineer), Charlie (Infrastructure engineer)." in system
+    assert (
+        "Members: Alice (id alice, Frontend engineer), Bob (id bob, Backend engineer), "
+        "Charlie (id charlie, Infrastructure engineer)." in system
+    )
     assert "Department mission: Ship the new public API" in system
 
 
 @pytest.mark.parametrize(
     ("kind", "phrase"),
-    [("boss", "1-on-1 chat with the boss"), ("dm", "private chat with a colleague"), ("casual", "small talk")],
+    [
+        ("boss", "1-on-1 chat with the boss"),
+        ("dm", "private chat with a colleague"),
+        ("casual", "small talk"),
+    ],
 )
 def test_each_kind_of_conversation_is_described(kind, phrase):
     system, _ = render(scene=dataclasses.replace(ROOM, kind=kind, mission=None))
@@ -210,7 +217,9 @@ def test_an_empty_conversation_says_so():
 
 
 def test_the_user_message_shows_time_trigger_and_system_notes():
-    _, user = render(trigger_note="The boss has written to you.", system_notes=("Task task-2 is done.", "Report."))
+    _, user = render(
+        trigger_note="The boss has written to you.", system_notes=("Task task-2 is done.", "Report.")
+    )
     assert user.startswith("It is Monday 09:01. The boss has written to you.")
     assert "[system] Task task-2 is done.\n[system] Report." in user
 
