@@ -1,0 +1,374 @@
+"""An employee's memory (spec 2.4): rolling summaries, long-term and short-term items.
+
+Pure: every function is handed `now`; nothing here reads a clock, does I/O or draws randomness.
+Functions mutate the `Memory` they are given and return short notes for the thought's
+`corrections` log.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from ideaco.mind.thought import MemoryOp
+
+Layer = Literal["long_term", "short_term"]
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    """Caps and numbers of the memory; a scenario may override any of them."""
+
+    long_term_cap: int = 200
+    short_term_cap: int = 20
+    default_ttl_s: int = 86400
+    archive_penalty: int = 2
+    summary_limit: int = 2000
+    prompt_long: int = 15
+    prompt_short: int = 10
+    short_half_life_days: float = 1.0
+    long_half_life_days: float = 7.0
+    prompt_item_chars: int = 300  # one memory's line in the prompt; keeps the prompt bounded
+
+
+DEFAULT_CONFIG = MemoryConfig()
+
+
+_DATES = ("created_at", "updated_at", "expires_at")
+
+
+@dataclass
+class MemoryItem:
+    """One remembered thing; short-term items carry `expires_at`."""
+
+    id: str
+    content: str
+    category: str
+    importance: int
+    created_at: datetime
+    updated_at: datetime
+    expires_at: datetime | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        return data | {k: data[k] and data[k].isoformat() for k in _DATES}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MemoryItem:
+        dates = {k: data.get(k) and datetime.fromisoformat(data[k]) for k in _DATES}
+        return cls(**{f.name: data[f.name] for f in fields(cls)} | dates)
+
+    def expired(self, now: datetime) -> bool:
+        # At exactly the TTL the item has expired (a window holds what is younger than it).
+        return self.expires_at is not None and self.expires_at <= now
+
+
+def _id_number(item_id: str) -> int:
+    tail = item_id.rsplit("-", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+@dataclass
+class Memory:
+    """The memory layers of one employee. Ids (`mem-7`) are never reused."""
+
+    long_term: list[MemoryItem] = field(default_factory=list)
+    short_term: list[MemoryItem] = field(default_factory=list)
+    summaries: dict[str, str] = field(default_factory=dict)  # conversation id -> historySummary
+    next_id: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "long_term": [m.to_dict() for m in self.long_term],
+            "short_term": [m.to_dict() for m in self.short_term],
+            "summaries": dict(self.summaries),
+            "next_id": self.next_id,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Memory:
+        long_term = [MemoryItem.from_dict(d) for d in data.get("long_term", [])]
+        short_term = [MemoryItem.from_dict(d) for d in data.get("short_term", [])]
+        highest = max((_id_number(m.id) for m in long_term + short_term), default=0)
+        # Guard against a hand-edited state: a new id must never collide with a kept one.
+        next_id = max(int(data.get("next_id", 1)), highest + 1)
+        return cls(long_term, short_term, dict(data.get("summaries", {})), next_id)
+
+    def find(self, item_id: str) -> tuple[Layer, MemoryItem] | None:
+        for layer, items in (("long_term", self.long_term), ("short_term", self.short_term)):
+            for item in items:
+                if item.id == item_id:
+                    return layer, item  # type: ignore[return-value]
+        return None
+
+    def _take_id(self) -> str:
+        item_id = f"mem-{self.next_id}"
+        self.next_id += 1
+        return item_id
+
+
+# --------------------------------------------------------------------------- duplicates
+
+
+def normalise(text: str) -> str:
+    """Casefold, collapse whitespace and strip punctuation at the ends."""
+    return " ".join(text.casefold().split()).strip(string.punctuation + " ")
+
+
+def is_duplicate(a: str, b: str) -> bool:
+    """Same normalised text, or one contains the other and their lengths are within 20%."""
+    na, nb = normalise(a), normalise(b)
+    if not na or not nb:
+        return False
+    if na == nb:
+        return True
+    short, long_ = sorted((na, nb), key=len)
+    return short in long_ and len(short) >= 0.8 * len(long_)
+
+
+def _find_duplicate(memory: Memory, content: str, now: datetime) -> tuple[Layer, MemoryItem] | None:
+    candidates = [("long_term", m) for m in memory.long_term]
+    candidates += [("short_term", m) for m in memory.short_term if not m.expired(now)]
+    target = normalise(content)
+    # An exact match beats a containment match.
+    for layer, item in candidates:
+        if normalise(item.content) == target:
+            return layer, item  # type: ignore[return-value]
+    for layer, item in candidates:
+        if is_duplicate(item.content, content):
+            return layer, item  # type: ignore[return-value]
+    return None
+
+
+# --------------------------------------------------------------------------- ops
+
+
+def _clamp_importance(importance: int) -> int:
+    return min(max(int(importance), 1), 10)
+
+
+def add(
+    memory: Memory,
+    *,
+    kind: Layer,
+    content: str,
+    category: str,
+    importance: int,
+    now: datetime,
+    ttl_s: int | None = None,
+    cfg: MemoryConfig = DEFAULT_CONFIG,
+) -> tuple[MemoryItem, list[str]]:
+    """Add a memory, or update the existing one it duplicates (in either layer); then prune.
+
+    A duplicate keeps its id and category; it takes the newer content, the higher importance
+    and `updated_at = now`. Re-adding a short-term memory as long-term moves it to long-term;
+    re-adding it as short-term extends its expiry. Raises ValueError on empty content.
+    """
+    content = content.strip()
+    if not normalise(content):
+        raise ValueError("a memory needs content")
+    importance = _clamp_importance(importance)
+    notes: list[str] = []
+    ttl = cfg.default_ttl_s if ttl_s is None else ttl_s
+    expires_at = now + timedelta(seconds=ttl)
+    found = _find_duplicate(memory, content, now)
+    if found is not None:
+        layer, item = found
+        item.content = content
+        item.importance = max(item.importance, importance)
+        item.updated_at = now
+        note = f"memory: duplicate of {item.id}, updated"
+        if layer == "short_term" and kind == "long_term":
+            memory.short_term.remove(item)
+            item.expires_at = None
+            memory.long_term.append(item)
+            note += " and moved to long-term"
+        elif layer == "short_term":
+            item.expires_at = max(item.expires_at or expires_at, expires_at)
+        notes.append(note)
+    else:
+        expiry = expires_at if kind == "short_term" else None
+        item = MemoryItem(memory._take_id(), content, category, importance, now, now, expiry)
+        (memory.short_term if kind == "short_term" else memory.long_term).append(item)
+    notes += prune(memory, now, cfg)
+    return item, notes
+
+
+def update(
+    memory: Memory,
+    item_id: str,
+    *,
+    content: str | None = None,
+    importance: int | None = None,
+    now: datetime,
+) -> list[str]:
+    """Change a memory's content (empty keeps it) and/or importance; an unknown id is noted, dropped."""
+    found = memory.find(item_id)
+    if found is None:
+        return [f"memoryOps: unknown memory id {item_id!r}, dropped"]
+    item = found[1]
+    # Empty content means "keep it": a schema-constrained model fills every field of an op.
+    if content is not None and content.strip():
+        item.content = content.strip()
+    if importance is not None:
+        item.importance = _clamp_importance(importance)
+    item.updated_at = now
+    return []
+
+
+def delete(memory: Memory, item_id: str) -> list[str]:
+    """Forget a memory; an unknown id is noted and dropped."""
+    found = memory.find(item_id)
+    if found is None:
+        return [f"memoryOps: unknown memory id {item_id!r}, dropped"]
+    layer, item = found
+    (memory.long_term if layer == "long_term" else memory.short_term).remove(item)
+    return []
+
+
+def _eviction_key(item: MemoryItem) -> tuple[int, datetime, int]:
+    return item.importance, item.updated_at, _id_number(item.id)
+
+
+def prune(memory: Memory, now: datetime, cfg: MemoryConfig = DEFAULT_CONFIG) -> list[str]:
+    """Drop expired short-term items, archive short-term overflow, drop long-term overflow.
+
+    Overflow goes least important first, then oldest (by updated_at). An archived item keeps
+    its id, content and category, with importance minus `archive_penalty` (at least 1).
+    """
+    notes: list[str] = []
+    # Expiry is routine, not a correction: no note.
+    memory.short_term = [m for m in memory.short_term if not m.expired(now)]
+    while len(memory.short_term) > cfg.short_term_cap:
+        item = min(memory.short_term, key=_eviction_key)
+        memory.short_term.remove(item)
+        item.importance = max(1, item.importance - cfg.archive_penalty)
+        item.expires_at = None
+        memory.long_term.append(item)
+        notes.append(
+            f"memory: short-term full, {item.id} archived to long-term (importance {item.importance})"
+        )
+    while len(memory.long_term) > cfg.long_term_cap:
+        item = min(memory.long_term, key=_eviction_key)
+        memory.long_term.remove(item)
+        notes.append(f"memory: long-term full, {item.id} forgotten")
+    return notes
+
+
+def apply_ops(
+    memory: Memory, ops: Iterable[MemoryOp], now: datetime, cfg: MemoryConfig = DEFAULT_CONFIG
+) -> list[str]:
+    """Apply a thought's memoryOps in order; a bad op is noted and dropped, never fatal."""
+    notes = prune(memory, now, cfg)
+    for i, op in enumerate(ops):
+        where = f"memoryOps[{i}]"
+        op_notes: list[str]
+        if op.op == "add":
+            if not op.content or not normalise(op.content):
+                notes.append(f"{where}: add without content, dropped")
+                continue
+            ttl = op.ttl
+            if ttl is not None and ttl <= 0:
+                notes.append(f"{where}: ttl {ttl} is not positive, used {cfg.default_ttl_s}")
+                ttl = None
+            kwargs = {"category": op.category, "importance": op.importance, "ttl_s": ttl, "cfg": cfg}
+            _, op_notes = add(memory, kind=op.type, content=op.content, now=now, **kwargs)
+        elif not op.id:
+            notes.append(f"{where}: {op.op} without id, dropped")
+            continue
+        elif op.op == "update":
+            importance = op.importance if "importance" in op.model_fields_set else None
+            op_notes = update(memory, op.id, content=op.content, importance=importance, now=now)
+        else:
+            op_notes = delete(memory, op.id)
+        notes += [n.replace("memoryOps:", f"{where}:", 1) for n in op_notes]
+    return notes
+
+
+def set_summary(
+    memory: Memory, conversation: str, text: str | None, cfg: MemoryConfig = DEFAULT_CONFIG
+) -> list[str]:
+    """Replace a conversation's rolling summary; empty or None keeps the old one."""
+    if text is None or not text.strip():
+        return []
+    text = text.strip()
+    notes: list[str] = []
+    if len(text) > cfg.summary_limit:
+        notes.append(f"memorySummary: cut from {len(text)} to {cfg.summary_limit} chars")
+        text = text[: cfg.summary_limit]
+    memory.summaries[conversation] = text
+    return notes
+
+
+# --------------------------------------------------------------------------- recall
+
+STOPWORDS = frozenset(
+    "the and for are but not you your with this that was were have has had from they them their "
+    "what when where which who will would can could should about into just than then there these "
+    "those our out all any its also been did does how why she her his him one very".split()
+)
+
+
+def words(text: str) -> set[str]:
+    """Content words: lowercased, at least 3 characters, not a stopword."""
+    return {w for w in re.findall(r"\w+", text.casefold()) if len(w) >= 3 and w not in STOPWORDS}
+
+
+def score(item: MemoryItem, now: datetime, read: set[str], half_life_days: float) -> float:
+    """importance/10 + 0.5 ** (days since updated_at / half-life) + share of the item's words in `read`."""
+    age_days = max(0.0, (now - item.updated_at).total_seconds() / 86400)
+    recency = math.pow(0.5, age_days / half_life_days)
+    own = words(item.content)
+    relevance = len(own & read) / len(own) if own else 0.0
+    return item.importance / 10 + recency + relevance
+
+
+def recall(
+    memory: Memory, now: datetime, text: str, cfg: MemoryConfig = DEFAULT_CONFIG
+) -> tuple[list[MemoryItem], list[MemoryItem]]:
+    """The long-term and short-term items that matter most now, best first.
+
+    score = importance/10                       (0.1 .. 1)
+          + 0.5 ** (age_days / half_life)       (recency on updated_at; half-life 7 days long-term,
+                                                 1 day short-term)
+          + |item words & text words| / |item words|   (relevance to what is being read; words are
+                                                 lowercased, >= 3 chars, minus stopwords)
+    Ties go to the lower id number. Expired items are never recalled.
+    """
+    read = words(text)
+
+    def best(items: list[MemoryItem], half_life: float, limit: int) -> list[MemoryItem]:
+        live = [m for m in items if not m.expired(now)]
+        live.sort(key=lambda m: (-score(m, now, read, half_life), _id_number(m.id)))
+        return live[:limit]
+
+    return (
+        best(memory.long_term, cfg.long_half_life_days, cfg.prompt_long),
+        best(memory.short_term, cfg.short_half_life_days, cfg.prompt_short),
+    )
+
+
+def _line(item: MemoryItem, limit: int) -> str:
+    content = " ".join(item.content.split())
+    if len(content) > limit:
+        content = content[: limit - 1] + "…"
+    return f"[{item.id}] ({item.category}, {item.importance}) {content}"
+
+
+def memory_block(long: list[MemoryItem], short: list[MemoryItem], cfg: MemoryConfig = DEFAULT_CONFIG) -> str:
+    """The prompt's memory section: one line per item, long-term then short-term; '' when empty."""
+    if not long and not short:
+        return ""
+    lines = ["## Your memories (ids let you update or delete them)"]
+    if long:
+        lines.append("Long-term:")
+        lines += [_line(m, cfg.prompt_item_chars) for m in long]
+    if short:
+        lines.append("Short-term:")
+        lines += [_line(m, cfg.prompt_item_chars) for m in short]
+    return "\n".join(lines)

@@ -1,0 +1,213 @@
+"""What an employee thinks of each colleague (spec 2.4): impression and affinity 1-100.
+
+Affinity drifts back toward neutral over simulated time, so an early grudge fades instead of
+hardening into a permanent bias (the reference design's open problem). Pure: `now` is given.
+A table is a plain `dict[str, Relation]` keyed by employee id; someone never rated is at 50.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ideaco.mind.thought import RelationshipOp
+
+NEUTRAL = 50.0
+MIN_AFFINITY, MAX_AFFINITY = 1.0, 100.0
+
+
+@dataclass(frozen=True)
+class RelationshipConfig:
+    """Numbers of the relationship table; a scenario may override any of them."""
+
+    max_change: float = 15
+    impression_limit: int = 200
+    drift_half_life_days: float | None = 3.0  # None or <= 0: no drift
+    swing_threshold: float = 5  # |change| above this is a stamina event (spec 2.6)
+
+
+DEFAULT_CONFIG = RelationshipConfig()
+
+
+@dataclass
+class Relation:
+    """One colleague as this employee sees them; `affinity` is the value as of `updated_at`."""
+
+    name: str
+    impression: str
+    affinity: float
+    updated_at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "impression": self.impression,
+            "affinity": self.affinity,
+            "updated_at": self.updated_at.isoformat(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Relation:
+        return cls(
+            name=data["name"],
+            impression=data["impression"],
+            affinity=float(data["affinity"]),
+            updated_at=datetime.fromisoformat(data["updated_at"]),
+        )
+
+
+def table_to_dict(table: Mapping[str, Relation]) -> dict[str, Any]:
+    return {employee: rel.to_dict() for employee, rel in table.items()}
+
+
+def table_from_dict(data: Mapping[str, Any]) -> dict[str, Relation]:
+    return {employee: Relation.from_dict(rel) for employee, rel in data.items()}
+
+
+def _clamp(value: float, lo: float, hi: float) -> float:
+    return min(max(value, lo), hi)
+
+
+def current_affinity(rel: Relation, now: datetime, cfg: RelationshipConfig = DEFAULT_CONFIG) -> float:
+    """The affinity now: 50 + (a - 50) * 0.5 ** (days since updated_at / half-life)."""
+    half_life = cfg.drift_half_life_days
+    if not half_life or half_life <= 0:
+        return rel.affinity
+    days = max(0.0, (now - rel.updated_at).total_seconds() / 86400)
+    return NEUTRAL + (rel.affinity - NEUTRAL) * math.pow(0.5, days / half_life)
+
+
+def affinity_of(
+    table: Mapping[str, Relation], employee_id: str, now: datetime, cfg: RelationshipConfig = DEFAULT_CONFIG
+) -> float:
+    """The drifted affinity for `employee_id`, 50 for someone never rated."""
+    rel = table.get(employee_id)
+    return NEUTRAL if rel is None else current_affinity(rel, now, cfg)
+
+
+def shown(value: float) -> int:
+    """An affinity as the integer the prompt shows (half rounds up)."""
+    return math.floor(value + 0.5)
+
+
+def _signed(value: float) -> str:
+    return f"{round(value, 1):+g}"
+
+
+def resolve_person(ref: str, people: Mapping[str, str]) -> str | None | list[str]:
+    """The employee id `ref` names: an id, or a name or id in any case. A list when ambiguous."""
+    if ref in people:
+        return ref
+    key = ref.strip().casefold()
+    by_id = [pid for pid in people if pid.casefold() == key]
+    if len(by_id) == 1:
+        return by_id[0]
+    by_name = [pid for pid, name in people.items() if name.strip().casefold() == key]
+    if len(by_name) == 1:
+        return by_name[0]
+    return by_id + by_name or None
+
+
+def apply_ops(
+    table: dict[str, Relation],
+    ops: Iterable[RelationshipOp],
+    now: datetime,
+    *,
+    self_id: str,
+    people: Mapping[str, str],
+    cfg: RelationshipConfig = DEFAULT_CONFIG,
+) -> tuple[list[str], list[tuple[str, float]]]:
+    """Apply a thought's relationshipOps; return corrections and swings `(employee id, delta)`.
+
+    Each change is clamped to the drifted current value ± max_change (then 1..100). Several ops
+    on one person in one thought: the last wins, still clamped against the value before the
+    thought, so a thought cannot move anyone further than max_change. A swing is a net change
+    with |delta| > swing_threshold.
+    """
+    notes: list[str] = []
+    before: dict[str, float] = {}  # affinity at the start of this thought, per person touched
+    for i, op in enumerate(ops):
+        where = f"relationshipOps[{i}]"
+        ref = op.employeeId.strip()
+        if ref == self_id:
+            notes.append(f"{where}: an opinion of yourself is not kept, dropped")
+            continue
+        found = resolve_person(ref, people)
+        if isinstance(found, list):
+            notes.append(f"{where}: {ref!r} could be any of {', '.join(sorted(found))}, dropped")
+            continue
+        if found is None:
+            notes.append(f"{where}: unknown employee {ref!r}, dropped")
+            continue
+        if found == self_id:
+            notes.append(f"{where}: an opinion of yourself is not kept, dropped")
+            continue
+        employee = found
+        if employee in before:
+            notes.append(f"{where}: a second op for {employee} in one thought replaces the first")
+        else:
+            before[employee] = affinity_of(table, employee, now, cfg)
+        base = before[employee]
+        old = table.get(employee)
+
+        # An op that names no affinity only changes the impression.
+        requested = float(op.affinity) if "affinity" in op.model_fields_set else base
+        new = _clamp(requested, base - cfg.max_change, base + cfg.max_change)
+        if new != requested:
+            notes.append(
+                f"{where}: affinity change for {employee} clamped from "
+                f"{_signed(requested - base)} to {_signed(new - base)}"
+            )
+        new = _clamp(new, MIN_AFFINITY, MAX_AFFINITY)
+
+        impression = op.impression.strip()
+        if len(impression) > cfg.impression_limit:
+            notes.append(
+                f"{where}: impression of {employee} cut from {len(impression)} to {cfg.impression_limit} chars"
+            )
+            impression = impression[: cfg.impression_limit]
+        if not impression and old is not None:
+            impression = old.impression  # an empty impression keeps the old one
+
+        # Storing the drifted value with updated_at = now is exact: exponential drift is memoryless.
+        table[employee] = Relation(name=people[employee], impression=impression, affinity=new, updated_at=now)
+
+    swings = []
+    for employee, start in before.items():
+        delta = table[employee].affinity - start
+        if abs(delta) > cfg.swing_threshold:
+            swings.append((employee, delta))
+    return notes, swings
+
+
+def impressions_block(
+    table: Mapping[str, Relation],
+    present: Iterable[str],
+    now: datetime,
+    cfg: RelationshipConfig = DEFAULT_CONFIG,
+) -> str:
+    """The prompt's impressions of the people present (only them); '' when none is rated."""
+    lines = []
+    for employee in present:
+        rel = table.get(employee)
+        if rel is None:
+            continue
+        line = f"{rel.name} ({employee}): affinity {shown(current_affinity(rel, now, cfg))}"
+        if rel.impression:
+            line += f" — {' '.join(rel.impression.split())}"
+        lines.append(line)
+    if not lines:
+        return ""
+    return "\n".join(["## What you think of the people here", *lines])
+
+
+def reset(table: dict[str, Relation], employee_id: str | None = None) -> int:
+    """Forget the impression of one colleague (or of everyone): back to neutral. Returns how many."""
+    if employee_id is None:
+        count = len(table)
+        table.clear()
+        return count
+    return 1 if table.pop(employee_id, None) is not None else 0

@@ -1,0 +1,149 @@
+"""An employee's stamina (spec 2.6): patience, fatigue, stress, comfort zones and recovery.
+
+Pure: `Stamina` is frozen and every function returns a new one, with each value clamped to
+0..100. How the engine drives it: before each think it calls `recover(st, now)` (natural
+recovery for the simulated time since the last activity), then `apply(st, "llm_call")` and
+the other events of that thought, and `mark_active(st, now)` once the think is over, so the
+time spent thinking is not counted as idle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+# event -> (patience, fatigue, stress) deltas
+EVENTS: dict[str, tuple[float, float, float]] = {
+    "llm_call": (0, 2, 0),
+    "task_assigned": (10, 0, 0),
+    "task_complete": (20, -15, -15),
+    "task_fail": (-10, 10, 25),
+    "chat_positive": (5, -3, -5),  # affinity up by more than 5
+    "chat_negative": (-8, 3, 10),  # affinity down by more than 5
+    "repetition": (-15, 10, 10),
+}
+RECOVERY_PER_HOUR = (5.0, -5.0, -5.0)  # per idle simulated hour, pro rata
+GREEN_ABOVE = 70.0
+RED_BELOW = 40.0
+ESCALATE_BELOW = 30.0
+AFFINITY_EVENT_ABOVE = 5  # |affinity change| that makes a chat positive or negative
+
+YELLOW_NOTE = (
+    "You are getting tired: every message costs energy; speak only when it matters, prefer finishing tasks."
+)
+REFLECTION_QUESTIONS = (
+    "What have I been doing that is not working?",
+    "Why?",
+    "What completely different approach should I try?",
+    "Should I escalate?",
+)
+RED_NOTE = "\n".join(
+    [
+        "## Reflection (you are exhausted and stressed)",
+        "Before anything else, answer these for yourself in innerThoughts:",
+        *(f"- {q}" for q in REFLECTION_QUESTIONS),
+    ]
+)
+
+
+def _clamp(value: float) -> float:
+    return float(min(max(value, 0.0), 100.0))
+
+
+@dataclass(frozen=True)
+class Stamina:
+    """Patience, fatigue and stress, each 0..100 (clamped on construction)."""
+
+    patience: float = 100.0
+    fatigue: float = 0.0
+    stress: float = 0.0
+    last_active_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("patience", "fatigue", "stress"):
+            object.__setattr__(self, name, _clamp(getattr(self, name)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form; comfort and zone are there to read in state.json, from_dict ignores them."""
+        return {
+            "patience": self.patience,
+            "fatigue": self.fatigue,
+            "stress": self.stress,
+            "last_active_at": self.last_active_at.isoformat() if self.last_active_at else None,
+            "comfort": comfort(self),
+            "zone": zone(self),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Stamina:
+        last = d.get("last_active_at")
+        return cls(
+            patience=d.get("patience", 100.0),
+            fatigue=d.get("fatigue", 0.0),
+            stress=d.get("stress", 0.0),
+            last_active_at=datetime.fromisoformat(last) if last else None,
+        )
+
+
+def _shift(st: Stamina, dp: float, df: float, ds: float) -> Stamina:
+    return replace(st, patience=st.patience + dp, fatigue=st.fatigue + df, stress=st.stress + ds)
+
+
+def apply(st: Stamina, event: str) -> Stamina:
+    """A new Stamina after one EVENTS event; ValueError for an unknown event."""
+    try:
+        deltas = EVENTS[event]
+    except KeyError:
+        raise ValueError(f"unknown stamina event {event!r}; known: {', '.join(EVENTS)}") from None
+    return _shift(st, *deltas)
+
+
+def affinity_event(change: int) -> str | None:
+    """The chat event an affinity change makes: chat_positive above +5, chat_negative below -5."""
+    if change > AFFINITY_EVENT_ABOVE:
+        return "chat_positive"
+    if change < -AFFINITY_EVENT_ABOVE:
+        return "chat_negative"
+    return None
+
+
+def recover(st: Stamina, now: datetime) -> Stamina:
+    """Natural recovery for the idle time since last_active_at (+5/-5/-5 per simulated hour,
+    pro rata); last_active_at becomes `now`. With no last_active_at there is nothing to recover."""
+    if st.last_active_at is None or now <= st.last_active_at:
+        return replace(st, last_active_at=max(now, st.last_active_at or now))
+    hours = (now - st.last_active_at).total_seconds() / 3600
+    recovered = _shift(st, *(rate * hours for rate in RECOVERY_PER_HOUR))
+    return replace(recovered, last_active_at=now)
+
+
+def mark_active(st: Stamina, now: datetime) -> Stamina:
+    """Record that the employee was active at `now` (idle recovery counts from here)."""
+    return replace(st, last_active_at=now)
+
+
+def comfort(st: Stamina) -> float:
+    """patience - (0.4*fatigue + 0.6*stress), clamped to 0..100."""
+    return _clamp(st.patience - (0.4 * st.fatigue + 0.6 * st.stress))
+
+
+def zone(st: Stamina) -> str:
+    """green above 70, yellow 40 to 70 (both included), red below 40."""
+    c = comfort(st)
+    if c > GREEN_ABOVE:
+        return "green"
+    if c < RED_BELOW:
+        return "red"
+    return "yellow"
+
+
+def prompt_note(st: Stamina) -> str:
+    """The stamina note of the prompt: nothing in green, a cost note in yellow, reflection in red."""
+    return {"green": "", "yellow": YELLOW_NOTE, "red": RED_NOTE}[zone(st)]
+
+
+def should_escalate(st: Stamina) -> bool:
+    """Comfort under 30: the employee escalates its blocked task to the boss."""
+    return comfort(st) < ESCALATE_BELOW

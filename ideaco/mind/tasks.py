@@ -1,0 +1,372 @@
+"""An employee's tasks (spec 2.5): urgency by age, the prompt block, task ops, stalls and claims.
+
+Pure: every function is handed `now`; ids come from the caller's `new_id`. `Task` is a
+mutable dataclass: `apply_ops` and `note_thought` update the owner's task list in place and
+return what changed, so the engine can log it, report it and schedule the follow-up thinks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import datetime, timedelta
+from typing import Any
+
+from ideaco.mind.thought import TASK_TYPES, TaskOp
+
+STATUSES = ("pending", "resolved", "failed")
+
+# Age thresholds, oldest first: a task is at the first level whose age it has reached.
+URGENCY_LEVELS = (
+    ("critical", timedelta(minutes=30)),
+    ("overdue", timedelta(minutes=15)),
+    ("aging", timedelta(minutes=5)),
+)
+URGENCY_HINT = {
+    "normal": "",
+    "aging": "follow up soon",
+    "overdue": "needs immediate attention",
+    "critical": "escalate or resolve now",
+}
+# An overdue or critical task wakes its owner with nothing unread (spec 2.1).
+WAKING_URGENCIES = ("overdue", "critical")
+STALL_AFTER = 3  # thoughts in a row that do not advance a pending task
+
+NO_TASKS_LINE = "No open tasks. If someone asks you for something you will do, create a task with taskOps."
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _dt(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def _one_line(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+@dataclass(kw_only=True)
+class Task:
+    """One task of one employee. `origin` says who asked: "boss", "self", an employee id..."""
+
+    id: str
+    owner: str
+    description: str
+    created_at: datetime
+    origin: str = "self"
+    type: str = "oneshot"  # oneshot | long-running | conditional
+    condition: str | None = None
+    status: str = "pending"  # pending | resolved | failed
+    result: str | None = None
+    on_resolve_target: str | None = None  # None: the owner's boss chat (see report_target)
+    on_resolve_hint: str | None = None
+    claim_key: str | None = None
+    resolved_at: datetime | None = None
+    stalled: bool = False
+    quiet_thoughts: int = 0  # thoughts in a row that did not advance it
+
+    @property
+    def pending(self) -> bool:
+        return self.status == "pending"
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["created_at"] = _iso(self.created_at)
+        d["resolved_at"] = _iso(self.resolved_at)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Task:
+        known = {f.name for f in fields(cls)}
+        kwargs = {k: v for k, v in d.items() if k in known}
+        kwargs["created_at"] = _dt(d["created_at"])
+        kwargs["resolved_at"] = _dt(d.get("resolved_at"))
+        return cls(**kwargs)
+
+
+def report_target(task: Task) -> str:
+    """Where the engine runs the owner's think when the task is resolved (default: boss chat)."""
+    return task.on_resolve_target or f"boss:{task.owner}"
+
+
+# --------------------------------------------------------------------------- urgency
+
+
+def urgency(task: Task, now: datetime) -> str:
+    """normal under 5 min of age, aging from 5, overdue from 15, critical from 30."""
+    age = now - task.created_at
+    for label, threshold in URGENCY_LEVELS:
+        if age >= threshold:
+            return label
+    return "normal"
+
+
+def needs_wake(tasks: Iterable[Task], now: datetime) -> bool:
+    """True when a pending task is overdue or critical: its owner must look even with nothing unread."""
+    return any(t.pending and urgency(t, now) in WAKING_URGENCIES for t in tasks)
+
+
+def next_urgency_change(tasks: Iterable[Task], now: datetime) -> datetime | None:
+    """The next moment (strictly after `now`) a pending task becomes overdue or critical."""
+    moments = [
+        t.created_at + threshold
+        for t in tasks
+        if t.pending
+        for label, threshold in URGENCY_LEVELS
+        if label in WAKING_URGENCIES and t.created_at + threshold > now
+    ]
+    return min(moments, default=None)
+
+
+# --------------------------------------------------------------------------- prompt
+
+
+def task_line(task: Task, now: datetime) -> str:
+    """`[task-3] Ask Bob: REST or GraphQL — oneshot, overdue: needs immediate attention`."""
+    kind = task.type
+    if task.type == "conditional" and task.condition:
+        kind += f" (condition: {_one_line(task.condition)})"
+    level = urgency(task, now)
+    label = f"{level}: {URGENCY_HINT[level]}" if URGENCY_HINT[level] else level
+    line = f"[{task.id}] {_one_line(task.description)} — {kind}, {label}"
+    return line + " (stalled)" if task.stalled else line
+
+
+def tasks_block(tasks: Iterable[Task], now: datetime) -> str:
+    """The prompt's task section: one light line, or the primary objective with every pending task."""
+    pending = sorted((t for t in tasks if t.pending), key=lambda t: t.created_at)
+    if not pending:
+        return NO_TASKS_LINE
+    example = pending[0].id  # a real id: small models copy the example literally
+    return "\n".join(
+        [
+            "## Primary objective",
+            "Your open tasks come before anything else:",
+            *(task_line(t, now) for t in pending),
+            f'When one is done, resolve it: taskOps [{{"op": "resolve", "taskId": "{example}", '
+            '"result": "what you found or did"}]. If you cannot do it, fail it: '
+            f'{{"op": "fail", "taskId": "{example}", "reason": "why"}}.',
+        ]
+    )
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def _dm(a: str, b: str) -> str:
+    return "dm:" + ":".join(sorted((a, b)))
+
+
+def _resolve_target(
+    t: str, owner: str, conversations: Collection[str], employees: Collection[str]
+) -> str | None:
+    # The owner reports there in its own voice, so it must be a conversation the owner is in:
+    # its own boss chat, one of its DMs, or a room the caller lists.
+    if t.startswith("boss:"):
+        return t if t[len("boss:") :] == owner else None
+    if t.startswith("dm:"):
+        pair = t[len("dm:") :].split(":")
+        ok = len(pair) == 2 and owner in pair and pair[0] != pair[1] and all(p in employees for p in pair)
+        return _dm(*pair) if ok else None
+    if t in conversations:
+        return t
+    if t.lower() == "boss":
+        return f"boss:{owner}"
+    if t.startswith("boss-chat-"):
+        return _resolve_target("boss:" + t[len("boss-chat-") :], owner, conversations, employees)
+    if t.startswith("group-chat-"):
+        room = t[len("group-chat-") :]
+        return room if room in conversations else None
+    other = t[len("dm-") :] if t.startswith("dm-") else t
+    if other in employees and other != owner:
+        return _dm(owner, other)
+    return None
+
+
+def normalize_target(
+    target: str | None,
+    owner: str,
+    *,
+    conversations: Collection[str],
+    employees: Collection[str],
+) -> tuple[str | None, str | None]:
+    """Turn an onResolveTarget into a real conversation id: (id or None, note or None).
+
+    None/"" gives (None, None): the caller uses the owner's boss chat. Accepted: a room id in
+    `conversations`, `boss:<owner>`, `dm:<a>:<b>` with the owner (sorted), the aliases
+    `boss-chat-<id>`, `dm-<id>`, `group-chat-<id>`, "boss", and a colleague's id (their DM).
+    Anything else gives (None, a short note for the thought's log).
+    """
+    raw = (target or "").strip()
+    if not raw:
+        return None, None
+    resolved = _resolve_target(raw.lstrip("#@").strip(), owner, conversations, employees)
+    if resolved is None:
+        return None, f"onResolveTarget {raw!r:.60} is not a conversation you can report in, boss chat used"
+    return resolved, None
+
+
+# --------------------------------------------------------------------------- ops
+
+
+@dataclass
+class TaskOpsResult:
+    """What one thought's task ops changed. `refused` is read by the employee on its next think;
+    `corrections` go to the thought's log record (refusals are not repeated there)."""
+
+    created: list[Task] = field(default_factory=list)
+    resolved: list[Task] = field(default_factory=list)
+    failed: list[Task] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    corrections: list[str] = field(default_factory=list)
+    advanced: set[str] = field(default_factory=set)
+
+
+def normalize_claim_key(key: str | None) -> str | None:
+    """Claim keys compare case- and spacing-insensitively: "API research" == "api-research"."""
+    key = "-".join((key or "").lower().split())
+    return key or None
+
+
+def open_claims(all_tasks: Iterable[Task]) -> dict[str, tuple[str, str]]:
+    """claim key -> (owner id, task id) of the open tasks company-wide (the `claims` of apply_ops)."""
+    return {t.claim_key: (t.owner, t.id) for t in all_tasks if t.pending and t.claim_key}
+
+
+def _task_id(raw: str | None) -> str:
+    # Models often copy the id with the brackets of its prompt line: "[task-3]".
+    return (raw or "").strip().strip("[]").strip()
+
+
+def _who(owner_id: str, me: str, people: Mapping[str, str]) -> str:
+    if owner_id == me:
+        return "you"
+    name = people.get(owner_id, owner_id)
+    return f"{name} ({owner_id})" if name != owner_id else owner_id
+
+
+def apply_ops(
+    tasks: list[Task],
+    ops: Sequence[TaskOp],
+    now: datetime,
+    *,
+    owner: str,
+    origin: str,
+    new_id: Callable[[], str],
+    claims: Mapping[str, tuple[str, str]],
+    conversations: Collection[str],
+    employees: Collection[str],
+    people: Mapping[str, str],
+) -> TaskOpsResult:
+    """Apply one thought's taskOps to `tasks` (this owner's; mutated in place: creates appended).
+
+    `claims` are the open claim keys company-wide (see open_claims); a create whose key is
+    already open, by anyone, is refused. resolve/fail need a pending task of this owner.
+    A bad op is dropped with a correction; the other ops still apply.
+    """
+    res = TaskOpsResult()
+    live = dict(claims)  # claims change within the batch as tasks are created and closed
+    mine = {t.id: t for t in tasks}
+    for i, op in enumerate(ops):
+        where = f"taskOps[{i}]"
+        if op.op == "create":
+            description = _one_line(op.description)
+            if not description:
+                res.corrections.append(f"{where}: create without a description, dropped")
+                continue
+            key = normalize_claim_key(op.claimKey)
+            if key and key in live:
+                holder, held = live[key]
+                verb = "already own" if holder == owner else "already owns"
+                res.refused.append(
+                    f"Your task claim '{key}' was refused: {_who(holder, owner, people)} {verb} it as {held}."
+                )
+                continue
+            kind = op.type
+            if kind not in TASK_TYPES:
+                res.corrections.append(f"{where}.type: {kind!r:.30} replaced by 'oneshot'")
+                kind = "oneshot"
+            target, note = normalize_target(
+                op.onResolveTarget, owner, conversations=conversations, employees=employees
+            )
+            if note:
+                res.corrections.append(f"{where}: {note}")
+            task = Task(
+                id=new_id(),
+                owner=owner,
+                description=description,
+                created_at=now,
+                origin=origin,
+                type=kind,
+                condition=_one_line(op.condition) or None,
+                on_resolve_target=target,
+                on_resolve_hint=_one_line(op.onResolveHint) or None,
+                claim_key=key,
+            )
+            tasks.append(task)
+            mine[task.id] = task
+            if key:
+                live[key] = (owner, task.id)
+            res.created.append(task)
+            res.advanced.add(task.id)
+            continue
+
+        tid = _task_id(op.taskId)
+        if not tid:
+            res.corrections.append(f"{where}: {op.op} without a taskId, dropped")
+            continue
+        task = mine.get(tid)
+        if task is None:
+            res.corrections.append(f"{where}: {op.op} of {tid!r:.40}: not one of your tasks, dropped")
+            continue
+        if not task.pending:
+            res.corrections.append(f"{where}: {op.op} of {tid}: already {task.status}, dropped")
+            continue
+        task.resolved_at = now
+        if op.op == "resolve":
+            task.status = "resolved"
+            task.result = (op.result or op.reason or "").strip() or "done"
+            res.resolved.append(task)
+        else:
+            task.status = "failed"
+            task.result = (op.reason or op.result or "").strip() or "no reason given"
+            res.failed.append(task)
+        if task.claim_key and live.get(task.claim_key, (None, None))[1] == task.id:
+            del live[task.claim_key]
+        res.advanced.add(task.id)
+    return res
+
+
+# --------------------------------------------------------------------------- stalls and counts
+
+
+def note_thought(tasks: Iterable[Task], advanced: Collection[str]) -> list[Task]:
+    """Count one thought of the owner against its pending tasks; return the ones that just stalled.
+
+    A pending task not in `advanced` gets one more quiet thought; an advanced one is reset (and
+    un-stalled). At STALL_AFTER quiet thoughts in a row it is flagged stalled (it stays pending)
+    and returned this once, so the engine asks its owner to report it.
+    """
+    stalled = []
+    for task in tasks:
+        if not task.pending:
+            continue
+        if task.id in advanced:
+            task.quiet_thoughts = 0
+            task.stalled = False
+            continue
+        task.quiet_thoughts += 1
+        if task.quiet_thoughts >= STALL_AFTER and not task.stalled:
+            task.stalled = True
+            stalled.append(task)
+    return stalled
+
+
+def counts_by_status(all_tasks: Iterable[Task]) -> dict[str, int]:
+    """{"pending": n, "resolved": n, "failed": n} (every status present) for summary.json."""
+    counts = dict.fromkeys(STATUSES, 0)
+    for task in all_tasks:
+        counts[task.status] = counts.get(task.status, 0) + 1
+    return counts

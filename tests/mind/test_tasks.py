@@ -1,0 +1,477 @@
+"""Tasks (spec 2.5): urgency thresholds, prompt lines, task ops, claims, stalls, round trip."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from datetime import datetime, timedelta
+
+import pytest
+
+from ideaco.mind.tasks import (
+    NO_TASKS_LINE,
+    URGENCY_HINT,
+    Task,
+    apply_ops,
+    counts_by_status,
+    needs_wake,
+    next_urgency_change,
+    normalize_target,
+    note_thought,
+    open_claims,
+    report_target,
+    task_line,
+    tasks_block,
+    urgency,
+)
+from ideaco.mind.thought import TaskOp
+
+T0 = datetime(2026, 1, 5, 9, 0, 0)
+TINY = timedelta(microseconds=1)
+EMPLOYEES = ("alice", "bob", "charlie")
+PEOPLE = {"alice": "Alice", "bob": "Bob", "charlie": "Charlie"}
+ROOMS = ("api-design", "eng-casual")
+
+
+def make(tid: str = "task-3", **kw) -> Task:
+    base = {"id": tid, "owner": "alice", "description": "Ask Bob: REST or GraphQL", "created_at": T0}
+    return Task(**(base | kw))
+
+
+@pytest.fixture
+def ids():
+    counter = itertools.count(10)
+    return lambda: f"task-{next(counter)}"
+
+
+@pytest.fixture
+def run(ids):
+    """apply_ops for alice with the small office above; returns (result, alice's task list)."""
+
+    def _run(ops, tasks=None, claims=None, now=T0):
+        tasks = [] if tasks is None else tasks
+        res = apply_ops(
+            tasks,
+            [TaskOp(**op) for op in ops],
+            now,
+            owner="alice",
+            origin="boss",
+            new_id=ids,
+            claims=claims or {},
+            conversations=ROOMS,
+            employees=EMPLOYEES,
+            people=PEOPLE,
+        )
+        return res, tasks
+
+    return _run
+
+
+# --------------------------------------------------------------------------- urgency
+
+URGENCY_TABLE = [
+    (timedelta(0), "normal"),
+    (timedelta(minutes=5) - TINY, "normal"),
+    (timedelta(minutes=5), "aging"),
+    (timedelta(minutes=15) - TINY, "aging"),
+    (timedelta(minutes=15), "overdue"),
+    (timedelta(minutes=30) - TINY, "overdue"),
+    (timedelta(minutes=30), "critical"),
+    (timedelta(hours=5), "critical"),
+    (timedelta(minutes=-1), "normal"),  # clock behind the task: never urgent
+]
+
+
+@pytest.mark.parametrize(("age", "label"), URGENCY_TABLE)
+def test_urgency_both_sides_of_each_threshold(age, label):
+    assert urgency(make(), T0 + age) == label
+
+
+def test_urgency_hints_follow_the_spec():
+    assert URGENCY_HINT == {
+        "normal": "",
+        "aging": "follow up soon",
+        "overdue": "needs immediate attention",
+        "critical": "escalate or resolve now",
+    }
+
+
+@pytest.mark.parametrize(
+    ("age", "wake"),
+    [
+        (timedelta(minutes=15) - TINY, False),
+        (timedelta(minutes=15), True),
+        (timedelta(minutes=45), True),
+    ],
+)
+def test_needs_wake_from_overdue(age, wake):
+    assert needs_wake([make()], T0 + age) is wake
+
+
+def test_needs_wake_ignores_closed_tasks_and_empty_lists():
+    now = T0 + timedelta(hours=1)
+    assert needs_wake([make(status="resolved"), make(status="failed")], now) is False
+    assert needs_wake([], now) is False
+
+
+def test_next_urgency_change_is_the_next_crossing_of_15_or_30_minutes():
+    a = make("task-1")
+    b = make("task-2", created_at=T0 + timedelta(minutes=10))
+    assert next_urgency_change([a, b], T0) == T0 + timedelta(minutes=15)
+    # At exactly 15 min task-1 is already overdue: the next change is strictly later.
+    assert next_urgency_change([a, b], T0 + timedelta(minutes=15)) == T0 + timedelta(minutes=25)
+    assert next_urgency_change([a, b], T0 + timedelta(minutes=26)) == T0 + timedelta(minutes=30)
+    assert next_urgency_change([a, b], T0 + timedelta(minutes=40)) is None  # both critical
+    assert next_urgency_change([make(status="resolved")], T0) is None
+    assert next_urgency_change([], T0) is None
+
+
+# --------------------------------------------------------------------------- prompt
+
+
+def test_task_line_begins_with_the_id_then_type_and_urgency():
+    line = task_line(make(), T0 + timedelta(minutes=20))
+    assert line == "[task-3] Ask Bob: REST or GraphQL — oneshot, overdue: needs immediate attention"
+
+
+def test_task_line_normal_has_no_hint_and_shows_stall_and_condition():
+    assert task_line(make(), T0) == "[task-3] Ask Bob: REST or GraphQL — oneshot, normal"
+    line = task_line(
+        make(type="conditional", condition="when\nBob replies", stalled=True), T0 + timedelta(minutes=31)
+    )
+    assert line == (
+        "[task-3] Ask Bob: REST or GraphQL — conditional (condition: when Bob replies), "
+        "critical: escalate or resolve now (stalled)"
+    )
+    assert "\n" not in task_line(make(description="two\nlines"), T0)
+
+
+def test_no_pending_task_gives_one_light_line():
+    assert tasks_block([], T0) == NO_TASKS_LINE
+    assert tasks_block([make(status="resolved")], T0) == NO_TASKS_LINE
+    assert "\n" not in NO_TASKS_LINE and "taskOps" in NO_TASKS_LINE
+
+
+def test_pending_tasks_give_the_primary_objective_block():
+    older = make("task-1", description="Research REST", created_at=T0 - timedelta(minutes=6))
+    newer = make("task-2", description="Write the memo")
+    done = make("task-0", description="Old thing", status="resolved")
+    block = tasks_block([newer, done, older], T0)
+    lines = block.splitlines()
+    assert lines[0] == "## Primary objective"
+    task_lines = [ln for ln in lines if ln.startswith("[task-")]
+    assert task_lines == [task_line(older, T0), task_line(newer, T0)]  # oldest first, closed left out
+    assert "aging: follow up soon" in task_lines[0]
+    assert '"op": "resolve", "taskId": "task-1"' in block
+    assert '"op": "fail"' in block and '"reason"' in block
+
+
+# --------------------------------------------------------------------------- targets
+
+TARGETS = [
+    (None, None),
+    ("", None),
+    ("  ", None),
+    ("api-design", "api-design"),
+    ("#api-design", "api-design"),
+    ("boss:alice", "boss:alice"),
+    ("dm:alice:bob", "dm:alice:bob"),
+    ("dm:bob:alice", "dm:alice:bob"),
+    ("boss-chat-alice", "boss:alice"),
+    ("dm-bob", "dm:alice:bob"),
+    ("dm-charlie", "dm:alice:charlie"),
+    ("group-chat-api-design", "api-design"),
+    ("boss", "boss:alice"),
+    ("Boss", "boss:alice"),
+    ("bob", "dm:alice:bob"),
+    ("@bob", "dm:alice:bob"),
+]
+
+
+@pytest.mark.parametrize(("target", "expected"), TARGETS)
+def test_normalize_target_accepts_ids_and_aliases(target, expected):
+    assert normalize_target(target, "alice", conversations=ROOMS, employees=EMPLOYEES) == (expected, None)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "nowhere",
+        "boss:bob",  # someone else's boss chat
+        "boss-chat-bob",
+        "dm:bob:charlie",  # a DM alice is not in
+        "dm:alice:zed",
+        "dm:alice:alice",
+        "dm-alice",
+        "dm-zed",
+        "group-chat-nowhere",
+        "alice",  # herself
+    ],
+)
+def test_normalize_target_refuses_unknown_with_a_note(target):
+    resolved, note = normalize_target(target, "alice", conversations=ROOMS, employees=EMPLOYEES)
+    assert resolved is None
+    assert note and repr(target) in note
+
+
+def test_report_target_defaults_to_the_boss_chat():
+    assert report_target(make()) == "boss:alice"
+    assert report_target(make(on_resolve_target="api-design")) == "api-design"
+
+
+# --------------------------------------------------------------------------- ops
+
+
+def test_create_makes_a_pending_task_with_everything_given(run):
+    res, tasks = run(
+        [
+            {
+                "op": "create",
+                "description": "  Research REST vs GraphQL ",
+                "type": "conditional",
+                "condition": "once Bob answers",
+                "onResolveTarget": "dm-bob",
+                "onResolveHint": "tell Bob first",
+                "claimKey": "API Research",
+            }
+        ]
+    )
+    assert tasks == res.created and len(tasks) == 1
+    t = tasks[0]
+    assert (t.id, t.owner, t.origin, t.status, t.created_at) == ("task-10", "alice", "boss", "pending", T0)
+    assert (t.description, t.type, t.condition) == (
+        "Research REST vs GraphQL",
+        "conditional",
+        "once Bob answers",
+    )
+    assert (t.on_resolve_target, t.on_resolve_hint, t.claim_key) == (
+        "dm:alice:bob",
+        "tell Bob first",
+        "api-research",
+    )
+    assert res.advanced == {"task-10"}
+    assert res.corrections == [] and res.refused == []
+
+
+def test_create_without_description_is_dropped_with_a_correction(run):
+    res, tasks = run([{"op": "create", "description": "   "}, {"op": "create"}])
+    assert tasks == [] and res.created == [] and res.advanced == set()
+    assert res.corrections == [
+        "taskOps[0]: create without a description, dropped",
+        "taskOps[1]: create without a description, dropped",
+    ]
+
+
+def test_create_with_unknown_target_uses_the_default_with_a_correction(run):
+    res, tasks = run([{"op": "create", "description": "x", "onResolveTarget": "mars"}])
+    assert tasks[0].on_resolve_target is None and report_target(tasks[0]) == "boss:alice"
+    assert (
+        len(res.corrections) == 1
+        and res.corrections[0].startswith("taskOps[0]: ")
+        and "'mars'" in res.corrections[0]
+    )
+
+
+def test_create_with_unknown_type_becomes_oneshot(run):
+    res, tasks = run([{"op": "create", "description": "x", "type": "forever"}])
+    assert tasks[0].type == "oneshot"
+    assert res.corrections == ["taskOps[0].type: 'forever' replaced by 'oneshot'"]
+
+
+def test_claim_held_by_a_colleague_is_refused_naming_owner_and_task(run):
+    res, tasks = run(
+        [{"op": "create", "description": "Research APIs", "claimKey": "api-research"}],
+        claims={"api-research": ("bob", "task-2")},
+    )
+    assert tasks == [] and res.created == [] and res.advanced == set()
+    assert res.refused == ["Your task claim 'api-research' was refused: Bob (bob) already owns it as task-2."]
+    assert res.corrections == []
+
+
+def test_claim_held_by_the_same_owner_is_refused_too(run):
+    res, tasks = run(
+        [{"op": "create", "description": "again", "claimKey": "api-research"}],
+        claims={"api-research": ("alice", "task-1")},
+    )
+    assert tasks == []
+    assert res.refused == ["Your task claim 'api-research' was refused: you already own it as task-1."]
+
+
+def test_claims_compare_without_case_and_spacing_and_count_within_the_batch(run):
+    res, tasks = run(
+        [
+            {"op": "create", "description": "a", "claimKey": "Api Research"},
+            {"op": "create", "description": "b", "claimKey": "api-research"},
+            {"op": "create", "description": "c", "claimKey": "other"},
+        ]
+    )
+    assert [t.description for t in tasks] == ["a", "c"]
+    assert res.refused == ["Your task claim 'api-research' was refused: you already own it as task-10."]
+
+
+def test_closing_a_task_frees_its_claim_within_the_batch(run):
+    mine = make("task-1", claim_key="api-research")
+    claims = open_claims([mine])
+    res, tasks = run(
+        [
+            {"op": "resolve", "taskId": "task-1", "result": "REST"},
+            {"op": "create", "description": "follow-up", "claimKey": "api-research"},
+        ],
+        tasks=[mine],
+        claims=claims,
+    )
+    assert res.refused == [] and [t.id for t in res.created] == ["task-10"]
+
+
+def test_resolve_sets_status_result_and_time(run):
+    t = make("task-1")
+    later = T0 + timedelta(minutes=7)
+    res, _ = run([{"op": "resolve", "taskId": "task-1", "result": "REST wins"}], tasks=[t], now=later)
+    assert (t.status, t.result, t.resolved_at) == ("resolved", "REST wins", later)
+    assert res.resolved == [t] and res.advanced == {"task-1"} and res.corrections == []
+
+
+def test_resolve_without_result_says_done_and_accepts_bracketed_ids(run):
+    t = make("task-1")
+    run([{"op": "resolve", "taskId": " [task-1] ", "result": ""}], tasks=[t])
+    assert (t.status, t.result) == ("resolved", "done")
+
+
+def test_fail_sets_status_and_reason(run):
+    t = make("task-1")
+    res, _ = run([{"op": "fail", "taskId": "task-1", "reason": "Bob is away"}], tasks=[t])
+    assert (t.status, t.result, t.resolved_at) == ("failed", "Bob is away", T0)
+    assert res.failed == [t] and res.advanced == {"task-1"}
+
+
+@pytest.mark.parametrize(
+    ("op", "expected"),
+    [
+        ({"op": "resolve"}, "taskOps[0]: resolve without a taskId, dropped"),
+        (
+            {"op": "fail", "taskId": "task-99"},
+            "taskOps[0]: fail of 'task-99': not one of your tasks, dropped",
+        ),
+        (
+            {"op": "resolve", "taskId": "task-2"},
+            "taskOps[0]: resolve of 'task-2': not one of your tasks, dropped",
+        ),
+        ({"op": "resolve", "taskId": "task-5"}, "taskOps[0]: resolve of task-5: already resolved, dropped"),
+        ({"op": "fail", "taskId": "task-6"}, "taskOps[0]: fail of task-6: already failed, dropped"),
+    ],
+)
+def test_resolve_and_fail_need_a_pending_task_of_this_owner(run, op, expected):
+    closed = [make("task-5", status="resolved", result="x"), make("task-6", status="failed", result="y")]
+    before = [t.to_dict() for t in closed]
+    res, _ = run([op], tasks=closed, claims={"k": ("bob", "task-2")})
+    assert res.corrections == [expected]
+    assert res.resolved == res.failed == [] and res.advanced == set()
+    assert [t.to_dict() for t in closed] == before
+
+
+def test_a_bad_op_does_not_stop_the_others(run):
+    t = make("task-1")
+    res, tasks = run(
+        [
+            {"op": "resolve", "taskId": "nope"},
+            {"op": "resolve", "taskId": "task-1"},
+            {"op": "create", "description": "n"},
+        ],
+        tasks=[t],
+    )
+    assert t.status == "resolved" and len(tasks) == 2
+    assert res.advanced == {"task-1", "task-10"} and len(res.corrections) == 1
+
+
+def test_resolving_twice_in_one_batch_keeps_the_first(run):
+    t = make("task-1")
+    res, _ = run(
+        [
+            {"op": "resolve", "taskId": "task-1", "result": "A"},
+            {"op": "fail", "taskId": "task-1", "reason": "B"},
+        ],
+        tasks=[t],
+    )
+    assert (t.status, t.result) == ("resolved", "A")
+    assert res.corrections == ["taskOps[1]: fail of task-1: already resolved, dropped"]
+
+
+def test_open_claims_lists_pending_claimed_tasks_only():
+    tasks = [
+        make("task-1", claim_key="a"),
+        make("task-2", owner="bob", claim_key="b"),
+        make("task-3", claim_key="c", status="resolved"),
+        make("task-4"),
+    ]
+    assert open_claims(tasks) == {"a": ("alice", "task-1"), "b": ("bob", "task-2")}
+
+
+# --------------------------------------------------------------------------- stalls
+
+
+def test_stalled_after_three_quiet_thoughts_not_two_and_reported_once():
+    t = make("task-1")
+    assert note_thought([t], set()) == []
+    assert note_thought([t], set()) == []
+    assert (t.quiet_thoughts, t.stalled) == (2, False)
+    assert note_thought([t], set()) == [t]
+    assert (t.quiet_thoughts, t.stalled, t.status) == (3, True, "pending")
+    assert note_thought([t], set()) == []  # reported once only
+    assert t.stalled and t.quiet_thoughts == 4
+
+
+def test_advancing_resets_the_count_and_the_stall():
+    t = make("task-1")
+    other = make("task-2")
+    for _ in range(2):
+        note_thought([t, other], set())
+    note_thought([t, other], {"task-1"})
+    assert (t.quiet_thoughts, other.quiet_thoughts) == (0, 3)
+    assert other.stalled and not t.stalled
+    note_thought([t, other], {"task-2"})
+    assert (other.quiet_thoughts, other.stalled) == (0, False)
+    # A new streak of three quiet thoughts reports it again.
+    assert [note_thought([other], set()) for _ in range(3)] == [[], [], [other]]
+
+
+def test_closed_tasks_are_not_counted():
+    t = make("task-1", status="resolved")
+    for _ in range(5):
+        assert note_thought([t], set()) == []
+    assert (t.quiet_thoughts, t.stalled) == (0, False)
+
+
+# --------------------------------------------------------------------------- counts and persistence
+
+
+def test_counts_by_status_lists_every_status():
+    assert counts_by_status([]) == {"pending": 0, "resolved": 0, "failed": 0}
+    tasks = [make(), make(status="resolved"), make(status="resolved"), make(status="failed")]
+    assert counts_by_status(tasks) == {"pending": 1, "resolved": 2, "failed": 1}
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        make(),
+        make(
+            type="conditional",
+            condition="when Bob replies",
+            status="resolved",
+            result="REST",
+            on_resolve_target="dm:alice:bob",
+            on_resolve_hint="thank him",
+            claim_key="api-research",
+            resolved_at=T0 + timedelta(minutes=3, microseconds=5),
+            origin="bob",
+            stalled=True,
+            quiet_thoughts=4,
+        ),
+    ],
+)
+def test_round_trip_through_json(task):
+    d = task.to_dict()
+    again = Task.from_dict(json.loads(json.dumps(d)))
+    assert again == task
+    assert again.to_dict() == d
+    assert d["created_at"] == "2026-01-05T09:00:00"
