@@ -94,5 +94,21 @@ def run(
     raise typer.Exit(code)
 
 
+@app.command("reset-relationships")
+def reset_relationships(
+    rundir: Path = typer.Argument(..., help="A run directory."),
+    employee: str | None = typer.Option(
+        None, "--employee", help="Only impressions of this employee (default: all)."
+    ),
+) -> None:
+    """Reset impressions: everyone's of one employee, or all of them (affinity back to 50)."""
+    from ideaco.cli.relationships import reset_relationships as reset
+
+    try:
+        Console(highlight=False).print(reset(rundir, employee))
+    except UserError as exc:
+        fail(str(exc))
+
+
 def main() -> None:  # pragma: no cover - console script entry point
     app()

@@ -20,6 +20,7 @@ from ideaco.cli.errors import UserError
 from ideaco.llm.base import LLMError
 from ideaco.llm.config import LLMSettings, model_for, resolve_settings
 from ideaco.llm.factory import LLMStack, build_llm
+from ideaco.mind.tasks import counts_by_status
 from ideaco.office.build import StateError as ResumeError
 from ideaco.office.build import office_from_scenario, office_from_state
 from ideaco.office.clock import SimClock
@@ -273,6 +274,7 @@ def _write_summary(office: Office, rundir: RunDir, wall: float) -> dict:
         wall_time_s=previous_wall + wall,
         stop_reason=office.stop_reason,
         errors=office.stats.errors,
+        tasks=counts_by_status(t for e in office.employees.values() for t in e.tasks),
     )
     rundir.write_summary(summary)
     return summary

@@ -143,6 +143,7 @@ def _clip(text: str, limit: int) -> str:
 def render_prompt(view: PromptView) -> list[dict[str, str]]:
     """Render the chat messages (system, user) for one thought."""
     persona = dict(view.persona)
+    persona.setdefault("description", "")
     persona.setdefault("tone", "")
     persona.setdefault("quirk", "")
     persona.setdefault("speaking_style", "")

@@ -160,9 +160,11 @@ def _obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, 
 
 
 def wire_schema(
-    people: tuple[str, ...] | list[str] = (),
+    people: tuple[str, ...] | list[str] | None = (),
     targets: tuple[str, ...] | list[str] = (),
     *,
+    task_ids: tuple[str, ...] | list[str] = (),
+    memory_ids: tuple[str, ...] | list[str] | None = None,
     compact: bool = False,
 ) -> dict[str, Any]:
     """The JSON schema sent to the model.
@@ -171,7 +173,11 @@ def wire_schema(
     never run a thought past max_tokens; every field is required so the model always emits them
     in this order (the cheap decisions first, the optional ops last). `people` (colleagues
     present) and `targets` (where send_message may go) turn id fields into enums, so a
-    constrained model cannot invent an id. `compact` uses COMPACT_WIRE_LIMITS.
+    constrained model cannot invent an id; `task_ids` (pending tasks) do the same for taskId,
+    with "" for a create, and `memory_ids` (memories shown) for memory update/delete. `people=None`
+    means nobody else is present: no relationship ops at all. `compact` uses COMPACT_WIRE_LIMITS
+    and asks for a message draft even when silent (small models otherwise say shouldSpeak with
+    an empty list); a silent thought's draft is logged, never posted.
     """
     limits = COMPACT_WIRE_LIMITS if compact else WIRE_LIMITS
 
@@ -187,7 +193,7 @@ def wire_schema(
     memory_op = _obj(
         {
             "op": {"enum": ["add", "update", "delete"]},
-            "id": text("id"),
+            "id": {"enum": ["", *sorted(set(memory_ids))]} if memory_ids is not None else text("id"),
             "type": {"enum": ["long_term", "short_term"]},
             "content": text("content"),
             "category": {"enum": list(MEMORY_CATEGORIES)},
@@ -196,7 +202,7 @@ def wire_schema(
     )
     relationship_op = _obj(
         {
-            "employeeId": choice(people, "id"),
+            "employeeId": choice(people or (), "id"),
             "impression": text("impression"),
             "affinity": {"type": "integer", "minimum": 1, "maximum": 100},
         }
@@ -204,10 +210,10 @@ def wire_schema(
     task_op = _obj(
         {
             "op": {"enum": ["create", "resolve", "fail"]},
-            "taskId": text("id"),
+            "taskId": {"enum": ["", *sorted(set(task_ids))]} if task_ids else text("id"),
             "description": text("description"),
             "type": {"enum": list(TASK_TYPES)},
-            "onResolveTarget": text("id"),
+            "onResolveTarget": {"enum": ["", *sorted(set(targets))]} if targets else text("id"),
             "onResolveHint": text("hint"),
             "claimKey": text("claimKey"),
             "result": text("result"),
@@ -227,11 +233,13 @@ def wire_schema(
             "interestLevel": {"type": "integer", "minimum": 1, "maximum": 10},
             "shouldSpeak": {"type": "boolean"},
             "reason": text("reason"),
-            "messages": items(_obj({"content": text("content")}), "messages"),
+            "messages": items(_obj({"content": text("content")}), "messages")
+            | ({"minItems": 1} if compact else {}),
             "actions": items(action, "actions"),
             "memorySummary": {"anyOf": [text("memorySummary"), {"type": "null"}]},
             "memoryOps": items(memory_op, "memoryOps"),
-            "relationshipOps": items(relationship_op, "relationshipOps"),
+            "relationshipOps": items(relationship_op, "relationshipOps")
+            | ({"maxItems": 0} if people is None else {}),
             "taskOps": items(task_op, "taskOps"),
         }
     )

@@ -104,6 +104,11 @@ def office_from_scenario(
     return office
 
 
+def _documents(table: list[dict[str, Any]] | dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """A table saved as a list of documents (or, from older snapshots, a mapping id -> document)."""
+    return list(table.values()) if isinstance(table, dict) else list(table)
+
+
 def office_from_state(
     state: dict[str, Any],
     messages: list[dict[str, Any]],
@@ -123,8 +128,8 @@ def office_from_state(
     if version != STATE_FORMAT:
         raise StateError(f"state format {version} is not supported (this ideaco reads format {STATE_FORMAT})")
     scenario = Scenario.model_validate(meta["scenario"])
-    employees = {k: EmployeeState.from_dict(v) for k, v in state["employees"].items()}
-    conversations = {k: ConversationState.from_dict(v) for k, v in state["conversations"].items()}
+    employees = {d["id"]: EmployeeState.from_dict(d) for d in _documents(state["employees"])}
+    conversations = {d["id"]: ConversationState.from_dict(d) for d in _documents(state["conversations"])}
     rng = restore_rng(meta.pop("rng"))
     for key in ("format_version", "company", "language", "now", "stop_reason"):
         meta.pop(key, None)

@@ -10,6 +10,7 @@ Use it from Python as the CLI does: build, `run()` for a duration, or `step()` e
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +18,8 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from ideaco.llm.base import LLM
-from ideaco.office import rules
+from ideaco.mind import tasks
+from ideaco.office import effects, rules
 from ideaco.office.clock import Clock
 from ideaco.office.conversation import (
     BOSS,
@@ -157,8 +159,14 @@ class Office:
 
     def next_id(self, kind: str) -> str:
         self.counters[kind] = self.counters.get(kind, 0) + 1
+        if kind == "task":
+            return f"task-{self.counters[kind]}"
         prefix = {"thought": "t", "message": "m"}.get(kind, kind)
         return f"{prefix}{self.counters[kind]:06d}"
+
+    def open_claims(self) -> dict[str, tuple[str, str]]:
+        """Claim keys of open tasks company-wide: key -> (owner, task id)."""
+        return tasks.open_claims(t for e in self.employees.values() for t in e.tasks)
 
     # ------------------------------------------------------------------ waking
 
@@ -183,6 +191,12 @@ class Office:
             emp.deferred_triggers.extend(t for t in triggers if t not in emp.deferred_triggers)
             return
         choice = self._choose_conversation(emp, now)
+        if choice is None:
+            due = effects.task_focus(emp, now, self.conversations)
+            if due is not None:  # an overdue or critical task wakes its owner with nothing unread
+                emp.focus.append(due)
+                choice = (due.conversation, due)
+                triggers = []
         if choice is None:
             idle_room = self._idle_room(emp, now)
             if idle_room is None:
@@ -229,10 +243,20 @@ class Office:
         return (best[1], None) if best else None
 
     def _idle_room(self, emp: EmployeeState, now: datetime) -> str | None:
-        """A casual room idle for 10 min may get a think anyway (15%), so someone starts a topic."""
+        """A casual room idle for 10 min may get a think anyway, so someone starts a topic.
+
+        The chance is 15% for an average talker, scaled by the persona's talkativeness (a
+        chatterbox starts topics, a shy introvert rarely does).
+        """
+        timers = self.config.timers
+        talk = (emp.persona.get("tendencies") or {}).get("talkativeness", 0.5)
+        if talk != 0.5:
+            timers = dataclasses.replace(
+                timers, idle_think_chance=min(1.0, timers.idle_think_chance * 2 * talk)
+            )
         for conv in self.conversations_of(emp.id):
             if conv.kind is ConversationKind.CASUAL and rules.should_think_idle(
-                conv.kind, conv.last_message_at, now, self.rng, self.config.timers
+                conv.kind, conv.last_message_at, now, self.rng, timers
             ):
                 return conv.id
         return None
@@ -449,8 +473,9 @@ class Office:
                 "script_next": self.script_next,
                 "stats": self.stats.to_dict(),
             },
-            "employees": {e.id: e.to_dict() for e in self.employees.values()},
-            "conversations": {c.id: c.to_dict() for c in self.conversations.values()},
+            # One TinyDB document per employee and per conversation.
+            "employees": [e.to_dict() for e in self.employees.values()],
+            "conversations": [c.to_dict() for c in self.conversations.values()],
         }
 
     def checkpoint(self) -> None:

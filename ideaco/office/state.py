@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ideaco.mind.memory import Memory
+from ideaco.mind.relationships import Relation, table_from_dict, table_to_dict
+from ideaco.mind.stamina import Stamina
+from ideaco.mind.tasks import Task
 from ideaco.office.conversation import ConversationKind, Message
 
 RECENT_WINDOW = 60  # messages kept in memory per conversation
@@ -55,10 +59,19 @@ class EmployeeState:
     deferred_triggers: list[str] = field(default_factory=list)
     focus: list[Focus] = field(default_factory=list)
     held_until: dict[str, datetime] = field(default_factory=dict)  # conversation -> gate reopens
-    history_summary: dict[str, str] = field(default_factory=dict)
     interest: int = 5
     saturation: int = 5
-    mind: dict[str, Any] = field(default_factory=dict)  # memory, relationships, tasks, stamina
+    memory: Memory = field(default_factory=Memory)
+    relationships: dict[str, Relation] = field(default_factory=dict)
+    tasks: list[Task] = field(default_factory=list)
+    stamina: Stamina = field(default_factory=Stamina)
+    notes: list[str] = field(default_factory=list)  # for the next thought (refused claims, ...)
+    task_alerts: dict[str, str] = field(default_factory=dict)  # task id -> urgency it woke me for
+    escalated: bool = False  # asked to escalate to the boss since comfort last fell under 30
+
+    @property
+    def pending_tasks(self) -> list[Task]:
+        return [t for t in self.tasks if t.pending]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -76,10 +89,15 @@ class EmployeeState:
             "deferred_triggers": self.deferred_triggers,
             "focus": [f.to_dict() for f in self.focus],
             "held_until": {k: v.isoformat() for k, v in self.held_until.items()},
-            "history_summary": self.history_summary,
             "interest": self.interest,
             "saturation": self.saturation,
-            "mind": self.mind,
+            "memory": self.memory.to_dict(),
+            "relationships": table_to_dict(self.relationships),
+            "tasks": [t.to_dict() for t in self.tasks],
+            "stamina": self.stamina.to_dict(),
+            "notes": self.notes,
+            "task_alerts": self.task_alerts,
+            "escalated": self.escalated,
         }
 
     @classmethod
@@ -99,10 +117,15 @@ class EmployeeState:
             deferred_triggers=list(d.get("deferred_triggers") or []),
             focus=[Focus(**f) for f in d.get("focus") or []],
             held_until={k: datetime.fromisoformat(v) for k, v in (d.get("held_until") or {}).items()},
-            history_summary=dict(d.get("history_summary") or {}),
             interest=d.get("interest", 5),
             saturation=d.get("saturation", 5),
-            mind=d.get("mind") or {},
+            memory=Memory.from_dict(d["memory"]) if d.get("memory") else Memory(),
+            relationships=table_from_dict(d.get("relationships") or {}),
+            tasks=[Task.from_dict(t) for t in d.get("tasks") or []],
+            stamina=Stamina.from_dict(d["stamina"]) if d.get("stamina") else Stamina(),
+            notes=list(d.get("notes") or []),
+            task_alerts=dict(d.get("task_alerts") or {}),
+            escalated=bool(d.get("escalated", False)),
         )
 
 

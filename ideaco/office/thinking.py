@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from ideaco.llm.base import BudgetExhausted, ChatRequest, ChatResult, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer, ask_structured
+from ideaco.mind import memory as memories
+from ideaco.mind import relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import Thought, validate_thought, wire_schema, wire_token_bound
-from ideaco.office import rules
+from ideaco.office import effects, rules
 from ideaco.office.conversation import BOSS, ConversationKind, boss_conversation_id
 from ideaco.office.state import ConversationState, EmployeeState, Focus
 
@@ -77,6 +79,7 @@ class Thinker:
             return
         emp.phase = "thinking"
         now = office.clock.now()
+        effects.before_think(emp, now)
         unread = office.unread(emp, conv)
         # What the engine itself asks for (a summary, a report) counts as addressed, like a mention.
         mentioned = any(emp.id in m.mentions for m in unread) or trigger in ("mention", "boss", "system")
@@ -117,7 +120,11 @@ class Thinker:
         colleagues = {m for c in mine for m in c.members if m != emp.id and m in office.employees}
         rooms = {c.id for c in mine if c.kind in GROUP_KINDS}
         return wire_schema(
-            people, tuple(sorted(colleagues | rooms | {"boss"})), compact=office.config.compact_schema
+            people or None,
+            tuple(sorted(colleagues | rooms | {"boss"})),
+            task_ids=tuple(t.id for t in emp.pending_tasks),
+            memory_ids=tuple(i.id for i in (*emp.memory.long_term, *emp.memory.short_term)),
+            compact=office.config.compact_schema,
         )
 
     def view(
@@ -152,7 +159,11 @@ class Thinker:
         if conv.kind is ConversationKind.BOSS:
             members = members + (Person(BOSS, "Boss", "your boss"),)
         scene = Scene(id=conv.id, name=conv.name, kind=conv.kind.value, members=members, mission=conv.mission)
-        notes = tuple(n for n in (note,) if n)
+        notes = tuple(n for n in (note, *emp.notes) if n)
+        emp.notes.clear()  # read once
+        read_text = " ".join(m.text for m in list(conv.recent)[-10:])
+        long, short = memories.recall(emp.memory, now, read_text)
+        present = [m for m in conv.members if m != emp.id]
         return PromptView(
             me=Person(emp.id, emp.name, emp.role),
             age=emp.age,
@@ -166,7 +177,11 @@ class Thinker:
             system_notes=notes,
             dedupe=tuple(reversed(dedupe)),
             perspective=office.rng.choice(PERSPECTIVES),
-            history_summary=emp.history_summary.get(conv.id),
+            history_summary=emp.memory.summaries.get(conv.id),
+            tasks_block=tasks.tasks_block(emp.tasks, now),
+            memories_block=memories.memory_block(long, short),
+            impressions_block=relationships.impressions_block(emp.relationships, present, now),
+            stamina_note=stamina.prompt_note(emp.stamina),
         )
 
     # ------------------------------------------------------------------ finish
@@ -222,7 +237,7 @@ class Thinker:
             )
             await self.start(emp.id, conv.id, ctx.trigger, note, rethink=True)
             return
-        self._apply(emp, conv, ctx, thought)
+        self._apply(emp, conv, ctx, thought, corrections, len(results))
         posted, gate = self._speak(emp, conv, ctx, thought, corrections)
         posted += self._actions(emp, conv, ctx, thought, corrections)
         delay = rules.adaptive_delay(
@@ -244,13 +259,18 @@ class Thinker:
         office.checkpoint()
 
     def _apply(
-        self, emp: EmployeeState, conv: ConversationState, ctx: ThinkContext, thought: Thought
+        self,
+        emp: EmployeeState,
+        conv: ConversationState,
+        ctx: ThinkContext,
+        thought: Thought,
+        corrections: list[str],
+        calls: int,
     ) -> None:
-        """What a thought changes in the mind even when silent (the full mind is issue 3)."""
+        """What a thought changes in the mind even when silent: read cursor, memory, people, tasks, stamina."""
         emp.cursors[conv.id] = max(emp.cursors.get(conv.id, 0), ctx.read_upto)
         emp.interest, emp.saturation = thought.interestLevel, thought.topicSaturation
-        if thought.memorySummary:
-            emp.history_summary[conv.id] = thought.memorySummary[:2000]
+        corrections.extend(effects.apply_effects(self.office, emp, conv, thought, calls=calls))
 
     def _speak(
         self,
@@ -294,6 +314,7 @@ class Thinker:
         if conv.closed_until is not None and conv.closed_until > now:
             return "loop_breaker", None
         if not rules.check_duplicate(history, emp.id, text, now).allowed:
+            effects.record_repetition(emp)
             return "loop_breaker", None
         ring = rules.check_ring(history, emp.id, now)
         if not ring.allowed:
