@@ -210,7 +210,12 @@ class Office:
         conv_id, focus = choice
         if focus is not None:
             emp.focus = [f for f in emp.focus if f is not focus]
-            triggers = triggers + [focus.trigger]
+            # An owed think is labelled by its own cause; the wake's other causes (a mention
+            # elsewhere, say) are kept for the look right after it.
+            emp.deferred_triggers.extend(
+                t for t in triggers if t not in ("timer", "idle") and t not in emp.deferred_triggers
+            )
+            triggers = [focus.trigger]
         emp.phase = "typing"
         pause = rules.typing_pause(self.rng, self.config.timers)
         trigger = first_trigger(triggers)
@@ -272,6 +277,9 @@ class Office:
             held = emp.held_until.get(focus.conversation)
             if held is not None and now < held < at:
                 at = held
+        due = tasks.next_urgency_change(emp.tasks, now)  # a task turning overdue or critical
+        if due is not None and now < due < at:
+            at = due
         return at
 
     def after_think(self, emp: EmployeeState, next_look_at: datetime) -> None:

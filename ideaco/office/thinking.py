@@ -38,6 +38,9 @@ TRIGGER_NOTES = {
     "task": "",
 }
 GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
+# Thinks that answer someone (or that the engine owes): a gate delays them, never drops them.
+ENGINE_TRIGGERS = ("system", "on_resolve", "task")
+ADDRESSED_TRIGGERS = ("mention", "boss", *ENGINE_TRIGGERS)
 
 
 @dataclass
@@ -82,7 +85,7 @@ class Thinker:
         effects.before_think(emp, now)
         unread = office.unread(emp, conv)
         # What the engine itself asks for (a summary, a report) counts as addressed, like a mention.
-        mentioned = any(emp.id in m.mentions for m in unread) or trigger in ("mention", "boss", "system")
+        mentioned = any(emp.id in m.mentions for m in unread) or trigger in ADDRESSED_TRIGGERS
         view = self.view(emp, conv, trigger, note, now)
         schema = self.schema_for(emp, conv)
         request = ChatRequest(
@@ -329,9 +332,9 @@ class Thinker:
 
         The re-wake keeps its original trigger (spec 1.5), and an engine request keeps its note.
         """
-        trigger = ctx.trigger if ctx.trigger in ("boss", "system") else "mention"
+        trigger = ctx.trigger if ctx.trigger in ADDRESSED_TRIGGERS else "mention"
         note = f"You were addressed here but held back ({gate}); reply now if still useful."
-        if trigger == "system" and ctx.note:
+        if trigger in ENGINE_TRIGGERS and ctx.note:
             note = f"{ctx.note} (You were held back earlier by {gate}.)"
         emp.held_until[conv.id] = reopens
         emp.focus.append(Focus(conv.id, trigger, note))

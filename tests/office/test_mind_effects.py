@@ -572,11 +572,6 @@ async def test_the_mind_survives_a_snapshot_and_restore(make_office) -> None:
 # --- onResolve under the gates ----------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="thinking.py: an on_resolve think is not treated as addressed, so a gate drops the report "
-    "instead of holding it (see the report of this test's author)",
-)
 async def test_a_report_held_by_a_gate_is_delayed_not_dropped(make_office) -> None:
     report = "Done: the check is fine."
 
