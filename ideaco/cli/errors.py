@@ -7,11 +7,11 @@ import sys
 from rich.console import Console
 from rich.text import Text
 
+from ideaco.errors import IdeacoError as UserError  # the CLI's name for it
+
 EXIT_USAGE = 2
 
-
-class UserError(Exception):
-    """Something the user can fix (a file, a flag, an endpoint); shown as one line."""
+__all__ = ["EXIT_USAGE", "UserError", "fail"]
 
 
 def fail(message: str) -> None:

@@ -62,7 +62,8 @@ def run(
     show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
 ) -> None:
     """Run an office from SCENARIO on the simulated clock, printing the conversation."""
-    from ideaco.cli.run import ModelOptions, RunOptions, run_command
+    from ideaco.cli.run import RunOptions, run_command
+    from ideaco.session import ModelOptions
 
     if (scenario is None) == (resume is None):
         fail("give a SCENARIO file, or --resume RUNDIR (not both)")

@@ -1,0 +1,230 @@
+"""The Python API: an office you can run, step, talk to as the boss, and look inside.
+
+    import ideaco
+    sim = ideaco.load("scenarios/startup.yaml", out="runs/demo", seed=7)   # or a run directory
+    sim.run("30m")                     # simulated time; or sim.step() event by event
+    sim.say("launch", "Status check?")   # as the boss (a room, boss:<id>, or an employee id)
+    sim.employee("dan").tasks          # memory, relationships, tasks, stamina
+    sim.close()                        # summary.json written, model stopped
+
+The office runs on its own event loop in a background thread, so the same calls work in a
+script, a REPL and a Jupyter notebook (whose own loop is already running). The CLI is a thin
+layer over the same `ideaco.session` this module uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ideaco.mind import relationships as rel
+from ideaco.mind import stamina as st
+from ideaco.mind.memory import MemoryItem
+from ideaco.mind.tasks import Task
+from ideaco.office.conversation import Message
+from ideaco.office.office import Office
+from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, parse_run_duration, read_log
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class EmployeeView:
+    """A read-only look at one employee's mind, as of the moment it was taken."""
+
+    id: str
+    name: str
+    role: str
+    long_term: list[MemoryItem]
+    short_term: list[MemoryItem]
+    summaries: dict[str, str]
+    relationships: dict[str, dict[str, Any]]  # id -> {name, impression, affinity (drifted), updated_at}
+    tasks: list[Task]
+    stamina: dict[str, Any]  # patience, fatigue, stress, comfort, zone
+
+    @property
+    def memory(self) -> list[MemoryItem]:
+        return [*self.long_term, *self.short_term]
+
+
+class Simulation:
+    """One office and its run directory, driven from Python."""
+
+    def __init__(self, opened: OpenedRun) -> None:
+        self._opened = opened
+        self.office: Office = opened.office
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="ideaco-office", daemon=True)
+        self._thread.start()
+        self._wall = 0.0
+        self._started = False
+        self._closed = False
+
+    # ------------------------------------------------------------------ driving
+
+    def _call(self, coro: Coroutine[Any, Any, T]) -> T:
+        if self._closed:
+            raise RuntimeError("this simulation is closed")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def _ensure_started(self) -> None:
+        if not self._started:
+            self.office.start()
+            self._started = True
+
+    def run(self, duration: str | timedelta | None = None) -> None:
+        """Run for a simulated duration ("30m", "2h", a timedelta), or to the run's end."""
+        length = parse_run_duration(duration) if isinstance(duration, str) else duration
+
+        async def go() -> None:
+            self._ensure_started()
+            await self.office.run(length) if length is not None else await self.office.run()
+
+        began = time.monotonic()
+        try:
+            self._call(go())
+        finally:
+            self._wall += time.monotonic() - began
+
+    def step(self) -> bool:
+        """Run the next scheduled event (a wake, a think, a script line); False when none is left."""
+
+        async def go() -> bool:
+            self._ensure_started()
+            return await self.office.step()
+
+        return self._call(go())
+
+    def say(self, conversation: str, text: str) -> dict[str, Any]:
+        """Post as the boss in a room, `boss:<employee>`, or an employee id (its boss chat)."""
+
+        async def go() -> Message:
+            self._ensure_started()
+            return self.office.post_as_boss(conversation, text)
+
+        return self._call(go()).to_record()
+
+    @property
+    def now(self) -> datetime:
+        return self.office.clock.now()
+
+    # ------------------------------------------------------------------ looking
+
+    @property
+    def path(self) -> Path:
+        return Path(self._opened.rundir.path)
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """Every message so far, as in messages.jsonl."""
+        return read_log(self._opened.rundir.messages_path)
+
+    @property
+    def thoughts(self) -> list[dict[str, Any]]:
+        """Every thought so far, as in thoughts.jsonl."""
+        return read_log(self._opened.rundir.thoughts_path)
+
+    @property
+    def employees(self) -> list[str]:
+        return sorted(self.office.employees)
+
+    def employee(self, employee_id: str) -> EmployeeView:
+        """Memory, relationships, tasks and stamina of one employee."""
+        emp = self.office.employees.get(employee_id)
+        if emp is None:
+            raise KeyError(f"no employee {employee_id!r} (known: {', '.join(self.employees)})")
+        now = self.now
+        return EmployeeView(
+            id=emp.id,
+            name=emp.name,
+            role=emp.role,
+            long_term=list(emp.memory.long_term),
+            short_term=list(emp.memory.short_term),
+            summaries=dict(emp.memory.summaries),
+            relationships={
+                other: {
+                    "name": r.name,
+                    "impression": r.impression,
+                    "affinity": round(rel.current_affinity(r, now), 1),
+                    "updated_at": r.updated_at,
+                }
+                for other, r in emp.relationships.items()
+            },
+            tasks=list(emp.tasks),
+            stamina={
+                **emp.stamina.to_dict(),
+                "comfort": st.comfort(emp.stamina),
+                "zone": st.zone(emp.stamina),
+            },
+        )
+
+    # ------------------------------------------------------------------ closing
+
+    def close(self) -> dict[str, Any]:
+        """Write summary.json and the state, stop the model; returns the summary."""
+        if self._closed:
+            return {}
+
+        async def drain() -> None:
+            await self.office.thinker.drain()
+
+        try:
+            self._call(drain())
+            summary = self._opened.finish(self._wall)
+        finally:
+            self._closed = True
+            self._opened.close()
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)
+        return summary
+
+    def __enter__(self) -> Simulation:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def load(
+    source: str | Path,
+    *,
+    out: str | Path | None = None,
+    seed: int = 7,
+    duration: str | None = None,
+    base_url: str | None = None,
+    model: str | None = None,
+    api_key_env: str | None = None,
+    gguf: str | Path | None = None,
+    record: str | Path | None = None,
+    replay: str | Path | None = None,
+    max_calls: int | None = None,
+    max_tokens: int | None = None,
+    concurrency: int = 2,
+) -> Simulation:
+    """A scenario file (a new run) or a run directory (continued), ready to run or step.
+
+    Takes the same model options as `ideaco run`; with none, the embedded model.
+    """
+    options = ModelOptions(
+        base_url=base_url,
+        model=model,
+        api_key_env=api_key_env,
+        gguf=Path(gguf) if gguf else None,
+        record=Path(record) if record else None,
+        replay=Path(replay) if replay else None,
+        max_calls=max_calls,
+        max_tokens=max_tokens,
+        concurrency=concurrency,
+    )
+    path = Path(source)
+    if path.is_dir():
+        opened = open_existing(path, model=options, duration=duration)
+    else:
+        opened = open_new(path, model=options, seed=seed, out=out, duration=duration)
+    return Simulation(opened)

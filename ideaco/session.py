@@ -1,0 +1,281 @@
+"""Opening a run: validate, resolve the model, create or reopen the run directory, build the office.
+
+Shared by every surface that runs an office (`ideaco run`, `ideaco chat`, the Python API), so
+they validate the same way, in the same order: the scenario first, before any endpoint is
+contacted or anything written; then the model; then the run directory.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from ideaco.errors import IdeacoError
+from ideaco.llm.base import LLMError
+from ideaco.llm.config import LLMSettings, model_for, resolve_settings
+from ideaco.llm.factory import LLMStack, build_llm
+from ideaco.mind.tasks import counts_by_status
+from ideaco.office.build import StateError as ResumeError
+from ideaco.office.build import office_from_scenario, office_from_state
+from ideaco.office.clock import Clock, SimClock
+from ideaco.office.journal import RunJournal
+from ideaco.office.office import Office
+from ideaco.office.summary import summarize
+from ideaco.persona import PersonaError
+from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration
+from ideaco.store import jsonl
+from ideaco.store.rundir import RunDir, RunDirError
+from ideaco.store.state import StateError, StateStore
+
+ClockFactory = Callable[[datetime], Clock]
+
+
+@dataclass
+class ModelOptions:
+    """The model flags every office-running command takes (spec 1.2)."""
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str | None = None
+    gguf: Path | None = None
+    record: Path | None = None
+    replay: Path | None = None
+    max_calls: int | None = None
+    max_tokens: int | None = None
+    concurrency: int = 2
+
+
+@dataclass
+class OpenedRun:
+    """An office ready to run, with its model stack and run directory."""
+
+    office: Office
+    stack: LLMStack
+    rundir: RunDir
+    resumed: bool
+    model_options: ModelOptions = field(default_factory=ModelOptions)
+
+    def describe_model(self) -> str:
+        if self.model_options.replay is not None:
+            return f"replay of {self.model_options.replay}"
+        return self.stack.settings.describe()
+
+    def finish(self, wall_time_s: float) -> dict[str, Any]:
+        """Write summary.json and a last checkpoint (with the wall time added)."""
+        office = self.office
+        previous = office.meta.get("wall_time_s", 0.0)
+        office.meta["wall_time_s"] = previous + wall_time_s
+        summary = summarize(
+            read_log(self.rundir.thoughts_path),
+            read_log(self.rundir.messages_path),
+            employees=sorted(office.employees),
+            simulated_start=datetime.fromisoformat(office.meta.get("start", office.clock.now().isoformat())),
+            simulated_now=office.clock.now(),
+            wall_time_s=previous + wall_time_s,
+            stop_reason=office.stop_reason,
+            errors=office.stats.errors,
+            tasks=counts_by_status(t for e in office.employees.values() for t in e.tasks),
+        )
+        self.rundir.write_summary(summary)
+        office.checkpoint()
+        return summary
+
+    def close(self) -> None:
+        self.stack.close()
+        self.office.journal.close()
+
+
+def check_reachable(base_url: str, timeout: float = 3.0) -> None:
+    """Fail fast, before anything is written, when nothing listens at the endpoint."""
+    parsed = urlparse(base_url)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise IdeacoError(f"--base-url {base_url!r} is not an http(s) URL")
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parsed.hostname, port), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        raise IdeacoError(f"cannot reach the model endpoint {base_url} ({reason})") from None
+
+
+def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSettings:
+    scenario_llm = scenario.llm.model_dump(exclude_none=True) if scenario.llm else None
+    try:
+        return resolve_settings(
+            cli_base_url=options.base_url,
+            cli_model=options.model,
+            cli_api_key_env=options.api_key_env,
+            gguf=options.gguf,
+            scenario_llm=scenario_llm,
+            env=os.environ,
+        )
+    except ValueError as exc:
+        raise IdeacoError(str(exc)) from None
+
+
+def open_llm(
+    options: ModelOptions,
+    settings: LLMSettings,
+    status: Callable[[str], None],
+    *,
+    calls: int = 0,
+    tokens: int = 0,
+) -> LLMStack:
+    """Build the model stack; says what it connects to, starts the embedded model if needed."""
+    if options.replay is None and not settings.embedded and settings.base_url:
+        check_reachable(settings.base_url)
+    if options.replay is not None and not options.replay.is_file():
+        raise IdeacoError(f"--replay file not found: {options.replay}")
+    if options.replay is None and settings.embedded:
+        status(f"starting the embedded model ({settings.gguf or 'SmolLM2-135M-Instruct'}) …")
+    try:
+        return build_llm(
+            settings,
+            record=options.record,
+            replay=options.replay,
+            max_calls=options.max_calls,
+            max_tokens=options.max_tokens,
+            concurrency=options.concurrency,
+            calls=calls,
+            tokens=tokens,
+        )
+    except LLMError as exc:
+        raise IdeacoError(str(exc)) from None
+
+
+def read_log(path: Path) -> list[dict]:
+    """All records of a JSONL log (none if it does not exist yet)."""
+    try:
+        return jsonl.read(path) if Path(path).exists() else []
+    except ValueError as exc:
+        raise IdeacoError(str(exc)) from None
+
+
+def parse_run_duration(text: str) -> timedelta:
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise IdeacoError(f"--duration {text!r}: {exc}") from None
+
+
+def _choose_schema(opened: OpenedRun) -> OpenedRun:
+    """SmolLM2 fills every string to its bound: shorter bounds keep its thoughts to a few seconds.
+
+    Chosen once per run and kept in its state (a resume or a replay must ask the same way).
+    """
+    office, settings = opened.office, opened.stack.settings
+    if "compact_schema" not in office.meta:
+        office.meta["compact_schema"] = settings.embedded and not settings.gguf
+    office.config.compact_schema = bool(office.meta["compact_schema"])
+    return opened
+
+
+def open_new(
+    scenario_path: str | Path,
+    *,
+    model: ModelOptions | None = None,
+    seed: int = 7,
+    out: str | Path | None = None,
+    duration: str | timedelta | None = None,
+    clock: ClockFactory = SimClock,
+    status: Callable[[str], None] = lambda _line: None,
+    root: str | Path = "runs",
+) -> OpenedRun:
+    """Validate a scenario, then (only then) start the model, create the run directory, build the office."""
+    model = model or ModelOptions()
+    path = Path(scenario_path)
+    try:
+        scenario = load_scenario(path)
+        scenario.resolve_personas(path.parent)
+    except (ScenarioError, PersonaError) as exc:
+        raise IdeacoError(str(exc)) from None
+    length = (
+        duration if isinstance(duration, timedelta) else parse_run_duration(duration) if duration else None
+    )
+    settings = resolve_model_settings(model, scenario)
+    try:
+        rundir = RunDir.for_new_run(scenario.name, Path(out) if out else None, datetime.now(), root=root)
+    except RunDirError as exc:
+        raise IdeacoError(str(exc)) from None
+    stack = open_llm(model, settings, status)
+    try:
+        rundir.create()
+    except (RunDirError, OSError) as exc:
+        stack.close()
+        raise IdeacoError(str(exc)) from None
+    office = office_from_scenario(
+        scenario,
+        path.parent,
+        llm=stack.llm,
+        clock=clock(scenario.start),
+        seed=seed,
+        journal=RunJournal(rundir),
+        model_for=lambda m: model_for(settings, m, model.model),
+    )
+    office.end_at = scenario.start + (length or scenario.duration)
+    return _choose_schema(OpenedRun(office, stack, rundir, resumed=False, model_options=model))
+
+
+def open_existing(
+    path: str | Path,
+    *,
+    model: ModelOptions | None = None,
+    duration: str | timedelta | None = None,
+    clock: ClockFactory = SimClock,
+    status: Callable[[str], None] = lambda _line: None,
+) -> OpenedRun:
+    """Reopen a run directory to continue it (`--resume`)."""
+    model = model or ModelOptions()
+    try:
+        rundir = RunDir.open_existing(Path(path))
+        state = StateStore(rundir.state_path).load()
+    except (RunDirError, StateError) as exc:
+        raise IdeacoError(str(exc)) from None
+    if not state or "office" not in state:
+        raise IdeacoError(f"{rundir.state_path}: holds no office state to resume")
+    try:
+        scenario = Scenario.model_validate(state["office"]["scenario"])
+    except (KeyError, ValueError) as exc:
+        raise IdeacoError(
+            f"{rundir.state_path}: not a state this version can resume ({exc.__class__.__name__})"
+        ) from None
+    length = (
+        duration if isinstance(duration, timedelta) else parse_run_duration(duration) if duration else None
+    )
+    settings = resolve_model_settings(model, scenario)
+    messages = read_log(rundir.messages_path)
+    thoughts = read_log(rundir.thoughts_path)
+    stats = state["office"].get("stats", {})
+    stack = open_llm(
+        model,
+        settings,
+        status,
+        calls=stats.get("llm_calls", 0),
+        tokens=stats.get("prompt_tokens", 0) + stats.get("completion_tokens", 0),
+    )
+    now = datetime.fromisoformat(state["office"]["now"])
+    try:
+        office = office_from_state(
+            state,
+            messages,
+            thoughts=thoughts,
+            llm=stack.llm,
+            clock=clock(now),
+            journal=RunJournal(rundir),
+            model_for=lambda m: model_for(settings, m, model.model),
+        )
+    except ResumeError as exc:
+        stack.close()
+        raise IdeacoError(f"{rundir.state_path}: {exc}") from None
+    if length is not None:
+        office.end_at = now + length
+    elif office.end_at is None or office.end_at <= now:
+        office.end_at = now + scenario.duration
+    return _choose_schema(OpenedRun(office, stack, rundir, resumed=True, model_options=model))
