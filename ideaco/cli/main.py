@@ -95,6 +95,95 @@ def run(
     raise typer.Exit(code)
 
 
+@app.command()
+def chat(
+    source: Path | None = typer.Argument(None, help="Scenario YAML (a new run) or a run directory (continued)."),
+    out: Path | None = typer.Option(None, "--out", help="The run directory itself (default runs/<scenario>-<time>/)."),
+    speed: float = typer.Option(1.0, "--speed", min=0.001, help="Real clock: every delay K times shorter."),
+    seed: int = typer.Option(7, "--seed", help="Seed of the run's one random generator."),
+    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint."),
+    model: str | None = typer.Option(None, "--model", help="Model name for every employee."),
+    api_key_env: str | None = typer.Option(None, "--api-key-env", help="Environment variable holding the API key."),
+    gguf: Path | None = typer.Option(None, "--gguf", help="Serve this local GGUF model in-process."),
+    record: Path | None = typer.Option(None, "--record", help="Write every model request and answer to this file."),
+    replay: Path | None = typer.Option(None, "--replay", help="Answer from a --record file; no model is contacted."),
+    max_calls: int | None = typer.Option(None, "--max-calls", min=1, help="Stop cleanly after this many model calls."),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="Stop cleanly after this many tokens."),
+    concurrency: int = typer.Option(2, "--concurrency", min=1, help="Model calls in flight at once."),
+) -> None:
+    """Talk to the office as the boss while it runs (type /help for commands)."""
+    from ideaco.cli.chat import ChatOptions, chat_command
+    from ideaco.session import ModelOptions
+
+    options = ChatOptions(
+        source=source,
+        out=out,
+        speed=speed,
+        seed=seed,
+        model=ModelOptions(
+            base_url=base_url,
+            model=model,
+            api_key_env=api_key_env,
+            gguf=gguf,
+            record=record,
+            replay=replay,
+            max_calls=max_calls,
+            max_tokens=max_tokens,
+            concurrency=concurrency,
+        ),
+    )
+    try:
+        code = chat_command(options)
+    except UserError as exc:
+        fail(str(exc))
+    raise typer.Exit(code)
+
+
+@app.command()
+def inspect(
+    rundir: Path = typer.Argument(..., help="A run directory."),
+    employee: str | None = typer.Option(None, "--employee", help="Only this employee's thoughts."),
+    conversation: str | None = typer.Option(None, "--conversation", help="Only thoughts in this conversation."),
+    gate: str | None = typer.Option(None, "--gate", help="Only thoughts held by this gate (or 'spoke')."),
+    since: str | None = typer.Option(None, "--since", help="Only thoughts from this simulated time (HH:MM or ISO)."),
+    follow: bool = typer.Option(False, "--follow", "-f", help="Keep printing new thoughts of a live run."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document instead of the timeline."),
+) -> None:
+    """The inner monologues: why each employee spoke or kept quiet."""
+    from ideaco.cli.inspect import InspectOptions, inspect_command
+
+    options = InspectOptions(
+        rundir=rundir,
+        employee=employee,
+        conversation=conversation,
+        gate=gate,
+        since=since,
+        follow=follow,
+        as_json=as_json,
+    )
+    try:
+        code = inspect_command(options)
+    except UserError as exc:
+        fail(str(exc))
+    raise typer.Exit(code)
+
+
+@app.command()
+def report(
+    rundir: Path = typer.Argument(..., help="A run directory."),
+    as_json: bool = typer.Option(False, "--json", help="The metrics as one JSON document."),
+    no_plots: bool = typer.Option(False, "--no-plots", help="Do not write the PNG plots."),
+) -> None:
+    """Metrics per employee and per simulated hour, and PNG plots in the run directory."""
+    from ideaco.cli.report import report_command
+
+    try:
+        code = report_command(rundir, as_json=as_json, plots=not no_plots)
+    except UserError as exc:
+        fail(str(exc))
+    raise typer.Exit(code)
+
+
 @app.command("reset-relationships")
 def reset_relationships(
     rundir: Path = typer.Argument(..., help="A run directory."),
