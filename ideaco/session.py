@@ -22,7 +22,7 @@ from ideaco.llm.config import LLMSettings, model_for, resolve_settings
 from ideaco.llm.factory import LLMStack, build_llm
 from ideaco.mind.tasks import counts_by_status
 from ideaco.office.build import StateError as ResumeError
-from ideaco.office.build import office_from_scenario, office_from_state
+from ideaco.office.build import config_for, office_from_scenario, office_from_state
 from ideaco.office.clock import Clock, SimClock
 from ideaco.office.journal import RunJournal
 from ideaco.office.office import Office
@@ -194,8 +194,11 @@ def open_new(
     try:
         scenario = load_scenario(path)
         scenario.resolve_personas(path.parent)
+        config_for(scenario)  # timers:/gates: overrides, checked before anything starts
     except (ScenarioError, PersonaError) as exc:
         raise IdeacoError(str(exc)) from None
+    except ValueError as exc:
+        raise IdeacoError(f"{path}: {exc}") from None
     length = (
         duration if isinstance(duration, timedelta) else parse_run_duration(duration) if duration else None
     )
