@@ -203,7 +203,7 @@ class Scenario(_Strict):
     start: datetime = DEFAULT_START
     llm: LLMSettings | None = None
     departments: list[Department] = Field(default_factory=list)
-    employees: list[Employee] = Field(min_length=1)
+    employees: list[Employee] = Field(default_factory=list)  # the secretary is always added
     rooms: list[Room] = Field(default_factory=list)
     script: list[ScriptEntry] = Field(default_factory=list)
     timers: dict[str, float] = Field(default_factory=dict)

@@ -8,6 +8,7 @@ contacted or anything written; then the model; then the run directory.
 from __future__ import annotations
 
 import os
+import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -177,6 +178,28 @@ def _choose_schema(opened: OpenedRun) -> OpenedRun:
     return opened
 
 
+def open_new_company(
+    name: str,
+    *,
+    model: ModelOptions | None = None,
+    seed: int = 7,
+    out: str | Path | None = None,
+    clock: ClockFactory = SimClock,
+    status: Callable[[str], None] = lambda _line: None,
+    root: str | Path = "runs",
+    duration: timedelta = timedelta(hours=8),
+) -> OpenedRun:
+    """An empty company: only the boss and the secretary (`ideaco chat --new NAME`)."""
+    name = " ".join(name.split())
+    if not name:
+        raise IdeacoError("--new needs a company name")
+    stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "company"
+    scenario = Scenario.model_validate(
+        {"name": stem, "company": name, "duration": f"{int(duration.total_seconds())}s"}
+    )
+    return _open_scenario(scenario, Path("."), model or ModelOptions(), seed, out, None, clock, status, root)
+
+
 def open_new(
     scenario_path: str | Path,
     *,
@@ -202,6 +225,20 @@ def open_new(
     length = (
         duration if isinstance(duration, timedelta) else parse_run_duration(duration) if duration else None
     )
+    return _open_scenario(scenario, path.parent, model, seed, out, length, clock, status, root)
+
+
+def _open_scenario(
+    scenario: Scenario,
+    base_dir: Path,
+    model: ModelOptions,
+    seed: int,
+    out: str | Path | None,
+    length: timedelta | None,
+    clock: ClockFactory,
+    status: Callable[[str], None],
+    root: str | Path,
+) -> OpenedRun:
     settings = resolve_model_settings(model, scenario)
     try:
         rundir = RunDir.for_new_run(scenario.name, Path(out) if out else None, datetime.now(), root=root)
@@ -215,7 +252,7 @@ def open_new(
         raise IdeacoError(str(exc)) from None
     office = office_from_scenario(
         scenario,
-        path.parent,
+        base_dir,
         llm=stack.llm,
         clock=clock(scenario.start),
         seed=seed,

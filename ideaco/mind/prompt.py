@@ -14,6 +14,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from ideaco.persona import ARCHETYPES
+
 PERSPECTIVES = (
     "personal experience",
     "a contrarian view",
@@ -99,6 +101,8 @@ class PromptView:
     memories_block: str = ""
     impressions_block: str = ""
     stamina_note: str = ""
+    tools: bool = False  # the secretary's organization tools
+    org_block: str = ""  # the company as it is now (the secretary's view)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -156,6 +160,8 @@ def render_prompt(view: PromptView) -> list[dict[str, str]]:
         company=view.company,
         scene=view.scene,
         language_name=LANGUAGES.get(view.language, view.language),
+        tools=view.tools,
+        archetypes=", ".join(ARCHETYPES),
     )
     lines = [
         ChatLine(
@@ -173,6 +179,7 @@ def render_prompt(view: PromptView) -> list[dict[str, str]]:
         trigger_note=view.trigger_note,
         system_notes=view.system_notes,
         tasks_block=view.tasks_block,
+        org_block=view.org_block,
         memories_block=view.memories_block,
         impressions_block=view.impressions_block,
         history_summary=view.history_summary,

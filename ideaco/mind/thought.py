@@ -165,6 +165,7 @@ def wire_schema(
     *,
     task_ids: tuple[str, ...] | list[str] = (),
     memory_ids: tuple[str, ...] | list[str] | None = None,
+    tools: tuple[str, ...] | list[str] = (),
     compact: bool = False,
 ) -> dict[str, Any]:
     """The JSON schema sent to the model.
@@ -177,7 +178,8 @@ def wire_schema(
     with "" for a create, and `memory_ids` (memories shown) for memory update/delete. `people=None`
     means nobody else is present: no relationship ops at all. `compact` uses COMPACT_WIRE_LIMITS
     and asks for a message draft even when silent (small models otherwise say shouldSpeak with
-    an empty list); a silent thought's draft is logged, never posted.
+    an empty list); a silent thought's draft is logged, never posted. `tools` adds the named
+    organization tools (the secretary's) to the actions, with up to 3 actions per thought.
     """
     limits = COMPACT_WIRE_LIMITS if compact else WIRE_LIMITS
 
@@ -226,6 +228,27 @@ def wire_schema(
             "args": _obj({"to": choice(targets, "to"), "content": text("content")}),
         }
     )
+    actions = items(action, "actions")
+    if tools:
+        tool_args = {
+            "to": text("to"),
+            "content": text("content"),
+            "id": text("id"),
+            "name": text("id"),
+            "mission": text("description"),
+            "role": text("description"),
+            "archetype": text("id"),
+            "department": text("id"),
+            "age": {"type": "integer", "minimum": 18, "maximum": 80},
+            "kind": {"enum": ["work", "casual"]},
+            "members": {"type": "array", "items": text("id"), "maxItems": 8},
+            "description": text("description"),
+            "conversation": text("id"),
+        }
+        tool_action = _obj(
+            {"tool": {"enum": sorted(tools)}, "args": _obj(tool_args, required=[])},
+        )
+        actions = {"type": "array", "items": {"anyOf": [action, tool_action]}, "maxItems": 3}
     return _obj(
         {
             "innerThoughts": text("innerThoughts"),
@@ -235,7 +258,7 @@ def wire_schema(
             "reason": text("reason"),
             "messages": items(_obj({"content": text("content")}), "messages")
             | ({"minItems": 1} if compact else {}),
-            "actions": items(action, "actions"),
+            "actions": actions,
             "memorySummary": {"anyOf": [text("memorySummary"), {"type": "null"}]},
             "memoryOps": items(memory_op, "memoryOps"),
             "relationshipOps": items(relationship_op, "relationshipOps")

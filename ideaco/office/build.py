@@ -12,9 +12,11 @@ from typing import Any
 from ideaco.llm.base import LLM
 from ideaco.office import rules
 from ideaco.office.clock import Clock
-from ideaco.office.conversation import ConversationKind
+from ideaco.office.company import Company, Department
+from ideaco.office.conversation import ConversationKind, boss_conversation_id
 from ideaco.office.journal import Journal
 from ideaco.office.office import STATE_FORMAT, Office, OfficeConfig, restore_rng
+from ideaco.office.secretary import SECRETARY, secretary_state
 from ideaco.office.state import ConversationState, EmployeeState
 from ideaco.scenario import Scenario
 
@@ -100,7 +102,20 @@ def office_from_scenario(
         )
         for spec in scenario.conversations()
     }
+    if SECRETARY not in employees:  # every company has one, reached in boss:secretary
+        employees[SECRETARY] = secretary_state(scenario.company)
+        conversations[boss_conversation_id(SECRETARY)] = ConversationState(
+            id=boss_conversation_id(SECRETARY), kind=ConversationKind.BOSS, name="Boss and Secretary", members=[SECRETARY]
+        )
+    company = Company(
+        name=scenario.company,
+        departments={
+            d.id: Department(id=d.id, name=d.name, mission=d.mission, members=list(d.members), lead=d.lead)
+            for d in scenario.departments
+        },
+    )
     meta = {
+        "organization": company.to_dict(),
         "scenario": scenario.to_dict(),
         "scenario_dir": str(Path(base_dir).resolve()),
         "seed": seed,

@@ -92,7 +92,7 @@ def _apply_tasks(
         _owe_report(office, emp, task)
     for task in tasks.note_thought(emp.tasks, result.advanced):
         emp.stamina = stamina.apply(emp.stamina, "repetition")
-        _owe(
+        owe(
             office,
             emp,
             Focus(
@@ -119,10 +119,11 @@ def _owe_report(office: Office, emp: EmployeeState, task: tasks.Task) -> None:
         f"Your task [{task.id}] '{task.description}' is done. Result: {task.result or 'done'}.{hint} "
         "Report it here in your own words."
     )
-    _owe(office, emp, Focus(target, "on_resolve", note))
+    owe(office, emp, Focus(target, "on_resolve", note))
 
 
-def _owe(office: Office, emp: EmployeeState, focus: Focus) -> None:
+def owe(office: Office, emp: EmployeeState, focus: Focus) -> None:
+    """A think the engine owes `emp` in a conversation, soon (1-5 s)."""
     emp.focus.append(focus)
     soon = office.clock.now() + timedelta(seconds=rules.mention_delay(office.rng, office.config.timers))
     office.schedule_wake(emp, soon, focus.trigger)
@@ -137,7 +138,7 @@ def _check_escalation(office: Office, emp: EmployeeState, now: datetime) -> None
         return
     emp.escalated = True
     lines = "; ".join(f"[{t.id}] {t.description}" for t in emp.pending_tasks[:3])
-    _owe(
+    owe(
         office,
         emp,
         Focus(

@@ -21,6 +21,7 @@ from ideaco.llm.base import LLM
 from ideaco.mind import tasks
 from ideaco.office import effects, rules
 from ideaco.office.clock import Clock
+from ideaco.office.company import Company
 from ideaco.office.conversation import (
     BOSS,
     ConversationKind,
@@ -114,6 +115,8 @@ class Office:
         self.script: list[dict[str, Any]] = self.meta.pop("script", None) or []
         self.script_next: int = self.meta.pop("script_next", 0)
         self.end_at: datetime | None = None
+        company_data = self.meta.pop("organization", None)
+        self.company_model = Company.from_dict(company_data) if company_data else Company(company)
         self.stop_event = asyncio.Event()
         self.stop_reason: str | None = None
         self.failed = False
@@ -128,7 +131,19 @@ class Office:
 
     @property
     def people(self) -> dict[str, str]:
-        return {e.id: e.name for e in self.employees.values()}
+        """Who works here now: id -> name (the dismissed are gone from mentions and ops)."""
+        return {e.id: e.name for e in self.employees.values() if not e.dismissed}
+
+    def add_conversation(self, conv: ConversationState) -> None:
+        self.conversations[conv.id] = conv
+
+    def dismiss(self, employee_id: str) -> None:
+        """The employee leaves: no more wakes or owed thinks; memory and state are kept."""
+        emp = self.employees[employee_id]
+        emp.dismissed = True
+        emp.focus.clear()
+        emp.wake_at, emp.wake_triggers, emp.deferred_triggers = None, [], []
+        self._wake_versions[employee_id] = self._wake_versions.get(employee_id, 0) + 1
 
     def name_of(self, who: str) -> str:
         if who == BOSS:
@@ -172,6 +187,8 @@ class Office:
 
     def schedule_wake(self, emp: EmployeeState, at: datetime, trigger: str) -> None:
         """Wake `emp` at `at` unless it is already due earlier; the trigger joins the batch."""
+        if emp.dismissed:
+            return
         if trigger not in emp.wake_triggers:
             emp.wake_triggers.append(trigger)
         if emp.wake_at is not None and emp.wake_at <= at:
@@ -183,7 +200,7 @@ class Office:
 
     async def _on_wake(self, employee_id: str, version: int) -> None:
         emp = self.employees.get(employee_id)
-        if emp is None or self._wake_versions.get(employee_id) != version:
+        if emp is None or emp.dismissed or self._wake_versions.get(employee_id) != version:
             return
         now = self.clock.now()
         triggers, emp.wake_triggers, emp.wake_at = emp.wake_triggers, [], None
@@ -412,6 +429,8 @@ class Office:
             at = max(now, start + timedelta(seconds=line["offset_s"]))
             self.clock.call_at(at, lambda i=index: self._post_script(i))
         for emp in sorted(self.employees.values(), key=lambda e: e.id):
+            if emp.dismissed:
+                continue
             if emp.phase != "idle":  # a think was cut short (kill, budget): look again soon
                 emp.phase = "idle"
                 emp.wake_triggers = emp.wake_triggers or ["timer"]
@@ -480,6 +499,7 @@ class Office:
                 "script": self.script,
                 "script_next": self.script_next,
                 "stats": self.stats.to_dict(),
+                "organization": self.company_model.to_dict(),
             },
             # One TinyDB document per employee and per conversation.
             "employees": [e.to_dict() for e in self.employees.values()],

@@ -68,6 +68,7 @@ class EmployeeState:
     notes: list[str] = field(default_factory=list)  # for the next thought (refused claims, ...)
     task_alerts: dict[str, str] = field(default_factory=dict)  # task id -> urgency it woke me for
     escalated: bool = False  # asked to escalate to the boss since comfort last fell under 30
+    dismissed: bool = False  # left the company (memory kept for a rehire)
 
     @property
     def pending_tasks(self) -> list[Task]:
@@ -98,6 +99,7 @@ class EmployeeState:
             "notes": self.notes,
             "task_alerts": self.task_alerts,
             "escalated": self.escalated,
+            "dismissed": self.dismissed,
         }
 
     @classmethod
@@ -126,6 +128,7 @@ class EmployeeState:
             notes=list(d.get("notes") or []),
             task_alerts=dict(d.get("task_alerts") or {}),
             escalated=bool(d.get("escalated", False)),
+            dismissed=bool(d.get("dismissed", False)),
         )
 
 

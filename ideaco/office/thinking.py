@@ -22,6 +22,7 @@ from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene
 from ideaco.mind.thought import Thought, validate_thought, wire_schema, wire_token_bound
 from ideaco.office import effects, rules
 from ideaco.office.conversation import BOSS, ConversationKind, boss_conversation_id
+from ideaco.office.secretary import SECRETARY, TOOL_ARGS, org_block, run_tool
 from ideaco.office.state import ConversationState, EmployeeState, Focus
 
 if TYPE_CHECKING:
@@ -127,6 +128,7 @@ class Thinker:
             tuple(sorted(colleagues | rooms | {"boss"})),
             task_ids=tuple(t.id for t in emp.pending_tasks),
             memory_ids=tuple(i.id for i in (*emp.memory.long_term, *emp.memory.short_term)),
+            tools=tuple(TOOL_ARGS) if emp.id == SECRETARY else (),
             compact=office.config.compact_schema,
         )
 
@@ -185,6 +187,8 @@ class Thinker:
             memories_block=memories.memory_block(long, short),
             impressions_block=relationships.impressions_block(emp.relationships, present, now),
             stamina_note=stamina.prompt_note(emp.stamina),
+            tools=emp.id == SECRETARY,
+            org_block=org_block(office) if emp.id == SECRETARY else "",
         )
 
     # ------------------------------------------------------------------ finish
@@ -348,11 +352,21 @@ class Thinker:
         thought: Thought,
         corrections: list[str],
     ) -> list[str]:
-        """send_message actions: a DM to a colleague, the boss chat, or another room."""
+        """send_message actions: a DM to a colleague, the boss chat, or another room.
+
+        The secretary also has the organization tools (`office/secretary.py`).
+        """
         office = self.office
         posted: list[str] = []
+        results: list[str] = []
         for i, action in enumerate(thought.actions):
             where = f"actions[{i}]"
+            if action.tool in TOOL_ARGS and emp.id == SECRETARY:
+                outcome = run_tool(office, action.tool, action.args)
+                results.append(("Done: " if outcome.ok else "Refused: ") + outcome.message)
+                if not outcome.ok:
+                    corrections.append(f"{where}: {outcome.message}")
+                continue
             if action.tool != "send_message":
                 corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
                 continue
@@ -374,6 +388,9 @@ class Thinker:
             message = office.make_message(target.id, emp.id, content, msg_id=f"{ctx.thought_id}-a{i + 1}")
             office.post(message)
             posted.append(message.id)
+        if results:  # the secretary reports what its tools did (or why not) in its boss chat
+            note = " ".join(results) + " Tell the boss what was done, and what was not and why."
+            effects.owe(office, emp, Focus(boss_conversation_id(emp.id), "system", note))
         return posted
 
     def _target(self, emp: EmployeeState, to: str) -> ConversationState | None:

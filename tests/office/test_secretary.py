@@ -1,0 +1,226 @@
+"""The secretary grows a company from nothing by talking (issue 5), and its tools refuse cleanly."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from ideaco.office.build import office_from_scenario, office_from_state
+from ideaco.office.clock import SimClock
+from ideaco.office.journal import MemoryJournal
+from ideaco.office.secretary import SECRETARY, run_tool
+from ideaco.scenario import Scenario
+from tests.fakes.llm import ScriptedLLM
+from tests.office.conftest import START, prompt_of, thought, who
+
+EMPTY = {"name": "newco", "company": "NewCo", "start": START.isoformat()}
+ASK = "Please open an Engineering department and hire a backend engineer who is an old hand, call him Bob."
+REQUIREMENT = "Hand the requirement 'Build the login API' to Engineering."
+
+
+def _secretary(prompt: str) -> dict:
+    """The scripted secretary: acts on what the boss just asked, then reports what its tools did."""
+    if "Tell the boss what was done" in prompt:
+        return thought(True, "Done: Engineering is open and Bob starts today.", interest=8)
+    if REQUIREMENT in prompt and "req-1" not in prompt:
+        return thought(
+            True,
+            "On it.",
+            actions=[
+                {"tool": "assign_requirement", "args": {"to": "eng", "description": "Build the login API"}},
+            ],
+        )
+    if ASK in prompt and "department eng" not in prompt:
+        return thought(
+            True,
+            "Right away.",
+            actions=[
+                {
+                    "tool": "create_department",
+                    "args": {"id": "eng", "name": "Engineering", "mission": "Build it"},
+                },
+                {
+                    "tool": "hire_employee",
+                    "args": {
+                        "name": "Bob",
+                        "role": "Backend engineer",
+                        "archetype": "old-hand",
+                        "department": "eng",
+                    },
+                },
+            ],
+        )
+    return thought(False)
+
+
+def handler(request):
+    tag, prompt = who(request), prompt_of(request)
+    if tag.employee == SECRETARY:
+        return _secretary(prompt)
+    if "Introduce yourself" in prompt:
+        return thought(True, "Hi all, I'm Bob. Back in 2015 I built our first sync server.")
+    if "Greet the boss" in prompt:
+        return thought(True, "Hello boss, glad to be here.")
+    return thought(False)
+
+
+def empty_office(llm=None):
+    scenario = Scenario.model_validate(EMPTY)
+    llm = llm or ScriptedLLM(handler=handler)
+    return office_from_scenario(
+        scenario, ".", llm=llm, clock=SimClock(START), seed=3, journal=MemoryJournal()
+    )
+
+
+async def test_an_empty_company_grows_by_talking_to_the_secretary() -> None:
+    office = empty_office()
+    assert list(office.employees) == [SECRETARY]
+    office.start()
+    office.post_as_boss("boss:secretary", ASK)
+    await office.run(timedelta(minutes=5))
+
+    bob = office.employees["bob"]
+    assert bob.persona["id"] == "old-hand" and bob.role == "Backend engineer"
+    assert office.company_model.departments["eng"].members == ["bob"]
+    assert office.company_model.departments["eng"].lead == "bob"
+    assert "bob" in office.conversations["eng-casual"].members
+    said = [(m["conversation"], m["sender"], m["text"]) for m in office.journal.messages]
+    assert ("eng-casual", "bob", "Hi all, I'm Bob. Back in 2015 I built our first sync server.") in said
+    assert ("boss:bob", "bob", "Hello boss, glad to be here.") in said
+    assert ("boss:secretary", SECRETARY, "Done: Engineering is open and Bob starts today.") in said
+
+    office.post_as_boss("boss:secretary", REQUIREMENT)
+    await office.run(timedelta(minutes=5))
+    [task] = bob.tasks
+    assert task.description == "Build the login API" and task.pending and task.origin == "boss"
+    assert "req-1" in office.conversations and "bob" in office.conversations["req-1"].members
+    lead_thoughts = [
+        t for t in office.journal.thoughts if t["employee"] == "bob" and t["conversation"] == "req-1"
+    ]
+    assert lead_thoughts and lead_thoughts[0]["trigger"] == "task"
+
+
+def snapshot_json(office) -> str:
+    snap = office.snapshot()
+    snap["office"].pop("now")
+    return json.dumps(snap, sort_keys=True, default=str)
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "reason"),
+    [
+        (
+            "hire_employee",
+            {"name": "Zed", "role": "Dev", "archetype": "wizard", "department": "eng"},
+            "unknown archetype",
+        ),
+        (
+            "hire_employee",
+            {"name": "Zed", "role": "Dev", "archetype": "old-hand", "department": "sales"},
+            "unknown department",
+        ),
+        ("hire_employee", {"name": "Zed", "archetype": "old-hand", "department": "eng"}, "role"),
+        (
+            "hire_employee",
+            {"name": "Ann", "role": "Dev", "archetype": "old-hand", "department": "eng"},
+            "already works here",
+        ),
+        ("create_department", {"id": "eng", "name": "Engineering"}, "already exists"),
+        ("create_department", {"name": "!!!"}, "needs a name"),
+        ("create_room", {"name": "War room", "members": ["ann", "nobody"]}, "unknown employee 'nobody'"),
+        ("create_room", {"name": "eng casual", "members": ["ann"]}, "already exists"),
+        ("assign_requirement", {"to": "sales", "description": "x"}, "unknown employee 'sales'"),
+        ("assign_requirement", {"to": "ops", "description": "x"}, "has nobody yet"),
+        ("dismiss_employee", {"id": SECRETARY}, "cannot dismiss itself"),
+        ("dismiss_employee", {"id": "ghost"}, "unknown employee"),
+        ("summarize", {"conversation": "nowhere"}, "unknown conversation"),
+        ("fire_everyone", {}, "no such tool"),
+    ],
+)
+async def test_a_refused_tool_call_says_why_and_changes_nothing(tool, args, reason) -> None:
+    office = empty_office()
+    assert run_tool(office, "create_department", {"id": "eng", "name": "Engineering"}).ok
+    assert run_tool(office, "create_department", {"id": "ops", "name": "Ops"}).ok
+    hired = run_tool(
+        office, "hire_employee", {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"}
+    )
+    assert hired.ok, hired.message
+    before = snapshot_json(office)
+    result = run_tool(office, tool, args)
+    assert not result.ok and reason in result.message
+    assert snapshot_json(office) == before
+
+
+async def test_a_refusal_reaches_the_secretary_in_its_next_thought() -> None:
+    def answer(request):
+        tag, prompt = who(request), prompt_of(request)
+        if tag.employee == SECRETARY and "Hire a wizard" in prompt and "Refused" not in prompt:
+            return thought(
+                True,
+                "Okay.",
+                actions=[
+                    {
+                        "tool": "hire_employee",
+                        "args": {
+                            "name": "Merlin",
+                            "role": "Wizard",
+                            "archetype": "wizard",
+                            "department": "eng",
+                        },
+                    }
+                ],
+            )
+        return thought(False)
+
+    llm = ScriptedLLM(handler=answer)
+    office = empty_office(llm)
+    office.start()
+    office.post_as_boss("boss:secretary", "Hire a wizard")
+    await office.run(timedelta(minutes=3))
+    assert "merlin" not in office.employees
+    prompts = [prompt_of(r) for r in llm.requests if who(r).employee == SECRETARY]
+    assert any("Refused: hire_employee: refused: unknown archetype 'wizard'" in p for p in prompts[1:])
+    records = [t for t in office.journal.thoughts if t["employee"] == SECRETARY]
+    assert any("unknown archetype" in c for t in records for c in t["corrections"])
+
+
+async def test_dismissed_employees_leave_their_rooms_keep_memory_and_come_back() -> None:
+    office = empty_office()
+    run_tool(office, "create_department", {"id": "eng", "name": "Engineering"})
+    run_tool(
+        office, "hire_employee", {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"}
+    )
+    run_tool(
+        office, "hire_employee", {"name": "Bo", "role": "Dev", "archetype": "old-hand", "department": "eng"}
+    )
+    ann = office.employees["ann"]
+    ann.memory.summaries["eng-casual"] = "we talked about lunch"
+    result = run_tool(office, "dismiss_employee", {"id": "Ann"})
+    assert result.ok
+    assert "ann" not in office.conversations["eng-casual"].members
+    assert office.company_model.departments["eng"].lead == "bo"
+    assert "ann" not in office.people and ann.dismissed
+    rehired = run_tool(
+        office,
+        "hire_employee",
+        {"name": "Ann", "role": "Lead dev", "archetype": "idealist", "department": "eng"},
+    )
+    assert rehired.ok and "rehired" in rehired.message
+    assert ann.memory.summaries["eng-casual"] == "we talked about lunch" and not ann.dismissed
+
+
+async def test_the_company_survives_a_resume() -> None:
+    office = empty_office()
+    run_tool(office, "create_department", {"id": "eng", "name": "Engineering", "mission": "Ship"})
+    run_tool(
+        office, "hire_employee", {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"}
+    )
+    snap = json.loads(json.dumps(office.snapshot()))
+    again = office_from_state(
+        snap, office.journal.messages, llm=ScriptedLLM(), clock=SimClock(START), journal=MemoryJournal()
+    )
+    assert again.company_model.to_dict() == office.company_model.to_dict()
+    assert again.employees["ann"].persona["id"] == "idealist"
+    assert "eng-casual" in again.conversations and "boss:ann" in again.conversations
