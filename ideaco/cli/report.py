@@ -1,0 +1,222 @@
+"""`ideaco report RUNDIR`: metrics per employee and per simulated hour, and PNG plots.
+
+Human tables by default, one JSON document on stdout with `--json`. Names, roles and task
+descriptions are agent- or user-written: they are shown literally (see display.py).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ideaco.analysis import RunData, RunError, load_run, replay, report
+from ideaco.cli.display import format_duration, safe_text
+from ideaco.cli.errors import UserError
+
+CLIP = 48  # characters of a task description in the tasks table
+MAX_TASK_ROWS = 40  # a long run's tasks: the first ones shown, the rest counted (all are in --json)
+
+
+def report_command(rundir: Path, *, as_json: bool, plots: bool, console: Console | None = None) -> int:
+    """Print the report of a run directory (tables, or JSON) and write its plots unless told not to."""
+    try:
+        run = load_run(rundir)
+    except RunError as exc:
+        raise UserError(str(exc)) from None
+    rebuilt = replay(run)
+    data = report(run, rebuilt)
+    written = _plots(run, rebuilt) if plots else []
+    if as_json:
+        data["plots"] = [str(p) for p in written]
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.flush()
+        return 0
+    console = console or Console(highlight=False)
+    show(console, data)
+    if plots:
+        console.print(Text("Plots written:", style="bold"))
+        for path in written:
+            console.print(Text(f"  {safe_text(str(path))}"))
+    else:
+        console.print(Text("Plots skipped (--no-plots).", style="dim"))
+    return 0
+
+
+def _plots(run: RunData, rebuilt: Any) -> list[Path]:
+    from ideaco.plots import write_plots  # matplotlib is slow to import: only when plotting
+
+    try:
+        return write_plots(run, rebuilt)
+    except OSError as exc:
+        raise UserError(
+            f"{run.path}: cannot write the plots ({exc.strerror or exc}); use --no-plots to skip them"
+        ) from None
+
+
+# ---------------------------------------------------------------------------- tables
+
+
+def _name(data: dict[str, Any], eid: str) -> Text:
+    row = data["employees"].get(eid)
+    return Text(safe_text(row["name"] if row else eid))
+
+
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else format_duration(timedelta(seconds=value))
+
+
+def _gates(counts: dict[str, int]) -> str:
+    return ", ".join(f"{gate} {n}" for gate, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "-"
+
+
+def _heading(data: dict[str, Any]) -> Text:
+    info = data["run"]
+    start, end = (
+        datetime.fromisoformat(info["simulated_start"]),
+        datetime.fromisoformat(info["simulated_end"]),
+    )
+    line = Text(safe_text(info.get("company") or "?"), style="bold")
+    line.append(f" · {start:%Y-%m-%d %H:%M} → {end:%H:%M} simulated ({format_duration(end - start)})")
+    if info.get("wall_time_s") is not None:
+        line.append(f" in {info['wall_time_s']:.0f} s")
+    if info["complete"]:
+        line.append(f" · stopped: {safe_text(str(info.get('stop_reason')))}")
+    else:
+        line.append(" · no summary.json: the run was killed or is still running", style="yellow")
+    return line
+
+
+def employees_table(data: dict[str, Any]) -> Table:
+    table = Table(title="Employees")
+    for column in ("employee", "thoughts", "spoke", "%", "msgs", "tasks p/r/f", "resolve", "comfort"):
+        table.add_column(
+            column, justify="left" if column == "employee" else "right", no_wrap=column != "employee"
+        )
+    for eid, row in data["employees"].items():
+        status = row["tasks"]["by_status"]
+        st = row["stamina"]
+        table.add_row(
+            _name(data, eid),
+            str(row["thoughts"]),
+            str(row["spoke"]),
+            f"{100 * row['speak_rate']:.0f}",
+            str(row["messages"]),
+            f"{status['pending']}/{status['resolved']}/{status['failed']}",
+            _seconds(row["tasks"]["time_to_resolve"]["median_s"]),
+            Text(f"{st['comfort']:.0f} {st['zone']}", style=st["zone"]),
+        )
+    t = data["totals"]
+    status = t["tasks"]["by_status"]
+    table.add_section()
+    table.add_row(
+        "total",
+        str(t["thoughts"]),
+        str(t["spoke"]),
+        f"{100 * t['speak_rate']:.0f}",
+        str(t["messages"]),
+        f"{status['pending']}/{status['resolved']}/{status['failed']}",
+        _seconds(t["tasks"]["time_to_resolve"]["median_s"]),
+        "",
+    )
+    table.caption = (
+        "%: thoughts that spoke · msgs: messages sent (the total includes the boss's) · "
+        "resolve: median simulated time to resolve a task"
+    )
+    return table
+
+
+def model_table(data: dict[str, Any]) -> Table:
+    table = Table(title="Model use")
+    for column in ("employee", "calls", "prompt tok", "completion tok", "cached tok"):
+        table.add_column(column, justify="left" if column == "employee" else "right")
+    keys = ("calls", "prompt_tokens", "completion_tokens", "cached_tokens")
+    for eid, row in data["employees"].items():
+        table.add_row(_name(data, eid), *(str(row[k]) for k in keys))
+    table.add_section()
+    table.add_row("total", *(str(data["totals"][k]) for k in keys))
+    return table
+
+
+def silences_table(data: dict[str, Any]) -> Table:
+    table = Table(title="Silences by gate")
+    for column in ("employee", "silent", "gates"):
+        table.add_column(column, justify="right" if column == "silent" else "left")
+    for eid, row in data["employees"].items():
+        table.add_row(_name(data, eid), str(row["silent"]), _gates(row["silences_by_gate"]))
+    table.add_section()
+    table.add_row("total", str(data["totals"]["silent"]), _gates(data["totals"]["silences_by_gate"]))
+    return table
+
+
+def hours_table(data: dict[str, Any]) -> Table:
+    table = Table(title="Per simulated hour")
+    for column in ("hour", "msgs", "thoughts", "spoke", "calls", "tokens", "silences"):
+        table.add_column(column, justify="left" if column in ("hour", "silences") else "right")
+    for row in data["hours"]:
+        start = datetime.fromisoformat(row["start"])
+        table.add_row(
+            f"{start:%H:%M}",
+            str(row["messages"]),
+            str(row["thoughts"]),
+            str(row["spoke"]),
+            str(row["calls"]),
+            str(row["tokens"]),
+            _gates(row["silences_by_gate"]),
+        )
+    return table
+
+
+def tasks_table(data: dict[str, Any]) -> Table:
+    table = Table(title="Tasks")
+    for column in ("task", "owner", "status", "took", "description"):
+        table.add_column(column, justify="right" if column == "took" else "left")
+    for row in data["tasks"][:MAX_TASK_ROWS]:
+        text = " ".join(row["description"].split())
+        clipped = text if len(text) <= CLIP else text[: CLIP - 1] + "…"
+        table.add_row(
+            Text(safe_text(row["id"])),
+            _name(data, row["owner"]),
+            row["status"],
+            _seconds(row["seconds_to_close"]),
+            Text(safe_text(clipped)),
+        )
+    if len(data["tasks"]) > MAX_TASK_ROWS:
+        table.caption = f"… and {len(data['tasks']) - MAX_TASK_ROWS} more (all of them with --json)"
+    return table
+
+
+def relationships_table(data: dict[str, Any]) -> Table:
+    table = Table(title="Relationships (what the first thinks of the second)")
+    for column in ("employee", "of", "updates", "net change", "affinity"):
+        table.add_column(column, justify="left" if column in ("employee", "of") else "right")
+    for eid, row in data["employees"].items():
+        for rel in row["relationships"].values():
+            table.add_row(
+                _name(data, eid),
+                Text(safe_text(rel["name"])),
+                str(rel["updates"]),
+                f"{rel['net_change']:+.0f}",
+                f"{rel['affinity']:.0f}",
+            )
+    return table
+
+
+def show(console: Console, data: dict[str, Any]) -> None:
+    """The human report: a heading line, then the tables (empty ones are left out)."""
+    console.print(_heading(data))
+    console.print(employees_table(data))
+    console.print(model_table(data))
+    if any(row["silences_by_gate"] for row in data["employees"].values()):
+        console.print(silences_table(data))
+    console.print(hours_table(data))
+    if data["tasks"]:
+        console.print(tasks_table(data))
+    if any(row["relationships"] for row in data["employees"].values()):
+        console.print(relationships_table(data))

@@ -1,0 +1,193 @@
+"""PNG plots of a run, written into its run directory: relationships, stamina, activity.
+
+matplotlib only (Agg backend, no display); every figure is closed once saved.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.dates as mdates  # noqa: E402 - the backend is chosen first
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.colors import Normalize  # noqa: E402
+from matplotlib.patches import FancyArrowPatch  # noqa: E402
+
+from ideaco.analysis import NO_TEXT, Replay, RunData, replay  # noqa: E402
+from ideaco.mind import relationships, stamina  # noqa: E402
+
+DPI = 100
+AFFINITY_CMAP = "RdYlGn"
+# Thought outcomes, in legend order: spoke first, then the gates of spec 1.5.
+OUTCOME_COLOURS = {
+    "spoke": "#1a9850",
+    "chose_silence": "#9e9e9e",
+    "saturation": "#fdae61",
+    "anti_spam": "#d73027",
+    "cooldown": "#f46d43",
+    "loop_breaker": "#762a83",
+    "superseded": "#4575b4",
+    "budget": "#000000",
+    "error": "#e7298a",
+    NO_TEXT: "#c2a5cf",
+}
+
+
+def label(text: str) -> str:
+    """Agent-chosen text drawn literally: no mathtext ($), no control characters."""
+    return "".join(c if c.isprintable() else "?" for c in text).replace("$", r"\$")
+
+
+def _save(fig: Any, path: Path) -> Path:
+    try:
+        fig.savefig(path, dpi=DPI)
+    finally:
+        plt.close(fig)
+    return path
+
+
+def _time_axis(ax: Any) -> None:
+    ax.xaxis.set_major_formatter(mdates.DateFormatter("%H:%M"))
+    ax.set_xlabel("simulated time")
+
+
+def relationships_png(run: RunData, path: Path) -> Path:
+    """Employees on a circle; an arrow A -> B for what A thinks of B, coloured and labelled by affinity."""
+    people = run.employees
+    n = max(len(people), 1)
+    pos = {
+        e["id"]: (math.cos(math.pi / 2 - 2 * math.pi * i / n), math.sin(math.pi / 2 - 2 * math.pi * i / n))
+        for i, e in enumerate(people)
+    }
+    cmap, norm = plt.get_cmap(AFFINITY_CMAP), Normalize(1, 100)
+    fig, ax = plt.subplots(figsize=(7.5, 7.5))
+    end, edges = run.end, 0
+    for emp in people:
+        table = relationships.table_from_dict(emp.get("relationships") or {})
+        for other, rel in sorted(table.items()):
+            if other not in pos or other == emp["id"]:
+                continue
+            value = relationships.current_affinity(rel, end)
+            (x1, y1), (x2, y2) = pos[emp["id"]], pos[other]
+            # Curved the same way for both directions, so A->B and B->A lie on opposite sides.
+            ax.add_patch(
+                FancyArrowPatch(
+                    (x1, y1),
+                    (x2, y2),
+                    connectionstyle="arc3,rad=0.18",
+                    arrowstyle="-|>",
+                    mutation_scale=16,
+                    shrinkA=24,
+                    shrinkB=24,
+                    color=cmap(norm(value)),
+                    linewidth=2,
+                    zorder=1,
+                )
+            )
+            # arc3 bends toward mid + rad*(dy, -dx); a quadratic curve's middle is half-way there.
+            mx, my, dx, dy = (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1
+            ax.text(
+                mx + 0.09 * dy,
+                my - 0.09 * dx,
+                f"{relationships.shown(value)}",
+                fontsize=8,
+                ha="center",
+                va="center",
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": cmap(norm(value)), "lw": 0.8},
+                zorder=3,
+            )
+            edges += 1
+    for emp in people:
+        x, y = pos[emp["id"]]
+        ax.scatter([x], [y], s=1400, color="#deebf7", edgecolors="#3182bd", zorder=2)
+        ax.text(x, y, label(emp.get("name") or emp["id"]), ha="center", va="center", fontsize=9, zorder=4)
+    if not edges:
+        ax.text(0, 0, "no impressions recorded", ha="center", va="center", color="grey")
+    fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.6, label="affinity (1-100)")
+    ax.set_xlim(-1.35, 1.35)
+    ax.set_ylim(-1.35, 1.35)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(f"Relationships at {end:%H:%M} (A \u2192 B: what A thinks of B)")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def stamina_png(run: RunData, rebuilt: Replay, path: Path) -> Path:
+    """Comfort over simulated time per employee, over the red / yellow / green zone bands."""
+    fig, ax = plt.subplots(figsize=(10, 5))
+    ax.axhspan(0, stamina.RED_BELOW, color="#f4cccc", alpha=0.6, lw=0)
+    ax.axhspan(stamina.RED_BELOW, stamina.GREEN_ABOVE, color="#fff2cc", alpha=0.6, lw=0)
+    ax.axhspan(stamina.GREEN_ABOVE, 100, color="#d9ead3", alpha=0.6, lw=0)
+    names = run.names
+    for eid, points in rebuilt.stamina.items():
+        if len(points) < 2:
+            continue
+        ax.plot(
+            [p.at for p in points],
+            [p.comfort for p in points],
+            marker=".",
+            markersize=3,
+            linewidth=1.3,
+            label=label(names.get(eid, eid)),
+        )
+    ax.set_xlim(run.start, run.end)
+    ax.set_ylim(0, 102)
+    ax.set_ylabel("comfort")
+    _time_axis(ax)
+    ax.set_title("Comfort over simulated time (reconstructed from thoughts.jsonl)")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def activity_png(run: RunData, path: Path) -> Path:
+    """A row per employee: each thought a tick at its time, coloured by outcome (spoke or gate)."""
+    people = run.employees
+    rows = {e["id"]: i for i, e in enumerate(reversed(people))}
+    fig, ax = plt.subplots(figsize=(11, 1.2 + 0.55 * max(len(rows), 1)))
+    seen: dict[str, list[datetime]] = {}
+    ys: dict[str, list[int]] = {}
+    for rec in run.thoughts:
+        if rec["employee"] not in rows:
+            continue
+        outcome = "spoke" if rec.get("spoke") else rec.get("gate") or NO_TEXT
+        seen.setdefault(outcome, []).append(datetime.fromisoformat(rec["at"]))
+        ys.setdefault(outcome, []).append(rows[rec["employee"]])
+    for outcome, colour in OUTCOME_COLOURS.items():
+        if outcome in seen:
+            ax.scatter(
+                seen[outcome], ys[outcome], marker="|", s=220, linewidths=2, color=colour, label=outcome
+            )
+    for outcome in sorted(set(seen) - set(OUTCOME_COLOURS)):
+        ax.scatter(seen[outcome], ys[outcome], marker="|", s=220, linewidths=2, label=outcome)
+    boss = [datetime.fromisoformat(m["at"]) for m in run.messages if m.get("sender") == "boss"]
+    for at in boss:
+        ax.axvline(at, color="#d62728", alpha=0.25, lw=1)
+    ax.set_yticks(list(rows.values()), [label(e.get("name") or e["id"]) for e in reversed(people)])
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlim(run.start, run.end)
+    _time_axis(ax)
+    ax.set_title("Thoughts by outcome" + (" (red lines: boss messages)" if boss else ""))
+    if seen:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def write_plots(run: RunData, rebuilt: Replay | None = None, out_dir: Path | None = None) -> list[Path]:
+    """Write relationships.png, stamina.png and activity.png (into the run directory); return their paths."""
+    out = Path(out_dir or run.path)
+    rebuilt = rebuilt or replay(run)
+    return [
+        relationships_png(run, out / "relationships.png"),
+        stamina_png(run, rebuilt, out / "stamina.png"),
+        activity_png(run, out / "activity.png"),
+    ]
