@@ -5,6 +5,9 @@ function. The simulated clock runs callbacks one at a time in (time, order of sc
 order and jumps straight to the next one, so a run is deterministic whatever order concurrent
 model calls return in. The real clock hands the same callbacks to APScheduler, each delay
 `speed` times shorter.
+
+Both can be paused (`pause()` / `resume()`, e.g. by the boss chat): while paused, simulated
+time stands still and no callback runs; what is scheduled keeps its simulated moment.
 """
 
 from __future__ import annotations
@@ -34,9 +37,21 @@ class SimClock:
         self._now = start
         self._queue: list[tuple[datetime, int, Callback]] = []
         self._seq = itertools.count()
+        self._paused = False
 
     def now(self) -> datetime:
         return self._now
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    def pause(self) -> None:
+        """Stop time: `step()` and `run_until()` do nothing until `resume()`."""
+        self._paused = True
+
+    def resume(self) -> None:
+        self._paused = False
 
     def call_at(self, at: datetime, callback: Callback) -> None:
         heapq.heappush(self._queue, (max(at, self._now), next(self._seq), callback))
@@ -45,8 +60,8 @@ class SimClock:
         return self._queue[0][0] if self._queue else None
 
     async def step(self) -> bool:
-        """Run the next event; False when none is left."""
-        if not self._queue:
+        """Run the next event; False when none is left (or the clock is paused)."""
+        if not self._queue or self._paused:
             return False
         at, _, callback = heapq.heappop(self._queue)
         self._now = at
@@ -54,6 +69,8 @@ class SimClock:
         return True
 
     async def run_until(self, end: datetime, stop: asyncio.Event | None = None) -> None:
+        if self._paused:
+            return
         while self._queue and self._queue[0][0] <= end:
             if stop is not None and stop.is_set():
                 return
@@ -79,8 +96,37 @@ class RealClock:
         self._scheduler = AsyncIOScheduler()
         self._pending: set[asyncio.Task] = set()
         self._errors: list[BaseException] = []
+        self._paused_at: datetime | None = None  # the simulated moment time stopped at
+        self._held: list[tuple[datetime, Callback]] = []  # jobs taken off the scheduler by pause()
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+    def pause(self) -> None:
+        """Stop simulated time; the scheduler's jobs are held and come back with `resume()`."""
+        if self._paused_at is not None:
+            return
+        self._paused_at = self.now()
+        for job in self._scheduler.get_jobs():
+            callback, at = job.args
+            self._held.append((at, callback))
+            job.remove()
+
+    def resume(self) -> None:
+        """Simulated time goes on from where it stopped; held jobs keep their simulated moments."""
+        if self._paused_at is None:
+            return
+        # Re-base so that now() continues from the paused moment, not from wall time elapsed.
+        self._sim_start, self._wall_start = self._paused_at, self._wall()
+        self._paused_at = None
+        held, self._held = self._held, []
+        for at, callback in sorted(held, key=lambda item: item[0]):
+            self.call_at(at, callback)
 
     def now(self) -> datetime:
+        if self._paused_at is not None:
+            return self._paused_at
         elapsed = (self._wall() - self._wall_start).total_seconds()
         return self._sim_start + timedelta(seconds=elapsed * self.speed)
 
@@ -89,15 +135,19 @@ class RealClock:
         return self._wall_start + timedelta(seconds=(at - self._sim_start).total_seconds() / self.speed)
 
     def call_at(self, at: datetime, callback: Callback) -> None:
+        if self._paused_at is not None:
+            self._held.append((at, callback))
+            return
         self._scheduler.add_job(
             self._run,
             "date",
             run_date=self.wall_time_of(at),
-            args=[callback],
+            args=[callback, at],
             misfire_grace_time=None,
         )
 
-    async def _run(self, callback: Callback) -> None:
+    async def _run(self, callback: Callback, at: datetime | None = None) -> None:
+        # `at` rides along in the job only so that pause() can hold the job by its simulated moment.
         try:
             await callback()
         except Exception as exc:  # surfaced by run_until, never swallowed
@@ -112,8 +162,9 @@ class RealClock:
                 if self._errors:
                     raise self._errors.pop(0)
                 remaining = (self.wall_time_of(end) - self._wall()).total_seconds()
+                timeout = 0.2 if self.paused else max(0.01, min(remaining, 0.2))
                 try:
-                    await asyncio.wait_for(stop.wait(), timeout=max(0.01, min(remaining, 0.2)))
+                    await asyncio.wait_for(stop.wait(), timeout=timeout)
                 except asyncio.TimeoutError:
                     pass
         finally:

@@ -1,0 +1,370 @@
+"""`ideaco chat`: the boss's terminal chat with a running office.
+
+At a terminal the office runs on the real clock (APScheduler, `--speed` times faster) while
+the boss types: the prompt (prompt_toolkit) and the office share one asyncio loop, and
+incoming messages are printed above the line being typed (`patch_stdout`), never through it.
+With standard input not a terminal, the chat is a script on the simulated clock: each line
+is posted at the current simulated moment, and only `/wait DURATION` lets time pass.
+`/quit` (or Ctrl-C, Ctrl-D, end of input) saves the state and summary.json; running
+`ideaco chat RUNDIR` again continues the same office.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from ideaco.cli import chat_commands as views
+from ideaco.cli.chat_commands import Command, CommandError, default_conversation, parse_line
+from ideaco.cli.display import Transcript, safe_text
+from ideaco.cli.errors import UserError
+from ideaco.errors import IdeacoError
+from ideaco.office.clock import RealClock, SimClock
+from ideaco.office.office import Office
+from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, read_log
+
+QUIT_REASON = "the boss left the chat"
+# The real clock runs until the boss quits; the horizon only bounds the scheduler's wait.
+HORIZON = timedelta(days=3650)
+WAIT_POLL_S = 0.05
+
+
+@dataclass
+class ChatOptions:
+    source: Path | None
+    out: Path | None
+    speed: float
+    seed: int
+    model: ModelOptions
+
+
+def chat_command(options: ChatOptions, *, interactive: bool | None = None) -> int:
+    """Open (or reopen) an office and chat with it until /quit; 0 when done."""
+    if interactive is None:
+        interactive = _is_tty(sys.stdin) and _is_tty(sys.stdout)
+    # Not a terminal: plain text, whatever FORCE_COLOR says; never wrap a line in two.
+    console = Console(highlight=False, soft_wrap=True, force_terminal=interactive)
+    opened = open_chat(options, console, interactive=interactive)
+    office = opened.office
+    session = ChatSession(opened, console, interactive=interactive)
+    office.observers.append(Transcript(console))
+    console.print(
+        Text.assemble(
+            (f"{'continuing' if opened.resumed else 'opening'} {office.company}", "bold"),
+            f" · {opened.describe_model()} · "
+            + (f"real clock ×{options.speed:g}" if interactive else "simulated clock")
+            + f" · run directory {opened.rundir.path} · /help for commands",
+        )
+    )
+    wall_start = time.monotonic()
+    try:
+        asyncio.run(session.run())
+        summary = opened.finish(time.monotonic() - wall_start)
+    finally:
+        opened.close()
+    if office.failed:
+        raise UserError(f"{office.stop_reason} (logs so far in {opened.rundir.path})")
+    if office.stop_reason and office.stop_reason != QUIT_REASON:
+        console.print(Text(f"stopped: {office.stop_reason}", style="bold"))
+    console.print(
+        Text(
+            f"saved: {summary['messages']} messages, {summary['thoughts']} thoughts. "
+            f"Continue with: ideaco chat {opened.rundir.path}",
+            style="bold",
+        )
+    )
+    return 0
+
+
+def _is_tty(stream: object) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # a closed or unusual stream
+        return False
+
+
+def open_chat(options: ChatOptions, console: Console, *, interactive: bool) -> OpenedRun:
+    """A scenario file opens a new office; a run directory continues its office."""
+
+    def status(line: str) -> None:
+        console.print(Text(line, style="dim"))
+
+    source = options.source
+    if source is None:
+        raise UserError("give a scenario file (a new office) or a run directory (to continue one)")
+    speed = options.speed
+
+    def real_clock(start: datetime) -> RealClock:
+        clock = RealClock(start, speed=speed)
+        clock.pause()  # time starts with the session, not while the model and the state load
+        return clock
+
+    clock = real_clock if interactive else SimClock
+    if source.is_dir():
+        if options.out is not None:
+            raise UserError("--out does not apply to a run directory: the chat continues in it")
+        return open_existing(source, model=options.model, clock=clock, status=status)
+    return open_new(
+        source, model=options.model, seed=options.seed, out=options.out, clock=clock, status=status
+    )
+
+
+async def advance(office: Office, until: datetime) -> None:
+    """Let the office run to `until` (or until stopped), then save.
+
+    Unlike `Office.run`, the run's `end_at` is left alone: a chat has no end of its own, and a
+    later `ideaco run --resume` must still see the scenario's.
+    """
+    try:
+        await office.clock.run_until(until, office.stop_event)
+    finally:
+        office.checkpoint()
+
+
+async def settle(office: Office) -> None:
+    """Step the simulated clock until the thinks in flight now have finished.
+
+    New thinks that start meanwhile are left running: this waits for answers, not for silence.
+    """
+    busy = {e.id for e in office.employees.values() if e.phase == "thinking"}
+    while busy and not office.stop_event.is_set():
+        if not await office.step():
+            break
+        busy = {i for i in busy if office.employees[i].phase == "thinking"}
+
+
+class ChatSession:
+    """The boss at the keyboard: the current conversation, and what each typed line does."""
+
+    def __init__(self, opened: OpenedRun, console: Console, *, interactive: bool) -> None:
+        self.opened = opened
+        self.office = opened.office
+        self.console = console
+        self.interactive = interactive
+        self.conversation = default_conversation(self.office)
+        self.done = False
+        self.quit_event: asyncio.Event | None = None
+
+    @property
+    def prompt(self) -> str:
+        return f"[{self.conversation}] boss> "
+
+    def show(self, lines: list[Text]) -> None:
+        for line in lines:
+            self.console.print(line)
+
+    def hint(self, text: str) -> None:
+        self.console.print(Text(text, style="yellow"))
+
+    def quit(self) -> None:
+        """Ctrl-C or a termination signal: leave as /quit does."""
+        self.done = True
+        self.office.stop(QUIT_REASON)
+        if self.quit_event is not None:
+            self.quit_event.set()
+
+    # ------------------------------------------------------------------ the session
+
+    async def run(self) -> None:
+        self.quit_event = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.quit)
+        office = self.office
+        if getattr(office.clock, "paused", False):
+            office.clock.resume()  # type: ignore[attr-defined]
+        office.start()
+        try:
+            if self.interactive:
+                await self._interactive()
+            else:
+                await self._scripted()
+        finally:
+            office.stop(QUIT_REASON)  # keeps an earlier reason (a spent budget)
+            await office.thinker.drain()  # cut thinks are re-woken when the chat continues
+            shutdown = getattr(office.clock, "shutdown", None)
+            if shutdown is not None:
+                shutdown()
+
+    async def _scripted(self) -> None:
+        """Lines from standard input, on the simulated clock; end of input is /quit."""
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        _start_reader(asyncio.get_running_loop(), lines)
+        assert self.quit_event is not None
+        quitting = asyncio.ensure_future(self.quit_event.wait())
+        try:
+            while not self.done and not self.office.stop_event.is_set():
+                getting = asyncio.ensure_future(lines.get())
+                await asyncio.wait({getting, quitting}, return_when=asyncio.FIRST_COMPLETED)
+                if not getting.done():
+                    getting.cancel()
+                    break
+                line = getting.result()
+                if line is None:
+                    break
+                await self.handle(line)
+        finally:
+            quitting.cancel()
+
+    async def _interactive(self) -> None:
+        """The prompt and the office on the real clock, in this one loop."""
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.patch_stdout import patch_stdout
+
+        office = self.office
+        running = asyncio.ensure_future(advance(office, office.clock.now() + HORIZON))
+        assert self.quit_event is not None
+        quitting = asyncio.ensure_future(self.quit_event.wait())
+        prompt: PromptSession[str] = PromptSession()
+
+        async def ask() -> str:
+            try:  # handle_sigint=False: Ctrl-C is a key here; a real SIGINT stays ours
+                return await prompt.prompt_async(self.prompt, handle_sigint=False)
+            except (EOFError, KeyboardInterrupt):  # caught here: out of a task they would end the loop
+                return "/quit"
+
+        try:
+            # raw: rich's colours pass through; agent text is already made safe by safe_text.
+            with patch_stdout(raw=True):
+                while not self.done and not running.done():
+                    asking = asyncio.ensure_future(ask())
+                    await asyncio.wait({asking, running, quitting}, return_when=asyncio.FIRST_COMPLETED)
+                    if not asking.done():
+                        asking.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, EOFError, KeyboardInterrupt):
+                            await asking
+                        break
+                    await self.handle(asking.result())
+        finally:
+            quitting.cancel()
+            office.stop(QUIT_REASON)
+            await running
+
+    # ------------------------------------------------------------------ one line
+
+    async def handle(self, line: str) -> None:
+        """Post a message, or run a command; a bad line gets a one-line hint, never a crash."""
+        try:
+            parsed = parse_line(line)
+            if parsed is None:
+                return
+            if isinstance(parsed, str):
+                self.office.post_as_boss(self.conversation, parsed)
+                return
+            await self.command(parsed)
+        except (CommandError, IdeacoError) as exc:
+            self.hint(str(exc).splitlines()[0] if str(exc) else "cannot do that")
+
+    async def command(self, cmd: Command) -> None:
+        office, args = self.office, cmd.args
+        if cmd.name == "quit":
+            self.done = True
+        elif cmd.name == "help":
+            self.show(views.help_lines())
+        elif cmd.name in ("room", "dm"):
+            resolve = views.resolve_room if cmd.name == "room" else views.resolve_dm
+            self.conversation = resolve(office, args[0])
+            conv = office.conversations[self.conversation]
+            self.console.print(Text(f"now writing in {conv.id} ({safe_text(conv.name)})", style="dim"))
+        elif cmd.name == "who":
+            self.show(views.who_lines(office))
+        elif cmd.name == "tasks":
+            self.show(views.tasks_lines(office, views.resolve_employee(office, args[0]) if args else None))
+        elif cmd.name == "mind":
+            employee = views.resolve_employee(office, args[0])
+            count = int(args[1]) if len(args) > 1 else views.MIND_DEFAULT
+            thoughts = read_log(self.opened.rundir.thoughts_path)
+            self.show(views.mind_lines(office, thoughts, employee, count))
+        elif cmd.name in ("mem", "rel", "stamina"):
+            view = {"mem": views.mem_lines, "rel": views.rel_lines, "stamina": views.stamina_lines}[cmd.name]
+            self.show(view(office, views.resolve_employee(office, args[0])))
+        elif cmd.name in ("pause", "resume"):
+            self._pause(cmd.name == "pause")
+        elif cmd.name == "wait":
+            assert cmd.duration is not None
+            await self._wait(cmd.duration)
+
+    def _pause(self, pause: bool) -> None:
+        clock = self.office.clock
+        if not hasattr(clock, "pause"):
+            raise CommandError("this clock cannot be paused")
+        if clock.paused == pause:  # type: ignore[attr-defined]
+            raise CommandError("the clock is already paused" if pause else "the clock is not paused")
+        if pause:
+            clock.pause()  # type: ignore[attr-defined]
+        else:
+            clock.resume()  # type: ignore[attr-defined]
+        at = clock.now().strftime("%H:%M:%S")
+        word = f"paused at {at}: nobody wakes until /resume" if pause else f"resumed at {at}"
+        self.console.print(Text(word, style="dim"))
+
+    async def _wait(self, duration: timedelta) -> None:
+        office = self.office
+        if getattr(office.clock, "paused", False):
+            raise CommandError("the clock is paused: /resume first")
+        target = office.clock.now() + duration
+        if self.interactive:  # the clock runs by itself: just let the boss watch
+            self.console.print(Text(f"waiting until {target.strftime('%H:%M:%S')} …", style="dim"))
+            while office.clock.now() < target and not office.stop_event.is_set() and not self.done:
+                await asyncio.sleep(WAIT_POLL_S)
+            return
+        await advance(office, target)
+        await settle(office)
+
+
+def _start_reader(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[str | None]) -> None:
+    """Feed standard input's lines to `lines` from a daemon thread (None at end of input).
+
+    `os.read` on the descriptor works for pipes, files and terminals alike, and holds no Python
+    I/O lock, so a reader still blocked when the chat ends cannot hang the interpreter's exit.
+    """
+
+    def put(item: str | None) -> bool:
+        try:
+            loop.call_soon_threadsafe(lines.put_nowait, item)
+            return True
+        except RuntimeError:  # the loop is gone: the chat is over
+            return False
+
+    def read() -> None:
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, ValueError, OSError):  # no descriptor (a test harness's stream)
+            stream = sys.stdin
+            for line in iter(stream.readline, "") if stream is not None else ():
+                if not put(line.rstrip("\n")):
+                    return
+            put(None)
+            return
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        pending = ""
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            pending += decoder.decode(chunk, final=not chunk)
+            *complete, pending = pending.split("\n")
+            for line in complete:
+                if not put(line):
+                    return
+            if not chunk:
+                if pending:
+                    put(pending)
+                put(None)
+                return
+
+    threading.Thread(target=read, name="ideaco-chat-stdin", daemon=True).start()

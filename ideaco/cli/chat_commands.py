@@ -1,0 +1,281 @@
+"""The boss chat's slash commands: parsing a typed line, and what the looking commands show.
+
+Everything here is a pure function of the office (and, for `/mind`, the thoughts log), so it
+works the same on the real and the simulated clock. Agent text is always put into `Text`
+objects through `safe_text`: never parsed as markup, control characters made visible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from rich.text import Text
+
+from ideaco.cli.display import format_duration, safe_text
+from ideaco.mind import relationships as rel
+from ideaco.mind import stamina as st
+from ideaco.mind import tasks as task_rules
+from ideaco.office.conversation import ConversationKind, boss_conversation_id
+from ideaco.office.office import Office
+from ideaco.scenario import parse_duration
+
+MIND_DEFAULT = 5  # thoughts shown by /mind
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    usage: str  # the arguments, as shown by /help
+    help: str
+    min_args: int = 0
+    max_args: int = 0
+
+
+COMMANDS: dict[str, CommandSpec] = {
+    "room": CommandSpec("ID", "write in a room from now on", 1, 1),
+    "dm": CommandSpec("ID", "write in your 1-on-1 with an employee (boss:ID)", 1, 1),
+    "who": CommandSpec("", "employees: role, stamina zone, what they are doing, next look"),
+    "tasks": CommandSpec("[ID]", "tasks of everyone, or of one employee", 0, 1),
+    "mind": CommandSpec("ID [N]", "the last N inner monologues of an employee (default 5)", 1, 2),
+    "mem": CommandSpec("ID", "an employee's memories and conversation summaries", 1, 1),
+    "rel": CommandSpec("ID", "an employee's impressions of colleagues", 1, 1),
+    "stamina": CommandSpec("ID", "an employee's patience, fatigue, stress and comfort", 1, 1),
+    "pause": CommandSpec("", "stop the clock (nobody wakes, thinks or speaks)"),
+    "resume": CommandSpec("", "start the clock again"),
+    "wait": CommandSpec("DURATION", "let simulated time pass, e.g. /wait 2m", 1, 1),
+    "quit": CommandSpec("", "save the office and leave (Ctrl-D, Ctrl-C); `ideaco chat RUNDIR` continues"),
+    "help": CommandSpec("", "this list"),
+}
+ALIASES = {"exit": "quit", "q": "quit", "?": "help"}
+
+
+class CommandError(ValueError):
+    """A line the chat cannot act on; its message is the one-line hint shown to the boss."""
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    args: tuple[str, ...] = ()
+    duration: timedelta | None = None  # /wait
+
+
+def parse_line(line: str) -> Command | str | None:
+    """A slash command, a message to post (str), or None for a blank line.
+
+    `//text` posts the message `/text`, for the rare message that starts with a slash.
+    """
+    text = line.rstrip("\r\n")
+    if not text.strip():
+        return None
+    stripped = text.strip()
+    if stripped.startswith("//"):
+        return stripped[1:]
+    if not stripped.startswith("/"):
+        return text.strip()
+    if len(stripped) == 1 or stripped[1].isspace():
+        raise CommandError("a command name must follow '/': type /help for the list")
+    word, *args = stripped[1:].split()
+    name = ALIASES.get(word.lower(), word.lower())
+    spec = COMMANDS.get(name)
+    if spec is None:
+        raise CommandError(
+            f"unknown command /{safe_text(word)}: type /help for the list (//text posts /text)"
+        )
+    if not spec.min_args <= len(args) <= spec.max_args:
+        raise CommandError(f"usage: /{name} {spec.usage}".rstrip())
+    if name == "wait":
+        try:
+            duration = parse_duration(args[0])
+        except ValueError as exc:
+            raise CommandError(f"/wait: {safe_text(str(exc))}") from None
+        if duration.total_seconds() <= 0:
+            raise CommandError("/wait needs a positive duration, e.g. /wait 2m")
+        return Command(name, tuple(args), duration)
+    if name == "mind" and len(args) == 2 and not (args[1].isdigit() and int(args[1]) > 0):
+        raise CommandError(f"usage: /mind {COMMANDS['mind'].usage} (N a positive number)")
+    return Command(name, tuple(args))
+
+
+# ---------------------------------------------------------------------------------------- ids
+
+
+def resolve_employee(office: Office, ref: str) -> str:
+    """An employee id from an id or a name (any case, an optional @)."""
+    want = ref.strip().lstrip("@").lower()
+    for emp in office.employees.values():
+        if want in (emp.id.lower(), emp.name.lower()):
+            return emp.id
+    known = ", ".join(sorted(office.employees))
+    raise CommandError(f"no employee {safe_text(ref)!r} (employees: {known})")
+
+
+def rooms(office: Office) -> list[str]:
+    kinds = (ConversationKind.WORK, ConversationKind.CASUAL)
+    return [c.id for c in office.conversations.values() if c.kind in kinds]
+
+
+def resolve_room(office: Office, ref: str) -> str:
+    """A room id (work or casual) from its id or its name."""
+    want = ref.strip().lstrip("#").lower()
+    for cid in rooms(office):
+        if want in (cid.lower(), office.conversations[cid].name.lower()):
+            return cid
+    if want.startswith("boss:"):
+        raise CommandError(f"{safe_text(ref)} is a 1-on-1: use /dm {safe_text(ref[5:])}")
+    raise CommandError(f"no room {safe_text(ref)!r} (rooms: {', '.join(rooms(office))})")
+
+
+def resolve_dm(office: Office, ref: str) -> str:
+    """The boss's 1-on-1 with an employee (`alice`, `Alice` or `boss:alice`)."""
+    target = ref[5:] if ref.lower().startswith("boss:") else ref
+    cid = boss_conversation_id(resolve_employee(office, target))
+    if cid not in office.conversations:  # every employee has one; guard a hand-edited state
+        raise CommandError(f"no conversation {cid}")
+    return cid
+
+
+def default_conversation(office: Office) -> str:
+    """The first work room, else the first conversation."""
+    for conv in office.conversations.values():
+        if conv.kind is ConversationKind.WORK:
+            return conv.id
+    return next(iter(office.conversations))
+
+
+# ---------------------------------------------------------------------------------------- views
+
+
+def _line(*parts: str | tuple[str, str]) -> Text:
+    """A line from plain parts; (text, style) tuples are styled. Callers pass agent text through safe_text."""
+    return Text.assemble(*parts)
+
+
+def _clock(at: datetime) -> str:
+    return at.strftime("%H:%M:%S")
+
+
+def help_lines() -> list[Text]:
+    lines = [Text("Type a message and press Enter to post it in the current conversation.", style="bold")]
+    for name, spec in COMMANDS.items():
+        lines.append(_line((f"  /{name} {spec.usage}".ljust(20), "bold"), spec.help))
+    return lines
+
+
+def who_lines(office: Office) -> list[Text]:
+    now = office.clock.now()
+    lines = []
+    for emp in office.employees.values():
+        if emp.wake_at is None:
+            wake = "no look scheduled"
+        elif emp.wake_at <= now:
+            wake = "looks now"
+        else:
+            wake = f"next look {_clock(emp.wake_at)} (in {format_duration(emp.wake_at - now)})"
+        zone = st.zone(emp.stamina)
+        lines.append(
+            _line(
+                (emp.id.ljust(10), "bold"),
+                f" {safe_text(emp.name)} · {safe_text(emp.role)} · ",
+                (zone, {"green": "green", "yellow": "yellow"}.get(zone, "red")),
+                f" · {emp.phase} · {wake}",
+            )
+        )
+    return lines
+
+
+def tasks_lines(office: Office, employee: str | None = None) -> list[Text]:
+    now = office.clock.now()
+    owners = [employee] if employee else list(office.employees)
+    lines = []
+    for owner in owners:
+        for task in office.employees[owner].tasks:
+            state = f"{task.status} · {task_rules.urgency(task, now)}" if task.pending else task.status
+            if task.stalled and task.pending:
+                state += " · stalled"
+            line = _line(
+                (f"[{task.id}]", "bold"),
+                f" {owner} · {state} · {task.type} · {safe_text(task.description)}",
+            )
+            if task.result:
+                line.append(f" → {safe_text(task.result)}")
+            lines.append(line)
+    if not lines:
+        lines.append(Text(f"no tasks{' for ' + employee if employee else ''}", style="dim"))
+    return lines
+
+
+def mind_lines(
+    office: Office, thoughts: Iterable[dict[str, Any]], employee: str, count: int = MIND_DEFAULT
+) -> list[Text]:
+    """The last `count` thoughts of one employee from thoughts.jsonl, oldest first."""
+    mine = [t for t in thoughts if t.get("employee") == employee][-count:]
+    if not mine:
+        return [Text(f"{employee} has not thought yet", style="dim")]
+    lines = []
+    for record in mine:
+        at = datetime.fromisoformat(record["at"])
+        verdict = "spoke" if record.get("spoke") else f"silent ({record.get('gate') or 'no message'})"
+        lines.append(
+            _line(
+                (_clock(at), "dim"),
+                f" {safe_text(record.get('conversation', '?'))} · {record.get('trigger', '?')} · ",
+                (verdict, "green" if record.get("spoke") else "yellow"),
+            )
+        )
+        thought = record.get("thought") or {}
+        inner = thought.get("innerThoughts") or record.get("error") or "(no thought)"
+        lines.append(_line("    ", (safe_text(inner), "italic")))
+        if thought.get("reason"):
+            lines.append(_line("    why: ", safe_text(thought["reason"])))
+    return lines
+
+
+def mem_lines(office: Office, employee: str) -> list[Text]:
+    memory = office.employees[employee].memory
+    lines: list[Text] = []
+    for title, items in (("long-term", memory.long_term), ("short-term", memory.short_term)):
+        lines.append(Text(f"{title} ({len(items)})", style="bold"))
+        for item in items:
+            lines.append(
+                _line(
+                    (f"  [{item.id}]", "bold"),
+                    f" {item.category} · importance {item.importance} · {safe_text(item.content)}",
+                )
+            )
+    if memory.summaries:
+        lines.append(Text("conversation summaries", style="bold"))
+        for cid, summary in memory.summaries.items():
+            lines.append(_line((f"  {safe_text(cid)}: ", "bold"), safe_text(summary)))
+    return lines
+
+
+def rel_lines(office: Office, employee: str) -> list[Text]:
+    now = office.clock.now()
+    table = office.employees[employee].relationships
+    if not table:
+        return [Text(f"{employee} has no impressions yet (everyone at affinity 50)", style="dim")]
+    lines = []
+    for other, relation in sorted(table.items()):
+        affinity = rel.shown(rel.current_affinity(relation, now))
+        lines.append(
+            _line(
+                (other.ljust(10), "bold"),
+                f" {safe_text(relation.name)} · affinity {affinity} · {safe_text(relation.impression)}",
+            )
+        )
+    return lines
+
+
+def stamina_lines(office: Office, employee: str) -> list[Text]:
+    stamina = office.employees[employee].stamina
+    zone = st.zone(stamina)
+    return [
+        _line(
+            f"patience {stamina.patience:.0f} · fatigue {stamina.fatigue:.0f} · stress {stamina.stress:.0f}"
+            f" · comfort {st.comfort(stamina):.0f} · ",
+            (zone, {"green": "green", "yellow": "yellow"}.get(zone, "red")),
+        )
+    ]
