@@ -33,7 +33,7 @@ from ideaco.cli.errors import UserError
 from ideaco.errors import IdeacoError
 from ideaco.office.clock import RealClock, SimClock
 from ideaco.office.office import Office
-from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, read_log
+from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, open_new_company, read_log
 
 QUIT_REASON = "the boss left the chat"
 # The real clock runs until the boss quits; the horizon only bounds the scheduler's wait.
@@ -48,6 +48,7 @@ class ChatOptions:
     speed: float
     seed: int
     model: ModelOptions
+    new: str | None = None  # an empty company with this name (--new)
 
 
 def chat_command(options: ChatOptions, *, interactive: bool | None = None) -> int:
@@ -102,8 +103,10 @@ def open_chat(options: ChatOptions, console: Console, *, interactive: bool) -> O
         console.print(Text(line, style="dim"))
 
     source = options.source
-    if source is None:
-        raise UserError("give a scenario file (a new office) or a run directory (to continue one)")
+    if (source is None) == (options.new is None):
+        raise UserError(
+            "give a scenario file (a new office), a run directory (to continue one), or --new NAME (an empty company)"
+        )
     speed = options.speed
 
     def real_clock(start: datetime) -> RealClock:
@@ -112,6 +115,11 @@ def open_chat(options: ChatOptions, console: Console, *, interactive: bool) -> O
         return clock
 
     clock = real_clock if interactive else SimClock
+    if options.new is not None:
+        return open_new_company(
+            options.new, model=options.model, seed=options.seed, out=options.out, clock=clock, status=status
+        )
+    assert source is not None
     if source.is_dir():
         if options.out is not None:
             raise UserError("--out does not apply to a run directory: the chat continues in it")

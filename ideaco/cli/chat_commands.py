@@ -138,7 +138,9 @@ def resolve_dm(office: Office, ref: str) -> str:
 
 
 def default_conversation(office: Office) -> str:
-    """The first work room, else the first conversation."""
+    """The secretary's boss chat (every company has one), else the first work room."""
+    if "boss:secretary" in office.conversations:
+        return "boss:secretary"
     for conv in office.conversations.values():
         if conv.kind is ConversationKind.WORK:
             return conv.id

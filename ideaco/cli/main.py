@@ -97,18 +97,35 @@ def run(
 
 @app.command()
 def chat(
-    source: Path | None = typer.Argument(None, help="Scenario YAML (a new run) or a run directory (continued)."),
-    out: Path | None = typer.Option(None, "--out", help="The run directory itself (default runs/<scenario>-<time>/)."),
+    source: Path | None = typer.Argument(
+        None, help="Scenario YAML (a new run) or a run directory (continued)."
+    ),
+    new: str | None = typer.Option(
+        None, "--new", help="Start an empty company with this name: the boss and the secretary."
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", help="The run directory itself (default runs/<scenario>-<time>/)."
+    ),
     speed: float = typer.Option(1.0, "--speed", min=0.001, help="Real clock: every delay K times shorter."),
     seed: int = typer.Option(7, "--seed", help="Seed of the run's one random generator."),
     base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint."),
     model: str | None = typer.Option(None, "--model", help="Model name for every employee."),
-    api_key_env: str | None = typer.Option(None, "--api-key-env", help="Environment variable holding the API key."),
+    api_key_env: str | None = typer.Option(
+        None, "--api-key-env", help="Environment variable holding the API key."
+    ),
     gguf: Path | None = typer.Option(None, "--gguf", help="Serve this local GGUF model in-process."),
-    record: Path | None = typer.Option(None, "--record", help="Write every model request and answer to this file."),
-    replay: Path | None = typer.Option(None, "--replay", help="Answer from a --record file; no model is contacted."),
-    max_calls: int | None = typer.Option(None, "--max-calls", min=1, help="Stop cleanly after this many model calls."),
-    max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="Stop cleanly after this many tokens."),
+    record: Path | None = typer.Option(
+        None, "--record", help="Write every model request and answer to this file."
+    ),
+    replay: Path | None = typer.Option(
+        None, "--replay", help="Answer from a --record file; no model is contacted."
+    ),
+    max_calls: int | None = typer.Option(
+        None, "--max-calls", min=1, help="Stop cleanly after this many model calls."
+    ),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", min=1, help="Stop cleanly after this many tokens."
+    ),
     concurrency: int = typer.Option(2, "--concurrency", min=1, help="Model calls in flight at once."),
 ) -> None:
     """Talk to the office as the boss while it runs (type /help for commands)."""
@@ -117,6 +134,7 @@ def chat(
 
     options = ChatOptions(
         source=source,
+        new=new,
         out=out,
         speed=speed,
         seed=seed,
@@ -143,9 +161,13 @@ def chat(
 def inspect(
     rundir: Path = typer.Argument(..., help="A run directory."),
     employee: str | None = typer.Option(None, "--employee", help="Only this employee's thoughts."),
-    conversation: str | None = typer.Option(None, "--conversation", help="Only thoughts in this conversation."),
+    conversation: str | None = typer.Option(
+        None, "--conversation", help="Only thoughts in this conversation."
+    ),
     gate: str | None = typer.Option(None, "--gate", help="Only thoughts held by this gate (or 'spoke')."),
-    since: str | None = typer.Option(None, "--since", help="Only thoughts from this simulated time (HH:MM or ISO)."),
+    since: str | None = typer.Option(
+        None, "--since", help="Only thoughts from this simulated time (HH:MM or ISO)."
+    ),
     follow: bool = typer.Option(False, "--follow", "-f", help="Keep printing new thoughts of a live run."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document instead of the timeline."),
 ) -> None:
