@@ -1,0 +1,111 @@
+"""The notebooks run end to end on the recorded replay: no key, no model, a few seconds each.
+
+A failure that names a replay miss means the prompts, the scenario or the notebooks' session changed
+since `notebooks/data/startup.jsonl` was recorded: re-run `python notebooks/make_recording.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+RECORDING = NOTEBOOKS / "data" / "startup.jsonl"
+NAMES = ("01-run-and-step.ipynb", "02-analyse-a-run.ipynb")
+
+
+def execute(name: str, tmp: Path) -> nbformat.NotebookNode:
+    """Run a notebook in a fresh kernel from the notebooks/ directory, as Jupyter would.
+
+    The kernel's temporary directory is `tmp`, so the run directory the notebook makes lands there.
+    """
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    # Raises CellExecutionError, naming the cell and its traceback, if any cell fails.
+    NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    ).execute(env={**os.environ, "TMPDIR": str(tmp)})
+    return nb
+
+
+def run_summary(tmp: Path) -> dict:
+    """The summary.json of the one run directory the notebook made."""
+    (path,) = tmp.glob("ideaco-notebook-*/run/summary.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def assert_replayed(summary: dict, nb: nbformat.NotebookNode) -> None:
+    """The run was answered from the recording: calls made, none failed, nothing stopped it."""
+    assert summary["llm"]["calls"] == replayed_calls(nb) > 0
+    assert "error" not in summary["silences_by_gate"] and not summary["errors_by_kind"]
+    assert summary["stop_reason"] is None
+
+
+def printed(nb: nbformat.NotebookNode) -> str:
+    """Everything the notebook's cells printed or displayed as text."""
+    parts = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                parts.append(output["text"])
+            data = output.get("data", {})
+            parts.append(data.get("text/markdown") or data.get("text/plain") or "")
+    return "\n".join(parts)
+
+
+def replayed_calls(nb: nbformat.NotebookNode) -> int:
+    found = re.search(r"(\d+) model calls replayed", printed(nb))
+    assert found, "the notebook's last cell should say how many model calls it replayed"
+    return int(found.group(1))
+
+
+@pytest.fixture(scope="module")
+def recorded_calls() -> int:
+    lines = RECORDING.read_text(encoding="utf-8").splitlines()
+    assert all(json.loads(line)["model"] == "scripted" for line in lines)
+    return len(lines)
+
+
+def test_the_recording_is_small() -> None:
+    assert 0 < RECORDING.stat().st_size < 1_000_000
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_committed_notebooks_have_no_outputs(name: str) -> None:
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    nbformat.validate(nb)
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    assert code and all(not cell.outputs and cell.execution_count is None for cell in code)
+
+
+def test_notebook_1_runs_steps_and_talks_on_the_replay(recorded_calls: int, tmp_path: Path) -> None:
+    nb = execute(NAMES[0], tmp_path)
+    summary = run_summary(tmp_path)
+    assert_replayed(summary, nb)
+    assert summary["simulated_end"].startswith("2026-01-05T09:15")
+    text = printed(nb)
+    # The boss's own line shows in the transcript, and the employee view found Sam's new task.
+    assert "@Sam, can you pair with Zoe" in text
+    assert "Pair with Zoe on the onboarding screens" in text
+    assert 0 < replayed_calls(nb) < recorded_calls
+
+
+def test_notebook_2_analyses_the_replayed_run(recorded_calls: int, tmp_path: Path) -> None:
+    nb = execute(NAMES[1], tmp_path)
+    assert_replayed(run_summary(tmp_path), nb)
+    images = [
+        output
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+        if "image/png" in output.get("data", {})
+    ]
+    assert len(images) == 2
+    # Notebook 2 replays the whole recorded session (notebook 1's, carried on).
+    assert recorded_calls * 0.9 <= replayed_calls(nb) <= recorded_calls
+    assert "Per simulated hour" in printed(nb)
