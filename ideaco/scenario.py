@@ -274,7 +274,8 @@ class Scenario(_Strict):
         targets = {r.id for r in self.rooms} | {d.casual_room_id for d in self.departments}
         for i, s in enumerate(self.script):
             if s.to.startswith("boss:"):
-                if s.to[len("boss:") :] not in employees:
+                # The secretary is in every company (spec 2.9): the boss reaches it in boss:secretary.
+                if s.to[len("boss:") :] not in employees | {"secretary"}:
                     problems.append((f"script[{i}].to", f"{s.to!r}: {s.to[5:]!r} is not an employee"))
             elif s.to not in targets:
                 problems.append((f"script[{i}].to", f"{s.to!r} is not a room (nor boss:<employee>)"))

@@ -260,7 +260,14 @@ def _open_scenario(
         model_for=lambda m: model_for(settings, m, model.model),
     )
     office.end_at = scenario.start + (length or scenario.duration)
-    return _choose_schema(OpenedRun(office, stack, rundir, resumed=False, model_options=model))
+    opened = _choose_schema(OpenedRun(office, stack, rundir, resumed=False, model_options=model))
+    # state.json before any log line: a run killed from here on can always be resumed.
+    try:
+        office.checkpoint()
+    except StateError as exc:
+        opened.close()
+        raise IdeacoError(str(exc)) from None
+    return opened
 
 
 def open_existing(
@@ -271,51 +278,92 @@ def open_existing(
     clock: ClockFactory = SimClock,
     status: Callable[[str], None] = lambda _line: None,
 ) -> OpenedRun:
-    """Reopen a run directory to continue it (`--resume`)."""
+    """Reopen a run directory to continue it (`--resume`).
+
+    The saved state and the logs are checked, and the office rebuilt from them, before any
+    endpoint is contacted or any file touched: a run directory this version cannot continue is
+    one line and leaves the directory as it was.
+    """
     model = model or ModelOptions()
     try:
         rundir = RunDir.open_existing(Path(path))
         state = StateStore(rundir.state_path).load()
     except (RunDirError, StateError) as exc:
         raise IdeacoError(str(exc)) from None
-    if not state or "office" not in state:
-        raise IdeacoError(f"{rundir.state_path}: holds no office state to resume")
+    where = rundir.state_path
+    if not state or not isinstance(state.get("office"), dict):
+        raise IdeacoError(f"{where}: holds no office state to resume")
     try:
         scenario = Scenario.model_validate(state["office"]["scenario"])
     except (KeyError, ValueError) as exc:
-        raise IdeacoError(
-            f"{rundir.state_path}: not a state this version can resume ({exc.__class__.__name__})"
-        ) from None
+        raise IdeacoError(f"{where}: not a state this version can resume ({_problem(exc)})") from None
     length = (
         duration if isinstance(duration, timedelta) else parse_run_duration(duration) if duration else None
     )
     settings = resolve_model_settings(model, scenario)
     messages = read_log(rundir.messages_path)
     thoughts = read_log(rundir.thoughts_path)
-    stats = state["office"].get("stats", {})
-    stack = open_llm(
-        model,
-        settings,
-        status,
-        calls=stats.get("llm_calls", 0),
-        tokens=stats.get("prompt_tokens", 0) + stats.get("completion_tokens", 0),
-    )
-    now = datetime.fromisoformat(state["office"]["now"])
+    saved_now = state["office"].get("now")
     try:
+        now = datetime.fromisoformat(saved_now)
+    except (TypeError, ValueError):
+        raise IdeacoError(
+            f"{where}: office.now {saved_now!r} is not a time this version can resume"
+        ) from None
+    try:
+        # A killed run's logs may have run past its last save: time never goes back on what they hold.
+        logged = [datetime.fromisoformat(r["at"]) for r in (*messages[-1:], *thoughts) if r.get("at")]
+        now = max([now, *logged])
         office = office_from_state(
             state,
             messages,
             thoughts=thoughts,
-            llm=stack.llm,
+            llm=_NOT_CONNECTED,
             clock=clock(now),
-            journal=RunJournal(rundir),
             model_for=lambda m: model_for(settings, m, model.model),
         )
     except ResumeError as exc:
+        raise IdeacoError(f"{where}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise IdeacoError(f"{where}: not a state this version can resume ({_problem(exc)})") from None
+    # The budget counts what the logs hold: they may have run ahead of the last checkpoint.
+    usage = [t.get("llm") or {} for t in thoughts]
+    stack = open_llm(
+        model,
+        settings,
+        status,
+        calls=sum(u.get("calls", 1) for u in usage if u),
+        tokens=sum(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0) for u in usage),
+    )
+    office.llm = stack.llm
+    try:  # from here on the run directory is ours: stale temp files go, a torn log line is repaired
+        office.journal = RunJournal(rundir)
+    except (OSError, ValueError) as exc:
         stack.close()
-        raise IdeacoError(f"{rundir.state_path}: {exc}") from None
+        raise IdeacoError(f"{rundir.path}: {exc}") from None
     if length is not None:
         office.end_at = now + length
     elif office.end_at is None or office.end_at <= now:
         office.end_at = now + scenario.duration
     return _choose_schema(OpenedRun(office, stack, rundir, resumed=True, model_options=model))
+
+
+class _NotConnected:
+    """The model's place while a resumed office is rebuilt: nothing is contacted before it is sound."""
+
+    async def complete(self, request: Any) -> Any:
+        raise RuntimeError("the model is not connected yet")
+
+    async def aclose(self) -> None:
+        pass
+
+
+_NOT_CONNECTED = _NotConnected()
+
+
+def _problem(exc: Exception) -> str:
+    """A saved state's defect in a few words: a missing field by name, else the error's first line."""
+    if isinstance(exc, KeyError):
+        return f"missing field {exc.args[0]!r}" if exc.args else "a missing field"
+    text = str(exc).strip().splitlines()
+    return f"{exc.__class__.__name__}: {text[0]}" if text else exc.__class__.__name__

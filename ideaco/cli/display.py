@@ -62,8 +62,8 @@ class Transcript:
     def _header(self, office: Any, conversation: str) -> None:
         if conversation != self._last_conversation:
             conv = office.conversations.get(conversation)
-            label = conv.name if conv else conversation
-            self.console.print(Text(f"── {label} [{conversation}]", style="dim"))
+            label = conv.name if conv else conversation  # a room the secretary named: agent text
+            self.console.print(Text(f"── {safe_text(label)} [{safe_text(conversation)}]", style="dim"))
             self._last_conversation = conversation
 
     def on_message(self, office: Any, message: Message) -> None:

@@ -65,6 +65,9 @@ def run_command(options: RunOptions, console: Console) -> int:
     finally:
         opened.close()
     console.print(summary_table(office, summary))
+    if summary.get("errors_by_kind"):
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(summary["errors_by_kind"].items()))
+        console.print(Text(f"model errors (each thought was retried later): {kinds}", style="yellow"))
     if office.failed:
         raise UserError(f"{office.stop_reason} (logs so far in {opened.rundir.path})")
     reason = office.stop_reason or "reached the end of the simulated time"

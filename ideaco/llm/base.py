@@ -94,9 +94,14 @@ class LLM(Protocol):
 
 
 class LLMError(Exception):
-    """A model call failed; `kind` says how, so callers and wrappers can decide what to do."""
+    """A model call failed; `kind` says how, so callers and wrappers can decide what to do.
+
+    `spent` holds the calls that did succeed before it within the same ask (a repair turn that
+    failed after its first call), so their usage is still counted.
+    """
 
     kind: str = "error"
+    spent: tuple[ChatResult, ...] = ()
 
 
 class LLMConnectionError(LLMError):

@@ -14,6 +14,14 @@ DEFAULT_MAX_TOKENS = 700
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENVS = ("IDEACO_BASE_URL", "OPENAI_BASE_URL")
 MODEL_ENV = "IDEACO_MODEL"
+# Resilience knobs, from the environment only (a slow local model wants a longer timeout; tests
+# want short waits): seconds one answer may take, tries per call, first backoff delay in seconds.
+DEFAULT_TIMEOUT = 120.0
+DEFAULT_RETRY_ATTEMPTS = 4
+DEFAULT_RETRY_DELAY = 1.0
+TIMEOUT_ENV = "IDEACO_TIMEOUT"
+RETRIES_ENV = "IDEACO_RETRIES"
+RETRY_DELAY_ENV = "IDEACO_RETRY_DELAY"
 
 # Keys a scenario's `llm:` block may hold (scenario validation can reuse this).
 SCENARIO_LLM_KEYS = frozenset({"base_url", "model", "temperature", "api_key_env", "max_tokens"})
@@ -30,6 +38,9 @@ class LLMSettings:
     embedded: bool = False
     gguf: str | None = None
     max_tokens: int = DEFAULT_MAX_TOKENS
+    timeout: float = DEFAULT_TIMEOUT
+    retry_attempts: int = DEFAULT_RETRY_ATTEMPTS
+    retry_base_delay: float = DEFAULT_RETRY_DELAY
 
     def describe(self) -> str:
         """One line for the terminal, without the key."""
@@ -63,6 +74,21 @@ def _scenario_block(scenario_llm: Mapping[str, Any] | None) -> dict[str, Any]:
     ):
         raise ValueError(f"llm.max_tokens: expected a positive integer, got {max_tokens!r}")
     return block
+
+
+def _env_number(env: Mapping[str, str], name: str, default: float, *, integer: bool = False) -> float:
+    """A positive number from the environment; ValueError naming the variable if it is not one."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw) if integer else float(raw)
+    except ValueError:
+        value = None
+    kind = "a positive integer" if integer else "a positive number of seconds"
+    if value is None or not value > 0 or value == float("inf"):
+        raise ValueError(f"environment variable {name}: expected {kind}, got {raw!r}")
+    return value
 
 
 def _first(*values: str | None) -> str | None:
@@ -117,6 +143,9 @@ def resolve_settings(
         embedded=embedded,
         gguf=gguf_path,
         max_tokens=int(block.get("max_tokens", DEFAULT_MAX_TOKENS)),
+        timeout=_env_number(env, TIMEOUT_ENV, DEFAULT_TIMEOUT),
+        retry_attempts=int(_env_number(env, RETRIES_ENV, DEFAULT_RETRY_ATTEMPTS, integer=True)),
+        retry_base_delay=_env_number(env, RETRY_DELAY_ENV, DEFAULT_RETRY_DELAY),
     )
 
 

@@ -51,15 +51,21 @@ def build_llm(
     max_tokens: int | None = None,
     concurrency: int = 2,
     requests_per_second: float | None = None,
-    retry_attempts: int = 4,
+    retry_attempts: int | None = None,
     calls: int = 0,
     tokens: int = 0,
-    timeout: float = 120.0,
+    timeout: float | None = None,
+    retry_base_delay: float | None = None,
 ) -> LLMStack:
     """Build the stack. With `replay` nothing is contacted; the embedded server starts only if needed.
 
-    `calls`/`tokens` restore the budget counters of a resumed run.
+    `calls`/`tokens` restore the budget counters of a resumed run. `timeout` (seconds per
+    answer), `retry_attempts` and `retry_base_delay` default to the settings' (environment
+    IDEACO_TIMEOUT, IDEACO_RETRIES, IDEACO_RETRY_DELAY).
     """
+    timeout = settings.timeout if timeout is None else timeout
+    retry_attempts = settings.retry_attempts if retry_attempts is None else retry_attempts
+    retry_base_delay = settings.retry_base_delay if retry_base_delay is None else retry_base_delay
     server: EmbeddedServer | None = None
     base: LLM
     if replay is not None:
@@ -82,7 +88,7 @@ def build_llm(
         llm: LLM = base
         if record is not None:
             llm = RecordingLLM(llm, record)
-        llm = RetryingLLM(llm, attempts=retry_attempts)
+        llm = RetryingLLM(llm, attempts=retry_attempts, base_delay=retry_base_delay)
         llm = LimitedLLM(llm, concurrency=concurrency, requests_per_second=requests_per_second)
         budget = BudgetLLM(llm, max_calls=max_calls, max_tokens=max_tokens, calls=calls, tokens=tokens)
     except Exception:

@@ -160,12 +160,16 @@ class OpenAIChatLLM:
         try:
             response = await self._client.chat.completions.create(**self._arguments(request, mode))
         except openai.APIError as exc:
-            raise self._map_error(exc, request) from exc
+            # Not chained: the openai error's text holds the raw response body, which a server
+            # may fill with the key; a traceback or log.exception would print it.
+            raise self._map_error(exc, request) from None
         latency_ms = (time.perf_counter() - started) * 1000.0
         choices = getattr(response, "choices", None) or []
         if not choices:
             raise LLMServerError(f"{self.base_url} returned no choices{_label(request)}")
-        content = choices[0].message.content or ""
+        # An echoing proxy or a debugging endpoint can put the key in the answer itself; it would
+        # then reach the thought log and the recording.
+        content = self._scrub_key(choices[0].message.content or "")
         return ChatResult(
             content=content,
             model=getattr(response, "model", None) or request.model,
@@ -175,6 +179,11 @@ class OpenAIChatLLM:
         )
 
     def _map_error(self, exc: openai.APIError, request: ChatRequest) -> LLMError:
+        error = self._classify(exc, request)
+        error.args = tuple(self._scrub(str(a)) if isinstance(a, str) else a for a in error.args)
+        return error
+
+    def _classify(self, exc: openai.APIError, request: ChatRequest) -> LLMError:
         where = f"{self.base_url}{_label(request)}"
         if isinstance(exc, openai.APITimeoutError):
             return LLMTimeout(f"request to {where} timed out")
@@ -194,11 +203,12 @@ class OpenAIChatLLM:
         # e.g. an unparseable response body
         return LLMServerError(f"bad response from {where}: {exc.message}")
 
+    def _scrub_key(self, text: str) -> str:
+        return text.replace(self._api_key, "***") if self._api_key else text
+
     def _scrub(self, text: str) -> str:
         """Servers may echo the key (or part of it) in an error: never let it into a message."""
-        if self._api_key:
-            text = text.replace(self._api_key, "***")
-        return _KEY_LIKE.sub("***", text)
+        return _KEY_LIKE.sub("***", self._scrub_key(text))
 
     async def aclose(self) -> None:
         await self._client.close()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Awaitable, Callable
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
-from tenacity.wait import wait_exponential_jitter
 
 from ideaco.llm.base import LLM, ChatRequest, ChatResult, LLMError, LLMRateLimited
 
@@ -20,6 +20,15 @@ def is_retryable(exc: BaseException) -> bool:
     return isinstance(exc, LLMError) and exc.kind in RETRYABLE
 
 
+async def backoff_sleep(seconds: float) -> None:
+    """How a RetryingLLM built without `sleep` waits; looked up at each wait, so a test can swap it."""
+    await asyncio.sleep(seconds)
+
+
+async def _default_sleep(seconds: float) -> None:
+    await backoff_sleep(seconds)  # the module attribute at call time (see backoff_sleep)
+
+
 class RetryingLLM:
     """Retries transient LLMErrors; after `attempts` tries re-raises the last one unchanged."""
 
@@ -29,7 +38,7 @@ class RetryingLLM:
         attempts: int = 4,
         base_delay: float = 1.0,
         max_delay: float = 30.0,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
         if attempts < 1:
             raise ValueError("attempts must be at least 1")
@@ -37,14 +46,17 @@ class RetryingLLM:
         self.attempts = attempts
         self.max_delay = max_delay
         self._sleep = sleep
-        self._backoff = wait_exponential_jitter(initial=base_delay, max=max_delay, jitter=base_delay)
+        self.base_delay = base_delay
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
         if isinstance(exc, LLMRateLimited) and exc.retry_after is not None:
             # The server said when to come back; a silly value is capped, not trusted.
             return min(exc.retry_after, self.max_delay * 2)
-        return self._backoff(state)
+        # Exponential with up to one base delay of jitter (tenacity's wait_exponential_jitter,
+        # whose `initial` argument newer releases deprecate and older ones need).
+        exponential = self.base_delay * 2 ** (state.attempt_number - 1)
+        return min(exponential + random.uniform(0, self.base_delay), self.max_delay)
 
     def _before_sleep(self, state: RetryCallState) -> None:
         exc = state.outcome.exception() if state.outcome else None
@@ -54,7 +66,7 @@ class RetryingLLM:
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         retrying = AsyncRetrying(
-            sleep=self._sleep,
+            sleep=self._sleep or _default_sleep,
             stop=stop_after_attempt(self.attempts),
             wait=self._wait,
             retry=retry_if_exception(is_retryable),

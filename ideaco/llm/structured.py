@@ -10,7 +10,7 @@ from typing import Generic, TypeVar
 
 import pydantic
 
-from ideaco.llm.base import LLM, ChatRequest, ChatResult, Usage
+from ideaco.llm.base import LLM, ChatRequest, ChatResult, LLMError, Usage
 
 T = TypeVar("T")
 
@@ -161,7 +161,10 @@ async def ask_structured(
     request: ChatRequest,
     validate: Callable[[dict], tuple[T, list[str]]],
 ) -> StructuredAnswer[T]:
-    """Ask, parse tolerantly, validate; on failure make exactly one repair turn. LLMError propagates."""
+    """Ask, parse tolerantly, validate; on failure make exactly one repair turn.
+
+    LLMError propagates; if the repair turn raised it, its `spent` holds the first call.
+    """
     first = await llm.complete(request)
     try:
         value, corrections = _parse_and_validate(first.content, validate)
@@ -175,7 +178,12 @@ async def ask_structured(
         tag=f"{request.tag} (repair)" if request.tag else "repair",
     )
     notes = [f"repair: {problem}"]
-    second = await llm.complete(repair)
+    try:
+        second = await llm.complete(repair)
+    except LLMError as exc:
+        # The first call was made (and paid for): the caller must still count it.
+        exc.spent = (first,)
+        raise
     try:
         value, corrections = _parse_and_validate(second.content, validate)
     except ValueError as exc:

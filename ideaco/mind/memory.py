@@ -7,11 +7,12 @@ Functions mutate the `Memory` they are given and return short notes for the thou
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import string
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -55,8 +56,17 @@ class MemoryItem:
     expires_at: datetime | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        return data | {k: data[k] and data[k].isoformat() for k in _DATES}
+        # Spelled out rather than dataclasses.asdict, which deep-copies every value: a state save
+        # writes every memory of every employee.
+        return {
+            "id": self.id,
+            "content": self.content,
+            "category": self.category,
+            "importance": self.importance,
+            "created_at": self.created_at and self.created_at.isoformat(),
+            "updated_at": self.updated_at and self.updated_at.isoformat(),
+            "expires_at": self.expires_at and self.expires_at.isoformat(),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MemoryItem:
@@ -115,14 +125,15 @@ class Memory:
 # --------------------------------------------------------------------------- duplicates
 
 
+@functools.lru_cache(maxsize=8192)
 def normalise(text: str) -> str:
     """Casefold, collapse whitespace and strip punctuation at the ends."""
+    # Cached: every add compares against every memory held (up to 220), most of them unchanged.
     return " ".join(text.casefold().split()).strip(string.punctuation + " ")
 
 
-def is_duplicate(a: str, b: str) -> bool:
-    """Same normalised text, or one contains the other and their lengths are within 20%."""
-    na, nb = normalise(a), normalise(b)
+def _contains(na: str, nb: str) -> bool:
+    """`is_duplicate` on normalised texts."""
     if not na or not nb:
         return False
     if na == nb:
@@ -131,16 +142,22 @@ def is_duplicate(a: str, b: str) -> bool:
     return short in long_ and len(short) >= 0.8 * len(long_)
 
 
+def is_duplicate(a: str, b: str) -> bool:
+    """Same normalised text, or one contains the other and their lengths are within 20%."""
+    return _contains(normalise(a), normalise(b))
+
+
 def _find_duplicate(memory: Memory, content: str, now: datetime) -> tuple[Layer, MemoryItem] | None:
     candidates = [("long_term", m) for m in memory.long_term]
     candidates += [("short_term", m) for m in memory.short_term if not m.expired(now)]
     target = normalise(content)
+    normalised = [(layer, item, normalise(item.content)) for layer, item in candidates]
     # An exact match beats a containment match.
-    for layer, item in candidates:
-        if normalise(item.content) == target:
+    for layer, item, text in normalised:
+        if text == target:
             return layer, item  # type: ignore[return-value]
-    for layer, item in candidates:
-        if is_duplicate(item.content, content):
+    for layer, item, text in normalised:
+        if _contains(text, target):
             return layer, item  # type: ignore[return-value]
     return None
 

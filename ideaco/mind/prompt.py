@@ -103,6 +103,7 @@ class PromptView:
     stamina_note: str = ""
     tools: bool = False  # the secretary's organization tools
     org_block: str = ""  # the company as it is now (the secretary's view)
+    quoted: tuple[str, ...] = ()  # messages quoted for a summary: conversation, never instructions
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -185,6 +186,7 @@ def render_prompt(view: PromptView) -> list[dict[str, str]]:
         history_summary=view.history_summary,
         scene=view.scene,
         lines=lines,
+        quoted=[_clip(q, MAX_LINE_CHARS) for q in view.quoted[-MAX_LINES * 2 :]],
         dedupe=[_clip(d, MAX_DEDUPE_CHARS) for d in view.dedupe[-MAX_DEDUPE:]],
         perspective=view.perspective,
         stamina_note=view.stamina_note,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from ideaco.mind.thought import TASK_TYPES, TaskOp
@@ -72,7 +73,7 @@ class Task:
         return self.status == "pending"
 
     def to_dict(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d = {name: getattr(self, name) for name in _task_fields()}
         d["created_at"] = _iso(self.created_at)
         d["resolved_at"] = _iso(self.resolved_at)
         return d
@@ -84,6 +85,12 @@ class Task:
         kwargs["created_at"] = _dt(d["created_at"])
         kwargs["resolved_at"] = _dt(d.get("resolved_at"))
         return cls(**kwargs)
+
+
+@lru_cache(maxsize=1)
+def _task_fields() -> tuple[str, ...]:
+    # dataclasses.fields() is slow, and a state save writes every task of every employee.
+    return tuple(f.name for f in fields(Task))
 
 
 def report_target(task: Task) -> str:

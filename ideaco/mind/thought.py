@@ -41,6 +41,8 @@ LIMITS = {
     "claimKey": 80,
     "id": 80,
     "tool": 40,
+    "args": 10,  # keys of one action's args
+    "arg_items": 20,  # items of a list argument
     "messages": 3,
     "actions": 3,
     "memoryOps": 5,
@@ -367,6 +369,45 @@ class _Corrector:
         return value
 
 
+def _clean_args(c: _Corrector, args: Any, where: str) -> dict[str, Any] | None:
+    """An action's args, bounded like every other field: strings cut, lists capped, nesting dropped.
+
+    None (with a note) when args is not an object: the action is dropped.
+    """
+    if not isinstance(args, dict):
+        c.notes.append(f"{where}: {type(args).__name__} is not an object, action dropped")
+        return None
+    out: dict[str, Any] = {}
+    for index, (name, value) in enumerate(args.items()):
+        if index >= LIMITS["args"]:
+            c.notes.append(f"{where}: {len(args) - index} more argument(s) dropped")
+            break
+        name = str(name)
+        if len(name) > LIMITS["tool"]:
+            c.notes.append(f"{where}: argument name of {len(name)} chars dropped")
+            continue
+        at = f"{where}.{name}"
+        # `to` names a colleague or a room: an id, and it is quoted back in corrections.
+        limit = LIMITS["id"] if name == "to" else LIMITS["content"]
+        if value is None or isinstance(value, (bool, int, float)):
+            out[name] = value
+        elif isinstance(value, str):
+            out[name] = c.text(value, at, limit)
+        elif isinstance(value, list):
+            kept = []
+            for j, v in enumerate(c.items(value, at, LIMITS["arg_items"])):
+                if isinstance(v, str):
+                    kept.append(c.text(v, f"{at}[{j}]", LIMITS["id"]))
+                elif v is None or isinstance(v, (bool, int, float)):
+                    kept.append(v)
+                else:
+                    c.notes.append(f"{at}[{j}]: nested {type(v).__name__} dropped")
+            out[name] = kept
+        else:
+            c.notes.append(f"{at}: nested {type(value).__name__} dropped")
+    return out
+
+
 def _clean_ops(c: _Corrector, raw: dict[str, Any], key: str, model: type[BaseModel]) -> list[Any]:
     kept = []
     for i, item in enumerate(c.items(raw.get(key), key, LIMITS[key])):
@@ -391,6 +432,11 @@ def _clean_ops(c: _Corrector, raw: dict[str, Any], key: str, model: type[BaseMod
         ):
             if field in item and item[field] is not None:
                 item[field] = c.text(item[field], f"{where}.{field}", LIMITS[limit])
+        if key == "actions" and item.get("args") is not None:
+            args = _clean_args(c, item["args"], f"{where}.args")
+            if args is None:
+                continue
+            item["args"] = args
         if "importance" in item:
             item["importance"] = c.integer(item["importance"], f"{where}.importance", 1, 10, 5)
         if "affinity" in item:

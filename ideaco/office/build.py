@@ -5,19 +5,20 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from ideaco.llm.base import LLM
-from ideaco.office import rules
-from ideaco.office.clock import Clock
+from ideaco.mind.thought import Thought
+from ideaco.office import effects, rules
+from ideaco.office.clock import Clock, SimClock
 from ideaco.office.company import Company, Department
-from ideaco.office.conversation import ConversationKind, boss_conversation_id
-from ideaco.office.journal import Journal
+from ideaco.office.conversation import ConversationKind, Message, boss_conversation_id
+from ideaco.office.journal import Journal, MemoryJournal
 from ideaco.office.office import STATE_FORMAT, Office, OfficeConfig, restore_rng
-from ideaco.office.secretary import SECRETARY, secretary_state
-from ideaco.office.state import ConversationState, EmployeeState
+from ideaco.office.secretary import SECRETARY, TOOL_ARGS, run_tool, secretary_state
+from ideaco.office.state import ConversationState, EmployeeState, Focus
 from ideaco.scenario import Scenario
 
 
@@ -105,7 +106,10 @@ def office_from_scenario(
     if SECRETARY not in employees:  # every company has one, reached in boss:secretary
         employees[SECRETARY] = secretary_state(scenario.company)
         conversations[boss_conversation_id(SECRETARY)] = ConversationState(
-            id=boss_conversation_id(SECRETARY), kind=ConversationKind.BOSS, name="Boss and Secretary", members=[SECRETARY]
+            id=boss_conversation_id(SECRETARY),
+            kind=ConversationKind.BOSS,
+            name="Boss and Secretary",
+            members=[SECRETARY],
         )
     company = Company(
         name=scenario.company,
@@ -183,15 +187,147 @@ def office_from_state(
         model_for=model_for,
         meta=meta,
     )
-    office.load_messages(messages)
-    # The logs may have run ahead of the last save (a killed run): never hand out an id twice.
-    logged = [_serial(t.get("id"), "t") for t in thoughts or ()]
-    office.counters["thought"] = max([office.counters.get("thought", 0), *filter(None, logged)])
-    posted = [_serial(m.get("id"), "m") for m in messages]
-    office.counters["message"] = max([office.counters.get("message", 0), *filter(None, posted)])
-
+    catch_up(office, messages, thoughts or [])
     office.end_at = datetime.fromisoformat(end_at) if end_at else None
     return office
+
+
+# --- a killed run: the logs ran ahead of the last checkpoint ----------------------------------------
+
+
+def catch_up(office: Office, messages: list[dict[str, Any]], thoughts: list[dict[str, Any]]) -> None:
+    """Rebuild conversations from the logs and bring the saved state up to them.
+
+    Records are appended as they happen and the state is saved after them (not after every one,
+    see `Office.checkpoint_after_thought`), so a killed run leaves logged messages and thoughts
+    the state does not know. The saved counts say where the state stopped; every record after
+    them is applied again as the run applied it, in simulated-time order: a message is posted
+    (read positions, wakes, loop breakers) without being logged again, a thought changes its
+    employee's mind and schedules its next look. So a resume neither redoes a logged think
+    (saying the same thing twice) nor forgets what one changed, and no id is handed out twice.
+    """
+    saved_messages, saved_thoughts = office.stats.messages, office.stats.thoughts
+    if saved_messages > len(messages) or saved_thoughts > len(thoughts):  # logs cut by hand: no replay
+        saved_messages, saved_thoughts = len(messages), len(thoughts)
+    office.load_messages(messages[:saved_messages])
+    logged = {t.get("id") for t in thoughts}
+    events: list[tuple[datetime, int, int, dict[str, Any]]] = []
+    for n, rec in enumerate(thoughts[saved_thoughts:]):
+        finished = datetime.fromisoformat(rec["at"]) + timedelta(seconds=office.config.think_seconds)
+        events.append((finished, 0, n, rec))  # a thought is applied before the messages it posted
+    for n, rec in enumerate(messages[saved_messages:]):
+        events.append((datetime.fromisoformat(rec["at"]), 1, n, rec))
+    clock, journal = office.clock, office.journal
+    office.journal = MemoryJournal()  # replayed records are in the logs already
+    try:
+        for at, kind, _, rec in sorted(events, key=lambda e: e[:3]):
+            office.clock = SimClock(at)  # wakes set meanwhile live on the employees; start() schedules them
+            if kind == 0:
+                _replay_thought(office, rec)
+            else:
+                _replay_message(office, rec, logged)
+    finally:
+        office.clock, office.journal = clock, journal
+    for rec in messages[saved_messages:]:
+        index = _script_index(rec.get("id"))
+        if index is not None:  # a script line posted after the last save is not posted again
+            office.script_next = max(office.script_next, index)
+
+    # Ids: the highest one in any log, whatever the last save said.
+    thought_ids = [_serial(t.get("id"), "t") for t in thoughts]
+    thought_ids += [_serial(str(m.get("id", "")).split("-")[0], "t") for m in messages]
+    office.counters["thought"] = max([office.counters.get("thought", 0), *filter(None, thought_ids)])
+    message_ids = [_serial(m.get("id"), "m") for m in messages]
+    office.counters["message"] = max([office.counters.get("message", 0), *filter(None, message_ids)])
+    _recount(office, messages, thoughts)
+
+
+def _replay_message(office: Office, rec: dict[str, Any], logged_thoughts: set[Any]) -> None:
+    message = Message.from_record(rec)
+    conv_id = message.conversation
+    if conv_id not in office.conversations and conv_id.startswith("dm:"):
+        office.dm(*conv_id.split(":")[1:3])
+    conv = office.conversations.get(conv_id)
+    if conv is None:
+        return
+    emp = office.employees.get(message.sender)
+    if emp is not None and message.id.split("-")[0] not in logged_thoughts:
+        # Killed between its post and its thought's record: the sender had read up to here.
+        emp.cursors[conv_id] = max(emp.cursors.get(conv_id, 0), conv.count)
+    office.post(message)
+
+
+def _replay_thought(office: Office, rec: dict[str, Any]) -> None:
+    """Apply a logged thought the saved state missed (the office's clock is at its finish)."""
+    emp = office.employees.get(rec.get("employee", ""))
+    conv = office.conversations.get(rec.get("conversation", ""))
+    if emp is None or conv is None or rec.get("gate") == "superseded":  # a re-think follows it
+        return
+    at = datetime.fromisoformat(rec["at"])
+    if emp.phase == "idle":  # the wake that led to this think came after the save: it is spent
+        if emp.wake_at is not None and emp.wake_at <= at:
+            emp.wake_at, emp.wake_triggers = None, []
+        owed = next(
+            (f for f in emp.focus if (f.conversation, f.trigger) == (conv.id, rec.get("trigger"))), None
+        )
+        if owed is not None:
+            emp.focus.remove(owed)
+    if rec.get("thought") and rec.get("gate") not in ("error", "budget"):
+        thought = Thought.model_validate(rec["thought"])
+        read_upto = conv.count - sum(1 for m in conv.recent if m.at > at)  # what was there when it began
+        emp.cursors[conv.id] = max(emp.cursors.get(conv.id, 0), read_upto)
+        emp.interest, emp.saturation = thought.interestLevel, thought.topicSaturation
+        effects.apply_effects(office, emp, conv, thought, calls=(rec.get("llm") or {}).get("calls", 1))
+        _replay_tools(office, emp, conv, thought)
+    if rec.get("next_look_at"):
+        office.after_think(emp, datetime.fromisoformat(rec["next_look_at"]))
+    else:
+        emp.phase = "idle"
+
+
+def _replay_tools(office: Office, emp: EmployeeState, conv: ConversationState, thought: Thought) -> None:
+    """The secretary's organization tools, as `Thinker._actions` ran them (hires, rooms, requirements).
+
+    Its messages were posted by the replay already; a tool refused then is refused again now.
+    """
+    if emp.id != SECRETARY or conv.id != boss_conversation_id(emp.id):
+        return
+    results = []
+    for action in thought.actions:
+        if action.tool in TOOL_ARGS:
+            outcome = run_tool(office, action.tool, action.args)
+            office.invalidate_index()
+            results.append(("Done: " if outcome.ok else "Refused: ") + outcome.message)
+    if results:
+        note = " ".join(results) + " Tell the boss what was done, and what was not and why."
+        effects.owe(office, emp, Focus(boss_conversation_id(emp.id), "system", note))
+
+
+def _recount(office: Office, messages: list[dict[str, Any]], thoughts: list[dict[str, Any]]) -> None:
+    """The run's counts as the logs hold them (what summary.json reports)."""
+    stats = office.stats
+    stats.thoughts, stats.messages = len(thoughts), len(messages)
+    gates: dict[str, int] = {}
+    calls = prompt = completion = cached = 0
+    for t in thoughts:
+        if t.get("gate"):
+            gates[t["gate"]] = gates.get(t["gate"], 0) + 1
+        usage = t.get("llm")
+        if usage:
+            calls += usage.get("calls", 1)
+            prompt += usage.get("prompt_tokens", 0)
+            completion += usage.get("completion_tokens", 0)
+            cached += usage.get("cached_tokens", 0)
+    stats.gates = gates
+    stats.llm_calls, stats.prompt_tokens = calls, prompt
+    stats.completion_tokens, stats.cached_tokens = completion, cached
+
+
+def _script_index(ident: object) -> int | None:
+    """`script-3` -> 3: the number of script lines posted up to and including this one."""
+    text = str(ident or "")
+    digits = text.removeprefix("script-")
+    return int(digits) if text.startswith("script-") and digits.isdigit() else None
 
 
 def _serial(ident: object, prefix: str) -> int | None:

@@ -68,6 +68,8 @@ def _apply_tasks(
     office: Office, emp: EmployeeState, conv: ConversationState, thought: Thought, now: datetime
 ) -> list[str]:
     mine = [c.id for c in office.conversations_of(emp.id)]
+    # Only a create reads the company-wide claims: skip collecting them (every task of everyone) otherwise.
+    creates = any(op.op == "create" for op in thought.taskOps)
     result = tasks.apply_ops(
         emp.tasks,
         thought.taskOps,
@@ -75,9 +77,9 @@ def _apply_tasks(
         owner=emp.id,
         origin=task_origin(emp, conv),
         new_id=lambda: office.next_id("task"),
-        claims=office.open_claims(),
+        claims=office.open_claims() if creates else {},
         conversations=mine,
-        employees=list(office.employees),
+        employees=office.employees.keys(),
         people=office.people,
     )
     emp.notes.extend(result.refused)

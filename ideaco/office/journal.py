@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ideaco.store.jsonl import JsonlLog
 from ideaco.store.rundir import RunDir
 
 
@@ -43,25 +44,36 @@ class MemoryJournal:
 
 
 class RunJournal:
-    """Appends to messages.jsonl and thoughts.jsonl as things happen; saves state.json."""
+    """Appends to messages.jsonl and thoughts.jsonl as things happen; saves state.json.
+
+    A new log is created at its first record, so a new run directory holds its state.json (the first
+    checkpoint) before any log: a run killed at start-up leaves either an empty directory, which
+    a new run may use, or one that `--resume` continues, never logs without a state.
+    """
 
     def __init__(self, rundir: RunDir) -> None:
         self.rundir = rundir
-        # Opening a log repairs a torn last line (a killed run); message ids are never written twice.
-        self._messages = rundir.open_messages()
-        self._thoughts = rundir.open_thoughts()
+        rundir.remove_stale_temp_files()  # this process continues the run: no other writer
+        # Logs a killed run left are opened now: that repairs a torn last line.
+        self._messages: JsonlLog | None = rundir.open_messages() if rundir.messages_path.exists() else None
+        self._thoughts: JsonlLog | None = rundir.open_thoughts() if rundir.thoughts_path.exists() else None
         self._state = rundir.state_store()
 
     def message(self, record: dict[str, Any]) -> None:
+        if self._messages is None:  # message ids are never written twice
+            self._messages = self.rundir.open_messages()
         self._messages.append(record)
 
     def thought(self, record: dict[str, Any]) -> None:
+        if self._thoughts is None:
+            self._thoughts = self.rundir.open_thoughts()
         self._thoughts.append(record)
 
     def checkpoint(self, state: dict[str, Any]) -> None:
         self._state.save(state)
 
     def close(self) -> None:
-        self._messages.close()
-        self._thoughts.close()
+        for log in (self._messages, self._thoughts):
+            if log is not None:
+                log.close()
         self._state.close()

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -34,6 +36,9 @@ from ideaco.office.state import ConversationState, EmployeeState, Focus
 
 TRIGGER_ORDER = ("boss", "mention", "on_resolve", "task", "system", "nudge", "timer", "idle")
 STATE_FORMAT = 1
+# At most this share of a run's wall time goes to saving state.json after thoughts (see
+# `checkpoint_after_thought`); a save costs time in proportion to the whole office.
+CHECKPOINT_SHARE = 0.05
 
 
 def first_trigger(triggers: list[str]) -> str:
@@ -123,6 +128,13 @@ class Office:
         self._seen_message_ids: set[str] = set()
         self._wake_versions: dict[str, int] = {}
         self._inflight: set[asyncio.Task] = set()
+        self._saved_at = float("-inf")  # perf_counter() at the end of the last checkpoint
+        self._save_seconds = 0.0  # how long it took
+        # Who works here and who is in which conversation, asked several times per look: kept
+        # until the company changes (see `invalidate_index`), so a look costs the same at any size.
+        self._people: dict[str, str] | None = None
+        self._memberships: dict[str, list[str]] | None = None
+        self._indexed: tuple[int, int] = (-1, -1)  # (employees, conversations) when indexed
         from ideaco.office.thinking import Thinker  # the think half of the cycle
 
         self.thinker = Thinker(self)
@@ -131,8 +143,27 @@ class Office:
 
     @property
     def people(self) -> dict[str, str]:
-        """Who works here now: id -> name (the dismissed are gone from mentions and ops)."""
-        return {e.id: e.name for e in self.employees.values() if not e.dismissed}
+        """Who works here now: id -> name (the dismissed are gone from mentions and ops). Read only."""
+        self._check_index()
+        if self._people is None:
+            self._people = {e.id: e.name for e in self.employees.values() if not e.dismissed}
+        return self._people
+
+    def invalidate_index(self) -> None:
+        """Forget who works here and who is in which conversation: call after changing either.
+
+        Hiring, dismissing and room changes go through the secretary's tools (`run_tool`) and
+        `dismiss`, which call this; an employee or conversation added to the office is noticed
+        by itself (the counts change).
+        """
+        self._people = None
+        self._memberships = None
+
+    def _check_index(self) -> None:
+        counts = (len(self.employees), len(self.conversations))
+        if counts != self._indexed:
+            self._indexed = counts
+            self.invalidate_index()
 
     def add_conversation(self, conv: ConversationState) -> None:
         self.conversations[conv.id] = conv
@@ -141,6 +172,7 @@ class Office:
         """The employee leaves: no more wakes or owed thinks; memory and state are kept."""
         emp = self.employees[employee_id]
         emp.dismissed = True
+        self.invalidate_index()
         emp.focus.clear()
         emp.wake_at, emp.wake_triggers, emp.deferred_triggers = None, [], []
         self._wake_versions[employee_id] = self._wake_versions.get(employee_id, 0) + 1
@@ -165,7 +197,15 @@ class Office:
         return self.conversations[cid]
 
     def conversations_of(self, employee: str) -> list[ConversationState]:
-        return [c for c in self.conversations.values() if employee in c.members]
+        """The conversations `employee` is a member of, in the office's order."""
+        self._check_index()
+        if self._memberships is None:
+            index: dict[str, list[str]] = {}
+            for conv in self.conversations.values():
+                for member in dict.fromkeys(conv.members):
+                    index.setdefault(member, []).append(conv.id)
+            self._memberships = index
+        return [self.conversations[cid] for cid in self._memberships.get(employee, ())]
 
     def unread(self, emp: EmployeeState, conv: ConversationState) -> list[Message]:
         return [m for m in conv.since(emp.cursors.get(conv.id, 0)) if m.sender != emp.id]
@@ -225,6 +265,7 @@ class Office:
             # The look itself found nothing: the think exists only because the room is idle.
             triggers = []
         conv_id, focus = choice
+        emp.inflight = focus if focus is not None and focus.trigger != "idle" else None
         if focus is not None:
             emp.focus = [f for f in emp.focus if f is not focus]
             # An owed think is labelled by its own cause; the wake's other causes (a mention
@@ -253,8 +294,8 @@ class Office:
                 return focus.conversation, focus
         best: tuple[tuple[int, int], str] | None = None
         for conv in self.conversations_of(emp.id):
-            if not open_(conv.id):
-                continue
+            if emp.cursors.get(conv.id, 0) >= conv.count or not open_(conv.id):
+                continue  # read to the end (checked first: an empty look is the common case)
             unread = self.unread(emp, conv)
             if not unread:
                 continue
@@ -273,15 +314,27 @@ class Office:
         timers = self.config.timers
         talk = (emp.persona.get("tendencies") or {}).get("talkativeness", 0.5)
         if talk != 0.5:
-            timers = dataclasses.replace(
-                timers, idle_think_chance=min(1.0, timers.idle_think_chance * 2 * talk)
-            )
+            timers = self._talker_timers(timers, talk)
+        # An idle think restarts its room's idle time like a message would: the room needs
+        # someone to consider starting a topic every 10 min, not every member on every look.
+        considered = self.meta.setdefault("idle_thought_at", {})
         for conv in self.conversations_of(emp.id):
-            if conv.kind is ConversationKind.CASUAL and rules.should_think_idle(
-                conv.kind, conv.last_message_at, now, self.rng, timers
-            ):
+            if conv.kind is not ConversationKind.CASUAL:
+                continue
+            quiet_since = conv.last_message_at
+            if conv.id in considered:
+                thought_at = datetime.fromisoformat(considered[conv.id])
+                quiet_since = thought_at if quiet_since is None else max(quiet_since, thought_at)
+            if rules.should_think_idle(conv.kind, quiet_since, now, self.rng, timers):
+                considered[conv.id] = now.isoformat()
                 return conv.id
         return None
+
+    @staticmethod
+    @functools.lru_cache(maxsize=64)
+    def _talker_timers(timers: rules.TimerConfig, talk: float) -> rules.TimerConfig:
+        # Cached: every empty look of every employee asks, and dataclasses.replace is slow.
+        return dataclasses.replace(timers, idle_think_chance=min(1.0, timers.idle_think_chance * 2 * talk))
 
     def _next_look(self, emp: EmployeeState, at: datetime) -> datetime:
         """`at`, or earlier when a gate holding an owed reply opens first.
@@ -302,6 +355,7 @@ class Office:
     def after_think(self, emp: EmployeeState, next_look_at: datetime) -> None:
         """Back to idle: schedule the next look, and any wake that arrived while busy."""
         emp.phase = "idle"
+        emp.inflight = None
         self.schedule_wake(emp, self._next_look(emp, next_look_at), "timer")
         if emp.deferred_triggers:
             deferred, emp.deferred_triggers = emp.deferred_triggers, []
@@ -390,10 +444,12 @@ class Office:
         self, conversation: str, sender: str, text: str, *, msg_id: str | None = None
     ) -> Message:
         conv = self.conversations[conversation]
+        # Without an '@' nothing can be a mention: skip building every name of the company.
+        people = self.people if "@" in text else {}
         if sender == BOSS:
-            mentions = rules.addressed_by_boss(text, self.people, conv.members)
+            mentions = rules.addressed_by_boss(text, people, conv.members)
         else:
-            mentions = rules.parse_mentions(text, self.people, conv.members, sender=sender)
+            mentions = rules.parse_mentions(text, people, conv.members, sender=sender)
         return Message(
             id=msg_id or self.next_id("message"),
             at=self.clock.now(),
@@ -433,7 +489,14 @@ class Office:
                 continue
             if emp.phase != "idle":  # a think was cut short (kill, budget): look again soon
                 emp.phase = "idle"
+                cut = emp.inflight
+                if cut is not None and not any(
+                    f.conversation == cut.conversation and f.note == cut.note for f in emp.focus
+                ):
+                    emp.focus.insert(0, cut)  # an owed think (a report, an onboarding) is still owed
+                    emp.wake_triggers = [*emp.wake_triggers, cut.trigger]
                 emp.wake_triggers = emp.wake_triggers or ["timer"]
+            emp.inflight = None
             wake_at = emp.wake_at
             triggers = emp.wake_triggers or ["timer"]
             emp.wake_at, emp.wake_triggers = None, []
@@ -507,7 +570,23 @@ class Office:
         }
 
     def checkpoint(self) -> None:
+        """Save the whole office now (state.json)."""
+        started = time.perf_counter()
         self.journal.checkpoint(self.snapshot())
+        self._saved_at = time.perf_counter()
+        self._save_seconds = self._saved_at - started
+
+    def checkpoint_after_thought(self) -> None:
+        """Save after a thought, unless saving again this soon would spend more than
+        CHECKPOINT_SHARE of the wall time on saves.
+
+        A save rewrites the whole office, so saving after every thought of a fast model would
+        cost each thought in proportion to the office's size. Thoughts are in the logs as they
+        happen, and a resume applies those the last save missed (`build.catch_up`); with a
+        model that takes seconds a thought, every thought is still saved.
+        """
+        if time.perf_counter() - self._saved_at >= self._save_seconds / CHECKPOINT_SHARE:
+            self.checkpoint()
 
     def load_messages(self, records: list[dict[str, Any]]) -> None:
         """Rebuild conversations' recent windows from messages.jsonl (on resume)."""

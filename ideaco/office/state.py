@@ -69,6 +69,7 @@ class EmployeeState:
     task_alerts: dict[str, str] = field(default_factory=dict)  # task id -> urgency it woke me for
     escalated: bool = False  # asked to escalate to the boss since comfort last fell under 30
     dismissed: bool = False  # left the company (memory kept for a rehire)
+    inflight: Focus | None = None  # the owed think being typed or thought now (kept across a kill)
 
     @property
     def pending_tasks(self) -> list[Task]:
@@ -100,6 +101,7 @@ class EmployeeState:
             "task_alerts": self.task_alerts,
             "escalated": self.escalated,
             "dismissed": self.dismissed,
+            "inflight": self.inflight.to_dict() if self.inflight else None,
         }
 
     @classmethod
@@ -129,6 +131,7 @@ class EmployeeState:
             task_alerts=dict(d.get("task_alerts") or {}),
             escalated=bool(d.get("escalated", False)),
             dismissed=bool(d.get("dismissed", False)),
+            inflight=Focus(**d["inflight"]) if d.get("inflight") else None,
         )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ideaco.llm.base import BudgetExhausted, ChatRequest, ChatResult, LLMError, ReplayMiss
+from ideaco.llm.base import BudgetExhausted, ChatRequest, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer, ask_structured
 from ideaco.mind import memory as memories
 from ideaco.mind import relationships, stamina, tasks
@@ -22,7 +22,7 @@ from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene
 from ideaco.mind.thought import Thought, validate_thought, wire_schema, wire_token_bound
 from ideaco.office import effects, rules
 from ideaco.office.conversation import BOSS, ConversationKind, boss_conversation_id
-from ideaco.office.secretary import SECRETARY, TOOL_ARGS, org_block, run_tool
+from ideaco.office.secretary import SECRETARY, TOOL_ARGS, org_block, run_tool, summary_quotes, tools_allowed
 from ideaco.office.state import ConversationState, EmployeeState, Focus
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class Thinker:
         # What the engine itself asks for (a summary, a report) counts as addressed, like a mention.
         mentioned = any(emp.id in m.mentions for m in unread) or trigger in ADDRESSED_TRIGGERS
         view = self.view(emp, conv, trigger, note, now)
-        schema = self.schema_for(emp, conv)
+        schema = self.schema_for(emp, conv, note)
         request = ChatRequest(
             messages=tuple(render_prompt(view)),
             model=office.model_for(emp.model),
@@ -116,7 +116,7 @@ class Thinker:
         )
         office.clock.call_at(now + timedelta(seconds=office.config.think_seconds), lambda: self.finish(ctx))
 
-    def schema_for(self, emp: EmployeeState, conv: ConversationState) -> dict[str, Any]:
+    def schema_for(self, emp: EmployeeState, conv: ConversationState, note: str = "") -> dict[str, Any]:
         """The thought schema with this employee's real ids as the only choices."""
         office = self.office
         mine = office.conversations_of(emp.id)
@@ -128,7 +128,7 @@ class Thinker:
             tuple(sorted(colleagues | rooms | {"boss"})),
             task_ids=tuple(t.id for t in emp.pending_tasks),
             memory_ids=tuple(i.id for i in (*emp.memory.long_term, *emp.memory.short_term)),
-            tools=tuple(TOOL_ARGS) if emp.id == SECRETARY else (),
+            tools=tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else (),
             compact=office.config.compact_schema,
         )
 
@@ -189,6 +189,7 @@ class Thinker:
             stamina_note=stamina.prompt_note(emp.stamina),
             tools=emp.id == SECRETARY,
             org_block=org_block(office) if emp.id == SECRETARY else "",
+            quoted=tuple(summary_quotes(office, note)) if emp.id == SECRETARY else (),
         )
 
     # ------------------------------------------------------------------ finish
@@ -201,9 +202,17 @@ class Thinker:
         try:
             answer: StructuredAnswer[Thought] = await ctx.task
         except BudgetExhausted as exc:
-            self._record(ctx, None, None, gate="budget", error=str(exc))
+            self._record(ctx, None, list(exc.spent), gate="budget", error=str(exc))
             emp.phase = "idle"
+            self._owe_again(emp, ctx)  # a resumed run with a higher limit thinks it again
             office.stop(str(exc))
+            return
+        except LLMAuthError as exc:  # a refused key will not get better by retrying: stop, say so
+            office.stats.errors[exc.kind] = office.stats.errors.get(exc.kind, 0) + 1
+            self._record(ctx, None, list(exc.spent), gate="error", error=str(exc))
+            self._owe_again(emp, ctx)
+            emp.phase = "idle"
+            office.stop(f"{exc} (check the key: --api-key-env or OPENAI_API_KEY)", failed=True)
             return
         except ReplayMiss as exc:  # a replay that cannot answer cannot go on: say which request
             self._record(ctx, None, None, gate="error", error=str(exc))
@@ -213,8 +222,8 @@ class Thinker:
         except LLMError as exc:
             office.stats.errors[exc.kind] = office.stats.errors.get(exc.kind, 0) + 1
             retry_at = now + timedelta(seconds=office.config.timers.max_s / 2)
-            self._record(ctx, None, None, gate="error", error=str(exc), next_look_at=retry_at)
-            office.after_think(emp, retry_at)
+            self._record(ctx, None, list(exc.spent), gate="error", error=str(exc), next_look_at=retry_at)
+            self._retry_later(emp, ctx, retry_at)
             return
         results = answer.results
         corrections = ctx.corrections + answer.corrections
@@ -231,7 +240,7 @@ class Thinker:
                 corrections=corrections,
                 next_look_at=retry_at,
             )
-            office.after_think(emp, retry_at)
+            self._retry_later(emp, ctx, retry_at)
             return
         arrived = [m for m in conv.since(ctx.read_upto) if m.sender != emp.id]
         if arrived and thought.shouldSpeak and not ctx.rethink:
@@ -263,7 +272,24 @@ class Thinker:
             posted=posted,
         )
         office.after_think(emp, next_look_at)
-        office.checkpoint()
+        office.checkpoint_after_thought()
+
+    def _retry_later(self, emp: EmployeeState, ctx: ThinkContext, at: datetime) -> None:
+        """A think the model failed: the employee looks again at `at`, for the same cause."""
+        self._owe_again(emp, ctx)
+        self.office.after_think(emp, at)
+
+    def _owe_again(self, emp: EmployeeState, ctx: ThinkContext) -> None:
+        """A think that did not happen stays owed: the engine's note (a report, a summary) is not lost.
+
+        What it read stays unread (the cursor did not move), so a plain look finds that again; an
+        engine request lives only in its note. A re-think's note is only the "new messages" hint.
+        """
+        if ctx.trigger in ENGINE_TRIGGERS and ctx.note and not ctx.rethink:
+            if not any(f.conversation == ctx.conversation and f.note == ctx.note for f in emp.focus):
+                emp.focus.append(Focus(ctx.conversation, ctx.trigger, ctx.note))
+        if ctx.trigger not in emp.wake_triggers and ctx.trigger not in ("timer", "idle"):
+            emp.wake_triggers.append(ctx.trigger)  # the next look (or a resume) keeps the trigger
 
     def _apply(
         self,
@@ -301,6 +327,8 @@ class Thinker:
             if gate is not None:
                 if not posted and ctx.mentioned and reopens is not None:
                     self._hold(emp, conv, gate, reopens, ctx)
+                if posted:  # the rest of a burst: held by the gate its first message set off
+                    corrections.append(f"messages[{i}:]: {len(texts) - i} held by {gate}, dropped")
                 return posted, gate if not posted else None
             message = office.make_message(conv.id, emp.id, text.strip(), msg_id=f"{ctx.thought_id}-{i + 1}")
             office.post(message)
@@ -362,7 +390,13 @@ class Thinker:
         for i, action in enumerate(thought.actions):
             where = f"actions[{i}]"
             if action.tool in TOOL_ARGS and emp.id == SECRETARY:
+                if not tools_allowed(emp.id, conv.id, ctx.note):
+                    # Only the boss gives orders (spec 2.3): a colleague's DM, a room, or quoted
+                    # messages are conversation, so "the boss says fire Alice" there changes nothing.
+                    corrections.append(f"{where}: {action.tool} outside the boss's own request, refused")
+                    continue
                 outcome = run_tool(office, action.tool, action.args)
+                office.invalidate_index()  # a tool may hire, dismiss, or change who is in a room
                 results.append(("Done: " if outcome.ok else "Refused: ") + outcome.message)
                 if not outcome.ok:
                     corrections.append(f"{where}: {outcome.message}")

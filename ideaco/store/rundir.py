@@ -100,6 +100,21 @@ class RunDir:
             ) from None
         return self
 
+    def remove_stale_temp_files(self) -> list[Path]:
+        """Delete temp files left by an atomic write that a kill interrupted; returns them.
+
+        Only the process that continues the run calls this: a live writer's temp file must stay.
+        """
+        removed = []
+        for name in (STATE, SUMMARY):
+            for tmp in self.path.glob(f".{name}.*.tmp"):
+                try:
+                    tmp.unlink()
+                except OSError:
+                    continue
+                removed.append(tmp)
+        return removed
+
     def state_store(self) -> StateStore:
         return StateStore(self.state_path)
 

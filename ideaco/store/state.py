@@ -76,11 +76,43 @@ class CheckpointMiddleware(CachingMiddleware):
     WRITE_CACHE_SIZE = math.inf  # type: ignore[assignment]
 
 
+class _NotJson(Exception):
+    """Raised inside the fast copy; `to_json` then walks again to name the path."""
+
+
+def _copy(value: Any) -> Any:
+    # The common case, exact built-in types, without building a path string for every value.
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        if not math.isfinite(value):
+            raise _NotJson
+        return value
+    if kind is dict:
+        out = {}
+        for k, v in value.items():
+            if type(k) is not str:
+                raise _NotJson
+            out[k] = _copy(v)
+        return out
+    if kind is list or kind is tuple:
+        return [_copy(v) for v in value]
+    raise _NotJson  # anything else (subclasses included): the careful walk decides
+
+
 def to_json(value: Any, where: str = "state") -> Any:
     """A deep copy of `value` with JSON types only (tuples become lists); TypeError names the path.
 
     Copying also means later changes to the caller's objects cannot leak into the cached state.
     """
+    try:
+        return _copy(value)
+    except _NotJson:
+        return _to_json(value, where)
+
+
+def _to_json(value: Any, where: str) -> Any:
     if value is None or isinstance(value, (str, bool, int)):
         return value
     if isinstance(value, float):
@@ -92,10 +124,10 @@ def to_json(value: Any, where: str = "state") -> Any:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise TypeError(f"{where}: key {k!r} is not a string (JSON would turn it into one)")
-            out[k] = to_json(v, f"{where}[{k!r}]")
+            out[k] = _to_json(v, f"{where}[{k!r}]")
         return out
     if isinstance(value, (list, tuple)):
-        return [to_json(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        return [_to_json(v, f"{where}[{i}]") for i, v in enumerate(value)]
     raise TypeError(f"{where}: {type(value).__name__} is not a JSON type")
 
 

@@ -152,7 +152,7 @@ def test_typing_is_never_broken_by_arriving_messages(tmp_path: Path) -> None:
         args = [sys.executable, "-m", "ideaco", "chat", str(scenario), "--base-url", fake.base_url]
         term = Terminal([*args, "--out", str(run), "--speed", "50"], env, tmp_path)
         try:
-            term.wait_for(lambda: "[launch] boss>" in term.output, 20, "the prompt")
+            term.wait_for(lambda: "[boss:secretary] boss>" in term.output, 20, "the prompt")
             typing_started = len(term.output)
             half = len(TYPED) // 2
             for char in TYPED[:half]:  # one key at a time, reading what arrives between keys
@@ -163,7 +163,9 @@ def test_typing_is_never_broken_by_arriving_messages(tmp_path: Path) -> None:
             arrived = term.output.index(MARK, typing_started)
             # The message went above the prompt, which was redrawn with the half line intact.
             term.wait_for(
-                lambda: f"[launch] boss> {TYPED[:half]}" in term.output[arrived:], 10, "the prompt redrawn"
+                lambda: f"[boss:secretary] boss> {TYPED[:half]}" in term.output[arrived:],
+                10,
+                "the prompt redrawn",
             )
             for char in TYPED[half:]:
                 term.type(char)
@@ -172,7 +174,7 @@ def test_typing_is_never_broken_by_arriving_messages(tmp_path: Path) -> None:
             assert boss_lines(run) == []  # nothing was sent before Enter
             term.type("\r")
             term.wait_for(lambda: boss_lines(run), 10, "the typed line in messages.jsonl")
-            assert [(m["conversation"], m["text"]) for m in boss_lines(run)] == [("launch", TYPED)]
+            assert [(m["conversation"], m["text"]) for m in boss_lines(run)] == [("boss:secretary", TYPED)]
             term.type("/quit\r")
             deadline = time.monotonic() + 20
             while term.read(0.05):  # until the chat closes the terminal

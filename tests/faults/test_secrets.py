@@ -1,0 +1,157 @@
+"""The API key never leaves the process (issue 6, item 6).
+
+A run with `--api-key-env` against an endpoint that echoes the Authorization header back, in
+error bodies of every kind and in answers: the key must appear nowhere in the run directory,
+the recording, the CLI's output, the logs, or an error's traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import traceback
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ideaco.llm import ChatRequest, LLMError, build_llm, resolve_settings
+from tests.fakes.openai_server import ErrorReply, FakeOpenAIServer, _ChatHandler
+from tests.faults.conftest import asked
+
+SCENARIO = """\
+company: Acme Labs
+duration: 20m
+start: "2026-01-05T09:00:00"
+employees:
+  - {id: alice, name: Alice, role: Frontend engineer, archetype: anxious-perfectionist}
+  - {id: bob, name: Bob, role: Backend engineer, archetype: old-hand}
+rooms:
+  - {id: api-design, name: API design, kind: work, members: [alice, bob]}
+script:
+  - {at: "00:00", to: api-design, text: "Should the new API be REST or GraphQL?"}
+  - {at: "00:00", to: "boss:alice", text: "Alice, a word?"}
+  - {at: "00:00", to: "boss:bob", text: "Bob, a word?"}
+"""
+KEYS = ["sk-test-SECRET123", "tok_SECRET_4f9a8b7c6d"]  # OpenAI-style, and a key of no known shape
+
+
+class EchoingServer(FakeOpenAIServer):
+    """The fake endpoint, plus: each handler call can read the request's Authorization header."""
+
+    def start(self) -> EchoingServer:
+        fake = self
+        fake.local = threading.local()
+        fake.seen_auth: set[str] = set()
+
+        class Handler(_ChatHandler):
+            server_fake = fake
+
+            def do_POST(self) -> None:  # noqa: N802 - stdlib naming
+                fake.local.auth = self.headers.get("Authorization", "")
+                fake.seen_auth.add(fake.local.auth)
+                super().do_POST()
+
+        super().start()
+        self._httpd.RequestHandlerClass = Handler  # type: ignore[union-attr]
+        return self
+
+
+def echo_everything(fake: EchoingServer) -> Any:
+    """Per request, another way to send the header back: error bodies of each kind, then answers."""
+    counter = {"n": 0}
+    lock = threading.Lock()
+
+    def handler(body: dict) -> Any:
+        auth = fake.local.auth  # "Bearer <key>"
+        key = auth.removeprefix("Bearer ")
+        with lock:
+            counter["n"] += 1
+            n = counter["n"]
+        request = asked(body)
+        faults = [
+            ErrorReply(500, f"upstream failed for Authorization: {auth}"),
+            ErrorReply(429, f"rate limit for key {key}", headers={"Retry-After": "0"}),
+            ErrorReply(503, body={"error": {"message": f"no capacity ({key[:6]}...{key[-4:]})", "key": key}}),
+            ErrorReply(502, body=f"<html>bad gateway; your headers: {auth}</html>"),
+            ErrorReply(401, f"Incorrect API key provided: {key}"),
+            ErrorReply(400, f"invalid request from api_key={key}"),
+        ]
+        if n <= len(faults):
+            return faults[n - 1]
+        unread = bool(request.unread)
+        return {
+            "innerThoughts": f"the header said {auth}",
+            "topicSaturation": 3,
+            "interestLevel": 7,
+            "shouldSpeak": unread,
+            "reason": f"because {key}",
+            "messages": [{"content": f"My key is {key}"}] if unread else [],
+            "memoryOps": [
+                {"op": "add", "type": "long_term", "content": f"remember {key}", "category": "fact"}
+            ],
+        }
+
+    return handler
+
+
+def files_under(path: Path) -> list[Path]:
+    return [p for p in path.rglob("*") if p.is_file()]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_key_appears_in_no_file_no_output_and_no_log(ideaco, tmp_path, retry_sleeps, caplog, key) -> None:
+    scenario = tmp_path / "office.yaml"
+    scenario.write_text(SCENARIO)
+    out, record = tmp_path / "run", tmp_path / "calls.jsonl"
+    caplog.set_level(logging.DEBUG)
+    with EchoingServer() as fake:
+        fake.handler = echo_everything(fake)
+        result = ideaco(
+            "run",
+            scenario,
+            "--base-url",
+            fake.base_url,
+            "--api-key-env",
+            "ACME_LLM_KEY",
+            "--out",
+            out,
+            "--record",
+            record,
+            "--show-thoughts",
+            env={"ACME_LLM_KEY": key},
+        )
+    assert result.exit_code == 0, result.output
+    assert fake.seen_auth == {f"Bearer {key}"}, "the key was sent, and only as the Authorization header"
+
+    thoughts = [json.loads(line) for line in (out / "thoughts.jsonl").read_text().splitlines()]
+    errors = [t["error"] for t in thoughts if t["gate"] == "error"]
+    assert any("***" in e for e in errors), errors  # the echo arrived, and was blanked
+    assert record.exists() and any(t["spoke"] for t in thoughts)
+
+    secret = key.removeprefix("sk-")
+    places = {str(p): p.read_text(errors="replace") for p in [*files_under(out), record]}
+    places["CLI output"] = result.output
+    places["logs"] = caplog.text
+    leaks = [where for where, text in places.items() if secret in text]
+    assert leaks == [], f"the key leaked into {leaks}"
+
+
+async def test_an_error_and_its_whole_traceback_hold_no_key(tmp_path) -> None:
+    key = KEYS[0]
+    settings = resolve_settings(cli_base_url="http://placeholder/v1", env={"OPENAI_API_KEY": key})
+    with EchoingServer() as fake:
+        fake.handler = lambda body: ErrorReply(500, f"bad auth header: {fake.local.auth}")
+        settings = type(settings)(**{**settings.__dict__, "base_url": fake.base_url})
+        stack = build_llm(settings, retry_attempts=1)
+        try:
+            with pytest.raises(LLMError) as caught:
+                await stack.llm.complete(
+                    ChatRequest(messages=({"role": "user", "content": "hi"},), model="m")
+                )
+        finally:
+            await stack.aclose()
+    printed = "".join(traceback.format_exception(caught.value))  # what a crash or log.exception shows
+    assert "***" in str(caught.value)
+    assert "SECRET123" not in printed and "SECRET123" not in repr(caught.value)
