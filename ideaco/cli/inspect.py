@@ -432,7 +432,7 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
 
     def emit(record: dict[str, Any]) -> None:
         if options.as_json:
-            _write_line(json.dumps(enrich(record, view), ensure_ascii=False))
+            _write_line(json.dumps(enrich(record, view), ensure_ascii=True))
         else:
             console.print(render(record, view))
 
@@ -443,7 +443,7 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
                 "filters": filters.to_json(),
                 "thoughts": [enrich(r, view) for r in shown],
             }
-            _write_line(json.dumps(document, ensure_ascii=False))
+            _write_line(json.dumps(document, ensure_ascii=True))
             return 0
         if not options.as_json:
             title = [f"{len(shown)} of {len(records)} thoughts", view.company, str(view.rundir.path)]

@@ -35,7 +35,7 @@ def report_command(rundir: Path, *, as_json: bool, plots: bool, console: Console
     written = _plots(run, rebuilt) if plots else []
     if as_json:
         data["plots"] = [str(p) for p in written]
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json.dumps(data, ensure_ascii=True, indent=2) + "\n")
         sys.stdout.flush()
         return 0
     console = console or Console(highlight=False)

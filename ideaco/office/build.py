@@ -159,9 +159,10 @@ def office_from_state(
     journal: Journal | None = None,
     model_for: Callable[[str | None], str] = lambda m: m or "default",
 ) -> Office:
-    """The office as it was saved; conversations are rebuilt from messages.jsonl.
+    """The office as it was saved, conversations rebuilt from messages.jsonl, caught up with the logs.
 
-    `thoughts` (thoughts.jsonl) and `messages` keep ids unique when the logs ran ahead of the last save.
+    `thoughts` (thoughts.jsonl) and `messages` hold what happened after the last save when a run
+    was killed: `catch_up` applies it, so ids stay unique and no logged think is redone.
     """
     meta = dict(state["office"])
     version = meta.get("format_version")
@@ -288,7 +289,7 @@ def _replay_thought(office: Office, rec: dict[str, Any]) -> None:
 def _replay_tools(office: Office, emp: EmployeeState, conv: ConversationState, thought: Thought) -> None:
     """The secretary's organization tools, as `Thinker._actions` ran them (hires, rooms, requirements).
 
-    Its messages were posted by the replay already; a tool refused then is refused again now.
+    The replay posts its messages right after; a tool refused then is refused again now.
     """
     if emp.id != SECRETARY or conv.id != boss_conversation_id(emp.id):
         return

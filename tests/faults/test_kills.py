@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LOGS = ("messages.jsonl", "thoughts.jsonl")
 KILLS = 7
 ANSWER_DELAY_S = 0.03  # a real model call takes time: kills land while calls are in flight
-DEADLINE_S = 40.0  # the whole loop; a run that hangs fails instead of stalling CI
+DEADLINE_S = 90.0  # per test, far above the ~10 s it takes: a hung run fails instead of stalling CI
 
 SCENARIO = """\
 company: Kill Test Inc

@@ -74,8 +74,9 @@ def echo_everything(fake: EchoingServer) -> Any:
             ErrorReply(500, f"upstream failed for Authorization: {auth}"),
             ErrorReply(429, f"rate limit for key {key}", headers={"Retry-After": "0"}),
             ErrorReply(503, body={"error": {"message": f"no capacity ({key[:6]}...{key[-4:]})", "key": key}}),
+            ErrorReply(502, f"bad gateway; your headers: {auth}"),
             ErrorReply(502, body=f"<html>bad gateway; your headers: {auth}</html>"),
-            ErrorReply(401, f"Incorrect API key provided: {key}"),
+            ErrorReply(400, f"Incorrect API key format: {key}"),
             ErrorReply(400, f"invalid request from api_key={key}"),
         ]
         if n <= len(faults):
@@ -155,3 +156,32 @@ async def test_an_error_and_its_whole_traceback_hold_no_key(tmp_path) -> None:
     printed = "".join(traceback.format_exception(caught.value))  # what a crash or log.exception shows
     assert "***" in str(caught.value)
     assert "SECRET123" not in printed and "SECRET123" not in repr(caught.value)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_refused_key_is_not_echoed_when_the_run_stops_for_it(ideaco, tmp_path, key) -> None:
+    """A 401 stops the run (exit 2); the endpoint's echo of the key is blanked everywhere."""
+    scenario = tmp_path / "office.yaml"
+    scenario.write_text(SCENARIO)
+    out = tmp_path / "run"
+    with EchoingServer() as fake:
+        fake.handler = lambda body: ErrorReply(401, f"Incorrect API key provided: {key}")
+        result = ideaco(
+            "run",
+            scenario,
+            "--base-url",
+            fake.base_url,
+            "--api-key-env",
+            "ACME_LLM_KEY",
+            "--out",
+            out,
+            env={"ACME_LLM_KEY": key},
+        )
+    assert result.exit_code == 2, result.output
+    assert "refused the API key" in result.output
+    secret = key.removeprefix("sk-")
+    for where, text in {
+        **{str(p): p.read_text(errors="replace") for p in files_under(out)},
+        "output": result.output,
+    }.items():
+        assert secret not in text, where
