@@ -521,6 +521,9 @@ class Office:
             self.stop_reason = reason
             self.failed = failed
         self.stop_event.set()
+        # Do not wait for model calls in flight (a slow model takes minutes): their thinks are
+        # cut and re-woken on resume, like a kill's.
+        self.thinker.cancel_inflight()
 
     async def run(self, duration: timedelta | None = None, *, until: datetime | None = None) -> None:
         """Run until `until` (or now + duration, or the run's end) or until stopped."""

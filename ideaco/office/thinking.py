@@ -201,6 +201,10 @@ class Thinker:
         now = office.clock.now()
         try:
             answer: StructuredAnswer[Thought] = await ctx.task
+        except asyncio.CancelledError:
+            if ctx.task.cancelled() and office.stop_event.is_set():
+                return  # cut by a stop: the employee stays mid-think, so a resume re-wakes it
+            raise
         except BudgetExhausted as exc:
             self._record(ctx, None, list(exc.spent), gate="budget", error=str(exc))
             emp.phase = "idle"
@@ -484,6 +488,11 @@ class Thinker:
         office.journal.thought(record)
         for observer in office.observers:
             observer.on_thought(office, record)
+
+    def cancel_inflight(self) -> None:
+        """Cut every model call in flight (a stop); the thinks they belong to are owed again."""
+        for task in list(self._tasks):
+            task.cancel()
 
     async def drain(self) -> None:
         """Cancel model calls still in flight when a run stops (their thinks are re-woken on resume)."""
