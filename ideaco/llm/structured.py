@@ -28,6 +28,12 @@ def parse_json_lenient(text: str) -> dict:
     """
     if not text or not text.strip():
         raise ValueError("empty answer")
+    try:  # the common case (a constrained model): the whole answer is the object
+        whole = json.loads(text)
+        if isinstance(whole, dict):
+            return whole
+    except ValueError:
+        pass
     # Fenced blocks first: prose around them may hold braces of its own.
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     reason = "no JSON object found"

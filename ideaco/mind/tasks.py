@@ -377,3 +377,21 @@ def counts_by_status(all_tasks: Iterable[Task]) -> dict[str, int]:
     for task in all_tasks:
         counts[task.status] = counts.get(task.status, 0) + 1
     return counts
+
+
+CLOSED_KEPT = 50
+
+
+def prune_closed(tasks: list[Task], keep: int = CLOSED_KEPT) -> int:
+    """Keep only the `keep` most recently closed tasks (in place); returns how many were dropped.
+
+    Pending tasks always stay. Closed ones are in thoughts.jsonl for good; keeping them all in the
+    state would make every save grow with the run's length.
+    """
+    closed = [t for t in tasks if not t.pending]
+    if len(closed) <= keep:
+        return 0
+    closed.sort(key=lambda t: (t.resolved_at or t.created_at, t.id))
+    drop = {id(t) for t in closed[: len(closed) - keep]}
+    tasks[:] = [t for t in tasks if id(t) not in drop]
+    return len(drop)

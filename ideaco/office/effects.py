@@ -104,6 +104,8 @@ def _apply_tasks(
                 "and what blocks it.",
             ),
         )
+    if result.resolved or result.failed:
+        tasks.prune_closed(emp.tasks)  # the state stays bounded; the logs keep every task op
     _schedule_task_wake(office, emp, now)
     return result.corrections
 

@@ -220,8 +220,12 @@ def test_the_user_message_shows_time_trigger_and_system_notes():
     _, user = render(
         trigger_note="The boss has written to you.", system_notes=("Task task-2 is done.", "Report.")
     )
-    assert user.startswith("It is Monday 09:01. The boss has written to you.")
+    assert "It is Monday 09:01. The boss has written to you." in user
     assert "[system] Task task-2 is done.\n[system] Report." in user
+    # What changes every thought comes last, before the output format: the prefix before it is
+    # the same from one thought to the next (prefix caching).
+    assert user.index("It is Monday 09:01.") > user.index("## Recent messages")
+    assert user.index("[system] Report.") < user.index("## Your answer")
 
 
 def test_the_perspective_seed_is_shown():

@@ -475,3 +475,23 @@ def test_round_trip_through_json(task):
     assert again == task
     assert again.to_dict() == d
     assert d["created_at"] == "2026-01-05T09:00:00"
+
+
+def test_only_the_most_recent_closed_tasks_are_kept_and_pending_ones_always() -> None:
+    from ideaco.mind.tasks import prune_closed
+
+    start = datetime(2026, 1, 5, 9, 0)
+    tasks = [
+        Task(
+            id=f"task-{i}",
+            owner="a",
+            description="d",
+            created_at=start,
+            status="resolved",
+            resolved_at=start + timedelta(minutes=i),
+        )
+        for i in range(1, 6)
+    ] + [Task(id="task-9", owner="a", description="open", created_at=start)]
+    assert prune_closed(tasks, keep=5) == 0 and len(tasks) == 6
+    assert prune_closed(tasks, keep=3) == 2
+    assert [t.id for t in tasks] == ["task-3", "task-4", "task-5", "task-9"]
