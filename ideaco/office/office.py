@@ -352,16 +352,41 @@ class Office:
             at = due
         return at
 
-    def after_think(self, emp: EmployeeState, next_look_at: datetime) -> None:
-        """Back to idle: schedule the next look, and any wake that arrived while busy."""
+    def after_think(self, emp: EmployeeState, next_look_at: datetime, read: str | None = None) -> None:
+        """Back to idle: schedule the next look, and any wake that arrived while busy.
+
+        `read` is the conversation just thought about: its next look is `next_look_at`.
+        """
         emp.phase = "idle"
         emp.inflight = None
         self.schedule_wake(emp, self._next_look(emp, next_look_at), "timer")
-        if emp.deferred_triggers:
-            deferred, emp.deferred_triggers = emp.deferred_triggers, []
+        deferred, emp.deferred_triggers = emp.deferred_triggers, []
+        waiting = self._addressed_unread(emp, skip=read)
+        if waiting and waiting not in deferred:
+            # The boss or a colleague addressed me elsewhere while I thought about this
+            # conversation: that answer is owed in 1-5 s, not at the next timed look.
+            deferred.append(waiting)
+        if deferred:
             soon = self.clock.now() + timedelta(seconds=rules.mention_delay(self.rng, self.config.timers))
             for trigger in deferred:
                 self.schedule_wake(emp, soon, trigger)
+
+    def _addressed_unread(self, emp: EmployeeState, skip: str | None = None) -> str | None:
+        """'boss' or 'mention' when an open conversation holds an unread message addressing `emp`."""
+        now = self.clock.now()
+        found: str | None = None
+        for conv in self.conversations_of(emp.id):
+            if conv.id == skip:
+                continue
+            held = emp.held_until.get(conv.id)
+            if held is not None and held > now:
+                continue
+            for message in self.unread(emp, conv):
+                if emp.id in message.mentions:
+                    if message.sender == BOSS:
+                        return "boss"
+                    found = "mention"
+        return found
 
     # ------------------------------------------------------------------ posting
 

@@ -275,13 +275,13 @@ class Thinker:
             next_look_at=next_look_at,
             posted=posted,
         )
-        office.after_think(emp, next_look_at)
+        office.after_think(emp, next_look_at, read=conv.id)
         office.checkpoint_after_thought()
 
     def _retry_later(self, emp: EmployeeState, ctx: ThinkContext, at: datetime) -> None:
         """A think the model failed: the employee looks again at `at`, for the same cause."""
         self._owe_again(emp, ctx)
-        self.office.after_think(emp, at)
+        self.office.after_think(emp, at, read=ctx.conversation)
 
     def _owe_again(self, emp: EmployeeState, ctx: ThinkContext) -> None:
         """A think that did not happen stays owed: the engine's note (a report, a summary) is not lost.
