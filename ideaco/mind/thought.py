@@ -258,7 +258,10 @@ def wire_schema(
             "interestLevel": {"type": "integer", "minimum": 1, "maximum": 10},
             "shouldSpeak": {"type": "boolean"},
             "reason": text("reason"),
-            "messages": items(_obj({"content": text("content")}), "messages")
+            # compact: a draft is always written (a silent thought's is logged, never posted)
+            "messages": items(
+                _obj({"content": text("content") | ({"minLength": 2} if compact else {})}), "messages"
+            )
             | ({"minItems": 1} if compact else {}),
             "actions": actions,
             "memorySummary": {"anyOf": [text("memorySummary"), {"type": "null"}]},
