@@ -45,7 +45,7 @@ class BroadcastOffice(Office):
         if trigger != "timer":  # no timed looks at all: only messages (and owed thinks) wake
             super().schedule_wake(emp, at, trigger)
 
-    def after_think(self, emp: EmployeeState, next_look_at: datetime) -> None:
+    def after_think(self, emp: EmployeeState, next_look_at: datetime, read: str | None = None) -> None:
         emp.phase = "idle"
         emp.deferred_triggers = []
         if emp.focus:  # more messages to answer: the next one soon
