@@ -258,10 +258,9 @@ def wire_schema(
             "interestLevel": {"type": "integer", "minimum": 1, "maximum": 10},
             "shouldSpeak": {"type": "boolean"},
             "reason": text("reason"),
-            # compact: a draft is always written (a silent thought's is logged, never posted)
-            "messages": items(
-                _obj({"content": text("content") | ({"minLength": 2} if compact else {})}), "messages"
-            )
+            # compact: a draft is always written (a silent thought's is logged, never posted); an
+            # empty draft is silence (measured: forcing text into it doubled a run's thoughts)
+            "messages": items(_obj({"content": text("content")}), "messages")
             | ({"minItems": 1} if compact else {}),
             "actions": actions,
             "memorySummary": {"anyOf": [text("memorySummary"), {"type": "null"}]},
