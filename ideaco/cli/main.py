@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -18,6 +19,54 @@ app = typer.Typer(
 )
 
 
+# The model flags every office-running command takes (spec 1.2), declared once.
+BaseUrl = Annotated[
+    str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")
+]
+ModelName = Annotated[str | None, typer.Option("--model", help="Model name for every employee.")]
+ApiKeyEnv = Annotated[
+    str | None, typer.Option("--api-key-env", help="Environment variable holding the API key.")
+]
+Gguf = Annotated[
+    Path | None, typer.Option("--gguf", help="Serve this local GGUF model in-process instead of SmolLM2.")
+]
+Record = Annotated[
+    Path | None, typer.Option("--record", help="Write every model request and answer to this file.")
+]
+Replay = Annotated[
+    Path | None, typer.Option("--replay", help="Answer from a --record file; no model is contacted.")
+]
+MaxCalls = Annotated[
+    int | None, typer.Option("--max-calls", min=1, help="Stop cleanly after this many model calls.")
+]
+MaxTokens = Annotated[
+    int | None, typer.Option("--max-tokens", min=1, help="Stop cleanly after this many tokens.")
+]
+Concurrency = Annotated[int, typer.Option("--concurrency", min=1, help="Model calls in flight at once.")]
+Seed = Annotated[int, typer.Option("--seed", help="Seed of the run's one random generator.")]
+Out = Annotated[
+    Path | None, typer.Option("--out", help="The run directory itself (default runs/<scenario>-<time>/).")
+]
+
+
+MODEL_FLAGS = (
+    "base_url",
+    "model",
+    "api_key_env",
+    "gguf",
+    "record",
+    "replay",
+    "max_calls",
+    "max_tokens",
+    "concurrency",
+)
+
+
+def _model_flags(params: dict) -> dict:
+    """The model flags out of a command's parameters, for `ideaco.session.ModelOptions`."""
+    return {name: params[name] for name in MODEL_FLAGS}
+
+
 @app.callback()
 def _main() -> None:
     """ideaco: persistent employees who wake, think once, and decide for themselves whether to speak."""
@@ -31,34 +80,18 @@ def run(
     duration: str | None = typer.Option(
         None, "--duration", help="Simulated time to run, e.g. 30m, 2h, 1h30m."
     ),
-    seed: int = typer.Option(7, "--seed", help="Seed of the run's one random generator."),
-    out: Path | None = typer.Option(
-        None, "--out", help="The run directory itself (default runs/<scenario>-<time>/)."
-    ),
+    seed: Seed = 7,
+    out: Out = None,
     resume: Path | None = typer.Option(None, "--resume", help="Continue the run in this run directory."),
-    base_url: str | None = typer.Option(
-        None, "--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1."
-    ),
-    model: str | None = typer.Option(None, "--model", help="Model name for every employee."),
-    api_key_env: str | None = typer.Option(
-        None, "--api-key-env", help="Environment variable holding the API key."
-    ),
-    gguf: Path | None = typer.Option(
-        None, "--gguf", help="Serve this local GGUF model in-process instead of SmolLM2."
-    ),
-    record: Path | None = typer.Option(
-        None, "--record", help="Write every model request and answer to this file."
-    ),
-    replay: Path | None = typer.Option(
-        None, "--replay", help="Answer from a --record file; no model is contacted."
-    ),
-    max_calls: int | None = typer.Option(
-        None, "--max-calls", min=1, help="Stop cleanly after this many model calls."
-    ),
-    max_tokens: int | None = typer.Option(
-        None, "--max-tokens", min=1, help="Stop cleanly after this many tokens."
-    ),
-    concurrency: int = typer.Option(2, "--concurrency", min=1, help="Model calls in flight at once."),
+    base_url: BaseUrl = None,
+    model: ModelName = None,
+    api_key_env: ApiKeyEnv = None,
+    gguf: Gguf = None,
+    record: Record = None,
+    replay: Replay = None,
+    max_calls: MaxCalls = None,
+    max_tokens: MaxTokens = None,
+    concurrency: Concurrency = 2,
     show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
 ) -> None:
     """Run an office from SCENARIO on the simulated clock, printing the conversation."""
@@ -76,17 +109,7 @@ def run(
         seed=seed,
         out=out,
         show_thoughts=show_thoughts,
-        model=ModelOptions(
-            base_url=base_url,
-            model=model,
-            api_key_env=api_key_env,
-            gguf=gguf,
-            record=record,
-            replay=replay,
-            max_calls=max_calls,
-            max_tokens=max_tokens,
-            concurrency=concurrency,
-        ),
+        model=ModelOptions(**_model_flags(locals())),
     )
     try:
         code = run_command(options, Console(highlight=False))
@@ -103,30 +126,18 @@ def chat(
     new: str | None = typer.Option(
         None, "--new", help="Start an empty company with this name: the boss and the secretary."
     ),
-    out: Path | None = typer.Option(
-        None, "--out", help="The run directory itself (default runs/<scenario>-<time>/)."
-    ),
+    out: Out = None,
     speed: float = typer.Option(1.0, "--speed", min=0.001, help="Real clock: every delay K times shorter."),
-    seed: int = typer.Option(7, "--seed", help="Seed of the run's one random generator."),
-    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint."),
-    model: str | None = typer.Option(None, "--model", help="Model name for every employee."),
-    api_key_env: str | None = typer.Option(
-        None, "--api-key-env", help="Environment variable holding the API key."
-    ),
-    gguf: Path | None = typer.Option(None, "--gguf", help="Serve this local GGUF model in-process."),
-    record: Path | None = typer.Option(
-        None, "--record", help="Write every model request and answer to this file."
-    ),
-    replay: Path | None = typer.Option(
-        None, "--replay", help="Answer from a --record file; no model is contacted."
-    ),
-    max_calls: int | None = typer.Option(
-        None, "--max-calls", min=1, help="Stop cleanly after this many model calls."
-    ),
-    max_tokens: int | None = typer.Option(
-        None, "--max-tokens", min=1, help="Stop cleanly after this many tokens."
-    ),
-    concurrency: int = typer.Option(2, "--concurrency", min=1, help="Model calls in flight at once."),
+    seed: Seed = 7,
+    base_url: BaseUrl = None,
+    model: ModelName = None,
+    api_key_env: ApiKeyEnv = None,
+    gguf: Gguf = None,
+    record: Record = None,
+    replay: Replay = None,
+    max_calls: MaxCalls = None,
+    max_tokens: MaxTokens = None,
+    concurrency: Concurrency = 2,
 ) -> None:
     """Talk to the office as the boss while it runs (type /help for commands)."""
     from ideaco.cli.chat import ChatOptions, chat_command
@@ -138,17 +149,7 @@ def chat(
         out=out,
         speed=speed,
         seed=seed,
-        model=ModelOptions(
-            base_url=base_url,
-            model=model,
-            api_key_env=api_key_env,
-            gguf=gguf,
-            record=record,
-            replay=replay,
-            max_calls=max_calls,
-            max_tokens=max_tokens,
-            concurrency=concurrency,
-        ),
+        model=ModelOptions(**_model_flags(locals())),
     )
     try:
         code = chat_command(options)
