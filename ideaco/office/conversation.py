@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 
@@ -58,18 +58,6 @@ class Message:
             mentions=tuple(rec.get("mentions", ())),
             kind=rec.get("kind", "chat"),
         )
-
-
-@dataclass
-class Conversation:
-    """A room, a boss 1-on-1 or a DM, with its members and recent history."""
-
-    id: str
-    kind: ConversationKind
-    name: str
-    members: list[str]
-    messages: list[Message] = field(default_factory=list)
-    closed_until: datetime | None = None  # ring breaker: closed to agent posts until then
 
 
 def dm_conversation_id(a: str, b: str) -> str:

@@ -106,7 +106,6 @@ def _apply_tasks(
         )
     if result.resolved or result.failed:
         tasks.prune_closed(emp.tasks)  # the state stays bounded; the logs keep every task op
-    _schedule_task_wake(office, emp, now)
     return result.corrections
 
 
@@ -151,26 +150,6 @@ def _check_escalation(office: Office, emp: EmployeeState, now: datetime) -> None
             f"You are worn out and stuck. Escalate to the boss: say what blocks you on {lines} and what you need.",
         ),
     )
-
-
-def _schedule_task_wake(office: Office, emp: EmployeeState, now: datetime) -> None:
-    """An overdue or critical task wakes its owner when it crosses 15 or 30 minutes.
-
-    A clock event of its own, not `schedule_wake(at, "task")`: an employee has one pending wake,
-    so the next look after this think (always sooner) would replace it and the crossing would
-    wait for a later empty look; and a "task" trigger left in the batch would mislabel whatever
-    look came first. The look itself finds the task through `task_focus`.
-    """
-    at = tasks.next_urgency_change(emp.tasks, now)
-    if at is not None:
-        office.clock.call_at(at, lambda: _task_due(office, emp.id))
-
-
-async def _task_due(office: Office, employee_id: str) -> None:
-    emp = office.employees.get(employee_id)
-    now = office.clock.now()
-    if emp is not None and tasks.needs_wake(emp.tasks, now):
-        office.schedule_wake(emp, now, "timer")
 
 
 def task_focus(emp: EmployeeState, now: datetime, existing: Collection[str]) -> Focus | None:

@@ -337,10 +337,10 @@ class Office:
         return dataclasses.replace(timers, idle_think_chance=min(1.0, timers.idle_think_chance * 2 * talk))
 
     def _next_look(self, emp: EmployeeState, at: datetime) -> datetime:
-        """`at`, or earlier when a gate holding an owed reply opens first.
+        """`at`, or earlier when a gate holding an owed reply opens, or a task turns overdue or critical.
 
-        An employee has one pending wake; a sooner look replaces the one set for the gate's
-        opening, so every reschedule must keep that moment or the held reply would wait for MAX.
+        An employee has one pending wake, kept in its state (so it survives a resume); a sooner
+        look replaces the one set for such a moment, so every reschedule must keep that moment.
         """
         now = self.clock.now()
         for focus in emp.focus:
