@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from ideaco.mind.thought import TASK_TYPES, TaskOp
+from ideaco.mind.thought import TaskOp
 
 STATUSES = ("pending", "resolved", "failed")
 
@@ -291,10 +291,7 @@ def apply_ops(
                     f"Your task claim '{key}' was refused: {_who(holder, owner, people)} {verb} it as {held}."
                 )
                 continue
-            kind = op.type
-            if kind not in TASK_TYPES:
-                res.corrections.append(f"{where}.type: {kind!r:.30} replaced by 'oneshot'")
-                kind = "oneshot"
+            kind = op.type  # the Flow-of-Thought model admits only TASK_TYPES
             target, note = normalize_target(
                 op.onResolveTarget, owner, conversations=conversations, employees=employees
             )

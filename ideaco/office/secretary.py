@@ -10,11 +10,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from ideaco.mind import stamina, tasks
+from ideaco.mind.thought import TOOL_ARGS
+from ideaco.mind.thought.model import (
+    AssignRequirement,
+    CreateDepartment,
+    CreateRoom,
+    DismissEmployee,
+    HireEmployee,
+    Summarize,
+)
 from ideaco.office.company import Department
 from ideaco.office.conversation import ConversationKind, boss_conversation_id
 from ideaco.office.effects import owe
@@ -41,54 +50,6 @@ def tools_allowed(employee: str, conversation: str, note: str) -> bool:
 
 class Refusal(Exception):
     """A tool call that cannot be done; the message says why, for the secretary to read."""
-
-
-class _Args(BaseModel):
-    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
-
-
-class CreateDepartment(_Args):
-    id: str = ""
-    name: str = Field(min_length=1, max_length=60)
-    mission: str = Field("", max_length=300)
-
-
-class HireEmployee(_Args):
-    name: str = Field(min_length=1, max_length=40)
-    role: str = Field(min_length=1, max_length=80)
-    archetype: str
-    department: str
-    age: int | None = Field(None, ge=18, le=80)
-
-
-class CreateRoom(_Args):
-    id: str = ""
-    name: str = Field(min_length=1, max_length=60)
-    kind: Literal["work", "casual"] = "work"
-    members: list[str] = Field(min_length=1)
-
-
-class AssignRequirement(_Args):
-    to: str = Field(min_length=1)
-    description: str = Field(min_length=1, max_length=500)
-
-
-class DismissEmployee(_Args):
-    id: str = Field(min_length=1)
-
-
-class Summarize(_Args):
-    conversation: str = ""
-
-
-TOOL_ARGS: dict[str, type[_Args]] = {
-    "create_department": CreateDepartment,
-    "hire_employee": HireEmployee,
-    "create_room": CreateRoom,
-    "assign_requirement": AssignRequirement,
-    "dismiss_employee": DismissEmployee,
-    "summarize": Summarize,
-}
 
 
 @dataclass(frozen=True)

@@ -272,12 +272,6 @@ def test_create_with_unknown_target_uses_the_default_with_a_correction(run):
     )
 
 
-def test_create_with_unknown_type_becomes_oneshot(run):
-    res, tasks = run([{"op": "create", "description": "x", "type": "forever"}])
-    assert tasks[0].type == "oneshot"
-    assert res.corrections == ["taskOps[0].type: 'forever' replaced by 'oneshot'"]
-
-
 def test_claim_held_by_a_colleague_is_refused_naming_owner_and_task(run):
     res, tasks = run(
         [{"op": "create", "description": "Research APIs", "claimKey": "api-research"}],

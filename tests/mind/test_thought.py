@@ -483,3 +483,58 @@ def test_the_compact_bound_stays_small_enough_for_a_small_model():
     # SmolLM2's 8k context is shared with the prompt (spec 1.3): a thought must stay well under it.
     assert wire_token_bound(wire_schema(compact=True)) < 2000
     assert wire_token_bound(wire_schema()) < 3000
+
+
+# --------------------------------------------------------------------------- one model, one source
+
+
+def test_the_tool_args_on_the_wire_are_the_tool_models_fields_and_no_others():
+    from ideaco.mind.thought import TOOL_ARGS, SendMessageArgs
+
+    tools = tuple(TOOL_ARGS)
+    schema = wire_schema(tools=tools)
+    union = schema["properties"]["actions"]["items"]["anyOf"][1]
+    assert union["properties"]["tool"] == {"enum": sorted(tools)}
+    declared = {name for model in (SendMessageArgs, *TOOL_ARGS.values()) for name in model.model_fields}
+    assert set(union["properties"]["args"]["properties"]) == declared
+
+
+def test_a_tool_argument_is_bounded_on_the_wire_and_validated_from_one_declaration():
+    from pydantic import ValidationError
+
+    from ideaco.mind.thought import TOOL_ARGS
+
+    hire = TOOL_ARGS["hire_employee"]
+    args = wire_schema(tools=("hire_employee",))["properties"]["actions"]["items"]["anyOf"][1]["properties"][
+        "args"
+    ]
+    assert args["properties"]["age"] == {"type": "integer", "minimum": 18, "maximum": 80}
+    assert args["properties"]["name"]["maxLength"] == WIRE_LIMITS["id"]
+    hire.model_validate(
+        {"name": "Nora", "role": "Designer", "archetype": "idealist", "department": "d", "age": 80}
+    )
+    with pytest.raises(ValidationError):
+        hire.model_validate(
+            {"name": "Nora", "role": "Designer", "archetype": "idealist", "department": "d", "age": 81}
+        )
+
+
+def test_the_limit_tables_are_read_off_the_model():
+    from ideaco.mind.thought.model import CONTENT, INNER, Thought
+
+    assert LIMITS["innerThoughts"] == INNER.keep and WIRE_LIMITS["innerThoughts"] == INNER.ask
+    assert COMPACT_WIRE_LIMITS["content"] == CONTENT.compact
+    assert LIMITS["messages"] == 3 and WIRE_LIMITS["messages"] == 1
+    assert REQUIRED == tuple(n for n, f in Thought.model_fields.items() if f.is_required())
+
+
+def test_fields_kept_but_never_asked_stay_off_the_wire():
+    props = wire_schema()["properties"]
+    assert "ttl" not in props["memoryOps"]["items"]["properties"]
+    assert "name" not in props["relationshipOps"]["items"]["properties"]
+    assert {"condition", "reason"}.isdisjoint(props["taskOps"]["items"]["properties"])
+    thought, notes = validate_thought(
+        raw(taskOps=[{"op": "create", "description": "x", "condition": "c" * 400}])
+    )
+    assert thought.taskOps[0].condition == "c" * LIMITS["condition"]
+    assert noted(notes, "taskOps[0].condition")

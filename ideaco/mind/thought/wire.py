@@ -1,0 +1,215 @@
+"""The JSON schemas sent to the model, derived from the Flow-of-Thought model's declarations.
+
+Every string has a maxLength and every list a maxItems, so a grammar-constrained model can never
+run a thought past max_tokens; every field is required, so the model always emits them in the
+model's order (the cheap decisions first, the optional ops last). Fields that name something
+real (a colleague, a task, a memory, a conversation) become enums of the ids the employee can
+use, so a constrained model cannot invent one.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel
+
+from ideaco.mind.thought.model import (
+    TOOL_ARGS,
+    Bound,
+    Choice,
+    OffWire,
+    Range,
+    SendMessageArgs,
+    Thought,
+    _Part,
+)
+
+
+@dataclass(frozen=True)
+class WireContext:
+    """What a schema's enums list: the real ids this employee may use in this thought."""
+
+    people: tuple[str, ...] | None = ()  # colleagues present; None: nobody, so no relationship ops
+    targets: tuple[str, ...] = ()  # where send_message may go, where a task may report
+    task_ids: tuple[str, ...] = ()
+    memory_ids: tuple[str, ...] | None = None
+    tools: tuple[str, ...] = ()  # the organization tools offered (the secretary's)
+    compact: bool = False
+
+    def ids(self, source: str) -> Sequence[str] | None:
+        return getattr(self, source)
+
+
+def _metadata(annotation: Any, extra: Sequence[Any] = ()) -> tuple[Any, list[Any]]:
+    """The bare type of an annotation and its metadata (Annotated, and Optional unwrapped)."""
+    meta = list(extra)
+    while get_origin(annotation) is Annotated:
+        annotation, *more = get_args(annotation)
+        meta += more
+    if get_origin(annotation) in (Union, types.UnionType):
+        members = [a for a in get_args(annotation) if a is not type(None)]
+        if len(members) == 1:
+            return _metadata(members[0], meta)
+    return annotation, meta
+
+
+def _find(meta: Sequence[Any], kind: type) -> Any:
+    return next((m for m in meta if isinstance(m, kind)), None)
+
+
+def _text(bound: Bound, ctx: WireContext) -> dict[str, Any]:
+    return {"type": "string", "maxLength": bound.asked(ctx.compact)}
+
+
+def _field(annotation: Any, meta: list[Any], ctx: WireContext, *, choices: bool = True) -> dict[str, Any]:
+    kind, meta = _metadata(annotation, meta)
+    bound, choice, span = _find(meta, Bound), _find(meta, Choice), _find(meta, Range)
+    if choice is not None and choices:
+        ids = ctx.ids(choice.source)
+        if ids or (choice.when_listed and ids is not None):
+            values = sorted(set(ids or ()))
+            return {"enum": ["", *values] if choice.blank else values}
+    if get_origin(kind) is Literal:
+        return {"enum": list(get_args(kind))}
+    if kind is bool:
+        return {"type": "boolean"}
+    if kind is int:
+        return {"type": "integer", "minimum": span.low, "maximum": span.high}
+    if kind is str:
+        return _text(bound, ctx)
+    if get_origin(kind) is list:
+        (item,) = get_args(kind)
+        return {"type": "array", "items": _field(item, [], ctx), "maxItems": bound.asked(ctx.compact)}
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        return _object(kind, ctx)
+    raise TypeError(f"no wire form for {annotation!r}")
+
+
+def _object(
+    model: type[BaseModel], ctx: WireContext, *, choices: bool = True, given: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    props = {}
+    for name, info in model.model_fields.items():
+        if _find(info.metadata, OffWire) is not None:
+            continue
+        if given and name in given:
+            props[name] = given[name]
+            continue
+        props[name] = _field(info.annotation, info.metadata, ctx, choices=choices)
+    required = getattr(model, "wire_required", None)
+    return _obj(props, list(props) if required is None else list(required))
+
+
+def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+def _tool_args(ctx: WireContext) -> dict[str, Any]:
+    """One args object for every tool: the union of their arguments, in order of first appearance."""
+    props: dict[str, Any] = {}
+    for model in (SendMessageArgs, *TOOL_ARGS.values()):
+        for name, info in model.model_fields.items():
+            if name not in props:
+                props[name] = _field(info.annotation, info.metadata, ctx, choices=False)
+    return _obj(props, [])
+
+
+def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
+    """The Flow-of-Thought schema for one thought (see `WireContext` for what it lists)."""
+    send = _obj({"tool": {"enum": ["send_message"]}, "args": _object(SendMessageArgs, ctx)}, ["tool", "args"])
+    actions = Thought.model_fields["actions"]
+    bound: Bound = _find(actions.metadata, Bound)
+    schema = _object(
+        Thought,
+        ctx,
+        given={"actions": {"type": "array", "items": send, "maxItems": bound.asked(ctx.compact)}},
+    )
+    props = schema["properties"]
+    props["memorySummary"] = {"anyOf": [props["memorySummary"], {"type": "null"}]}
+    if ctx.tools:
+        tool = _obj({"tool": {"enum": sorted(ctx.tools)}, "args": _tool_args(ctx)}, ["tool", "args"])
+        props["actions"] = {"type": "array", "items": {"anyOf": [send, tool]}, "maxItems": bound.keep}
+    if ctx.compact:
+        # A draft is always written (a silent thought's is logged, never posted); an empty draft
+        # is silence (measured: forcing text into it doubled a run's thoughts).
+        props["messages"] |= {"minItems": 1}
+    if ctx.people is None:
+        props["relationshipOps"] |= {"maxItems": 0}
+    return schema
+
+
+def wire_schema(
+    people: Sequence[str] | None = (),
+    targets: Sequence[str] = (),
+    *,
+    task_ids: Sequence[str] = (),
+    memory_ids: Sequence[str] | None = None,
+    tools: Sequence[str] = (),
+    compact: bool = False,
+) -> dict[str, Any]:
+    """`thought_schema` with its context given as arguments."""
+    return thought_schema(
+        WireContext(
+            people=tuple(people) if people is not None else None,
+            targets=tuple(targets),
+            task_ids=tuple(task_ids),
+            memory_ids=tuple(memory_ids) if memory_ids is not None else None,
+            tools=tuple(tools),
+            compact=compact,
+        )
+    )
+
+
+def wire_token_bound(schema: dict[str, Any]) -> int:
+    """An upper bound on the tokens of any answer matching `schema` (a token is at least one char).
+
+    Used as max_tokens for grammar-constrained models, so a thought can never be cut off.
+    """
+
+    def chars(node: dict[str, Any]) -> int:
+        if "anyOf" in node:
+            return max(chars(n) for n in node["anyOf"])
+        if "enum" in node:
+            return max(len(str(v)) for v in node["enum"]) + 2
+        kind = node.get("type")
+        if kind == "string":
+            return node.get("maxLength", 2000) + 2
+        if kind == "array":
+            return 2 + node.get("maxItems", 10) * (chars(node["items"]) + 1)
+        if kind == "object":
+            return 2 + sum(len(k) + 4 + chars(v) for k, v in node.get("properties", {}).items())
+        return 6  # numbers, booleans, null
+
+    return chars(schema)
+
+
+def limit_tables() -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """(kept, asked, asked in compact) per limit name, read off the model's bounds."""
+    keep: dict[str, int] = {"args": 0, "arg_items": 0}
+    ask: dict[str, int] = {}
+    compact: dict[str, int] = {}
+
+    def visit(model: type[BaseModel]) -> None:
+        for info in model.model_fields.values():
+            kind, meta = _metadata(info.annotation, info.metadata)
+            bound = _find(meta, Bound)
+            if bound is not None:
+                if keep.get(bound.name, bound.keep) != bound.keep:
+                    raise ValueError(f"limit {bound.name!r} declared with two values")
+                keep[bound.name] = bound.keep
+                if bound.ask is not None:
+                    ask[bound.name] = bound.ask
+                    compact[bound.name] = bound.asked(True) or bound.ask
+            inner = get_args(kind)[0] if get_origin(kind) is list else kind
+            if isinstance(inner, type) and issubclass(inner, _Part):
+                visit(inner)
+
+    visit(Thought)
+    visit(SendMessageArgs)
+    from ideaco.mind.thought.model import Action
+
+    keep["args"], keep["arg_items"] = Action.ARG_KEYS, Action.ARG_ITEMS
+    return keep, ask, compact
