@@ -8,6 +8,7 @@ thoughts.jsonl through the same pure rules the engine uses (`ideaco.mind.stamina
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import statistics
@@ -153,8 +154,9 @@ def _task_events(employee: dict[str, Any]) -> list[tuple[datetime, str, tasks.Ta
     """(time, kind, replay task) for every task the employee created, resolved or failed."""
     events = []
     for raw in employee.get("tasks") or []:
-        task = tasks.Task.from_dict({**raw, "status": "pending", "resolved_at": None})
-        task.stalled, task.quiet_thoughts = False, 0
+        task = tasks.Task.from_dict(
+            {**raw, "status": "pending", "resolved_at": None, "stalled": False, "quiet_thoughts": 0}
+        )
         events.append((task.created_at, "create", task))
         if raw.get("status") in ("resolved", "failed") and raw.get("resolved_at"):
             events.append((_dt(raw["resolved_at"]), raw["status"], task))
@@ -215,7 +217,9 @@ class _Mind:
             self.live.append(task)
             self.apply("task_assigned")
         else:
-            task.status, task.resolved_at = kind, when
+            for i, live in enumerate(self.live):
+                if live.id == task.id:
+                    self.live[i] = dataclasses.replace(live, status=kind, resolved_at=when)
             self.apply("task_complete" if kind == "resolved" else "task_fail")
 
     def relationship_ops(self, ops: list[dict[str, Any]], now: datetime, people: dict[str, str]) -> None:

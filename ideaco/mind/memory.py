@@ -1,8 +1,9 @@
 """An employee's memory (spec 2.4): rolling summaries, long-term and short-term items.
 
 Pure: every function is handed `now`; nothing here reads a clock, does I/O or draws randomness.
-Functions mutate the `Memory` they are given and return short notes for the thought's
-`corrections` log.
+Functions change the `Memory` they are given (its lists) and return short notes for the thought's
+`corrections` log; a `MemoryItem` is frozen, so a changed memory is a new item in the old one's
+place, and `Memory.copy()` is a safe scratch copy.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import math
 import re
 import string
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -43,7 +44,7 @@ DEFAULT_CONFIG = MemoryConfig()
 _DATES = ("created_at", "updated_at", "expires_at")
 
 
-@dataclass
+@dataclass(frozen=True)
 class MemoryItem:
     """One remembered thing; short-term items carry `expires_at`."""
 
@@ -109,6 +110,13 @@ class Memory:
         next_id = max(int(data.get("next_id", 1)), highest + 1)
         return cls(long_term, short_term, dict(data.get("summaries", {})), next_id)
 
+    def copy(self) -> Memory:
+        """New lists holding the same (frozen) items."""
+        return Memory(list(self.long_term), list(self.short_term), dict(self.summaries), self.next_id)
+
+    def layer(self, name: Layer) -> list[MemoryItem]:
+        return self.long_term if name == "long_term" else self.short_term
+
     def find(self, item_id: str) -> tuple[Layer, MemoryItem] | None:
         for layer, items in (("long_term", self.long_term), ("short_term", self.short_term)):
             for item in items:
@@ -133,18 +141,14 @@ def normalise(text: str) -> str:
 
 
 def _contains(na: str, nb: str) -> bool:
-    """`is_duplicate` on normalised texts."""
+    """Whether two normalised texts are duplicates: equal, or one contains the other and their
+    lengths are within 20%."""
     if not na or not nb:
         return False
     if na == nb:
         return True
     short, long_ = sorted((na, nb), key=len)
     return short in long_ and len(short) >= 0.8 * len(long_)
-
-
-def is_duplicate(a: str, b: str) -> bool:
-    """Same normalised text, or one contains the other and their lengths are within 20%."""
-    return _contains(normalise(a), normalise(b))
 
 
 def _find_duplicate(memory: Memory, content: str, now: datetime) -> tuple[Layer, MemoryItem] | None:
@@ -169,6 +173,18 @@ def _clamp_importance(importance: int) -> int:
     return min(max(int(importance), 1), 10)
 
 
+def _index(items: list[MemoryItem], item: MemoryItem) -> int:
+    return next(i for i, m in enumerate(items) if m is item)
+
+
+def _replace(items: list[MemoryItem], old: MemoryItem, new: MemoryItem) -> None:
+    items[_index(items, old)] = new
+
+
+def _drop(items: list[MemoryItem], item: MemoryItem) -> None:
+    del items[_index(items, item)]
+
+
 def add(
     memory: Memory,
     *,
@@ -181,6 +197,8 @@ def add(
     cfg: MemoryConfig = DEFAULT_CONFIG,
 ) -> tuple[MemoryItem, list[str]]:
     """Add a memory, or update the existing one it duplicates (in either layer); then prune.
+
+    Returns the item as it stands afterwards, and the notes.
 
     A duplicate keeps its id and category; it takes the newer content, the higher importance
     and `updated_at = now`. Re-adding a short-term memory as long-term moves it to long-term;
@@ -195,25 +213,26 @@ def add(
     expires_at = now + timedelta(seconds=ttl)
     found = _find_duplicate(memory, content, now)
     if found is not None:
-        layer, item = found
-        item.content = content
-        item.importance = max(item.importance, importance)
-        item.updated_at = now
+        layer, old = found
+        item = replace(old, content=content, importance=max(old.importance, importance), updated_at=now)
         note = f"memory: duplicate of {item.id}, updated"
         if layer == "short_term" and kind == "long_term":
-            memory.short_term.remove(item)
-            item.expires_at = None
+            _drop(memory.short_term, old)
+            item = replace(item, expires_at=None)
             memory.long_term.append(item)
             note += " and moved to long-term"
-        elif layer == "short_term":
-            item.expires_at = max(item.expires_at or expires_at, expires_at)
+        else:
+            if layer == "short_term":
+                item = replace(item, expires_at=max(old.expires_at or expires_at, expires_at))
+            _replace(memory.layer(layer), old, item)
         notes.append(note)
     else:
         expiry = expires_at if kind == "short_term" else None
         item = MemoryItem(memory._take_id(), content, category, importance, now, now, expiry)
         (memory.short_term if kind == "short_term" else memory.long_term).append(item)
     notes += prune(memory, now, cfg)
-    return item, notes
+    found = memory.find(item.id)  # as it stands after pruning (archived, or forgotten at once)
+    return (found[1] if found else item), notes
 
 
 def update(
@@ -228,13 +247,14 @@ def update(
     found = memory.find(item_id)
     if found is None:
         return [f"memoryOps: unknown memory id {item_id!r}, dropped"]
-    item = found[1]
+    layer, old = found
+    item = replace(old, updated_at=now)
     # Empty content means "keep it": a schema-constrained model fills every field of an op.
     if content is not None and content.strip():
-        item.content = content.strip()
+        item = replace(item, content=content.strip())
     if importance is not None:
-        item.importance = _clamp_importance(importance)
-    item.updated_at = now
+        item = replace(item, importance=_clamp_importance(importance))
+    _replace(memory.layer(layer), old, item)
     return []
 
 
@@ -244,7 +264,7 @@ def delete(memory: Memory, item_id: str) -> list[str]:
     if found is None:
         return [f"memoryOps: unknown memory id {item_id!r}, dropped"]
     layer, item = found
-    (memory.long_term if layer == "long_term" else memory.short_term).remove(item)
+    _drop(memory.layer(layer), item)
     return []
 
 
@@ -262,17 +282,16 @@ def prune(memory: Memory, now: datetime, cfg: MemoryConfig = DEFAULT_CONFIG) -> 
     # Expiry is routine, not a correction: no note.
     memory.short_term = [m for m in memory.short_term if not m.expired(now)]
     while len(memory.short_term) > cfg.short_term_cap:
-        item = min(memory.short_term, key=_eviction_key)
-        memory.short_term.remove(item)
-        item.importance = max(1, item.importance - cfg.archive_penalty)
-        item.expires_at = None
+        old = min(memory.short_term, key=_eviction_key)
+        _drop(memory.short_term, old)
+        item = replace(old, importance=max(1, old.importance - cfg.archive_penalty), expires_at=None)
         memory.long_term.append(item)
         notes.append(
             f"memory: short-term full, {item.id} archived to long-term (importance {item.importance})"
         )
     while len(memory.long_term) > cfg.long_term_cap:
         item = min(memory.long_term, key=_eviction_key)
-        memory.long_term.remove(item)
+        _drop(memory.long_term, item)
         notes.append(f"memory: long-term full, {item.id} forgotten")
     return notes
 

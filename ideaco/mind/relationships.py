@@ -32,7 +32,7 @@ class RelationshipConfig:
 DEFAULT_CONFIG = RelationshipConfig()
 
 
-@dataclass
+@dataclass(frozen=True)
 class Relation:
     """One colleague as this employee sees them; `affinity` is the value as of `updated_at`."""
 

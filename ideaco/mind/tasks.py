@@ -1,14 +1,15 @@
 """An employee's tasks (spec 2.5): urgency by age, the prompt block, task ops, stalls and claims.
 
-Pure: every function is handed `now`; ids come from the caller's `new_id`. `Task` is a
-mutable dataclass: `apply_ops` and `note_thought` update the owner's task list in place and
-return what changed, so the engine can log it, report it and schedule the follow-up thinks.
+Pure: every function is handed `now`; ids come from the caller's `new_id`. `Task` is frozen:
+`apply_ops` and `note_thought` change the owner's task list (a changed task is a new one in the
+old one's place) and return what changed, so the engine can log it, report it and schedule the
+follow-up thinks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -48,7 +49,7 @@ def _one_line(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, frozen=True)
 class Task:
     """One task of one employee. `origin` says who asked: "boss", "self", an employee id..."""
 
@@ -328,15 +329,15 @@ def apply_ops(
         if not task.pending:
             res.corrections.append(f"{where}: {op.op} of {tid}: already {task.status}, dropped")
             continue
-        task.resolved_at = now
         if op.op == "resolve":
-            task.status = "resolved"
-            task.result = (op.result or op.reason or "").strip() or "done"
+            result = (op.result or op.reason or "").strip() or "done"
+            task = _replace(tasks, task, replace(task, status="resolved", result=result, resolved_at=now))
             res.resolved.append(task)
         else:
-            task.status = "failed"
-            task.result = (op.reason or op.result or "").strip() or "no reason given"
+            result = (op.reason or op.result or "").strip() or "no reason given"
+            task = _replace(tasks, task, replace(task, status="failed", result=result, resolved_at=now))
             res.failed.append(task)
+        mine[task.id] = task
         if task.claim_key and live.get(task.claim_key, (None, None))[1] == task.id:
             del live[task.claim_key]
         res.advanced.add(task.id)
@@ -346,26 +347,34 @@ def apply_ops(
 # --------------------------------------------------------------------------- stalls and counts
 
 
-def note_thought(tasks: Iterable[Task], advanced: Collection[str]) -> list[Task]:
+def note_thought(tasks: list[Task], advanced: Collection[str]) -> list[Task]:
     """Count one thought of the owner against its pending tasks; return the ones that just stalled.
 
     A pending task not in `advanced` gets one more quiet thought; an advanced one is reset (and
     un-stalled). At STALL_AFTER quiet thoughts in a row it is flagged stalled (it stays pending)
-    and returned this once, so the engine asks its owner to report it.
+    and returned this once, so the engine asks its owner to report it. Changed tasks are replaced
+    in `tasks`.
     """
     stalled = []
-    for task in tasks:
+    for i, task in enumerate(tasks):
         if not task.pending:
             continue
         if task.id in advanced:
-            task.quiet_thoughts = 0
-            task.stalled = False
+            if task.quiet_thoughts or task.stalled:
+                tasks[i] = replace(task, quiet_thoughts=0, stalled=False)
             continue
-        task.quiet_thoughts += 1
-        if task.quiet_thoughts >= STALL_AFTER and not task.stalled:
-            task.stalled = True
-            stalled.append(task)
+        quiet = task.quiet_thoughts + 1
+        stall = quiet >= STALL_AFTER and not task.stalled
+        tasks[i] = replace(task, quiet_thoughts=quiet, stalled=task.stalled or stall)
+        if stall:
+            stalled.append(tasks[i])
     return stalled
+
+
+def _replace(tasks: list[Task], old: Task, new: Task) -> Task:
+    """Put `new` in `old`'s place in `tasks` (the same object, not an equal one); returns `new`."""
+    tasks[next(i for i, t in enumerate(tasks) if t is old)] = new
+    return new
 
 
 def counts_by_status(all_tasks: Iterable[Task]) -> dict[str, int]:

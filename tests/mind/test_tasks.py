@@ -320,20 +320,21 @@ def test_closing_a_task_frees_its_claim_within_the_batch(run):
 def test_resolve_sets_status_result_and_time(run):
     t = make("task-1")
     later = T0 + timedelta(minutes=7)
-    res, _ = run([{"op": "resolve", "taskId": "task-1", "result": "REST wins"}], tasks=[t], now=later)
+    res, tasks = run([{"op": "resolve", "taskId": "task-1", "result": "REST wins"}], tasks=[t], now=later)
+    (t,) = tasks
     assert (t.status, t.result, t.resolved_at) == ("resolved", "REST wins", later)
     assert res.resolved == [t] and res.advanced == {"task-1"} and res.corrections == []
 
 
 def test_resolve_without_result_says_done_and_accepts_bracketed_ids(run):
     t = make("task-1")
-    run([{"op": "resolve", "taskId": " [task-1] ", "result": ""}], tasks=[t])
+    _, (t,) = run([{"op": "resolve", "taskId": " [task-1] ", "result": ""}], tasks=[t])
     assert (t.status, t.result) == ("resolved", "done")
 
 
 def test_fail_sets_status_and_reason(run):
     t = make("task-1")
-    res, _ = run([{"op": "fail", "taskId": "task-1", "reason": "Bob is away"}], tasks=[t])
+    res, (t,) = run([{"op": "fail", "taskId": "task-1", "reason": "Bob is away"}], tasks=[t])
     assert (t.status, t.result, t.resolved_at) == ("failed", "Bob is away", T0)
     assert res.failed == [t] and res.advanced == {"task-1"}
 
@@ -373,13 +374,13 @@ def test_a_bad_op_does_not_stop_the_others(run):
         ],
         tasks=[t],
     )
-    assert t.status == "resolved" and len(tasks) == 2
+    assert tasks[0].status == "resolved" and len(tasks) == 2
     assert res.advanced == {"task-1", "task-10"} and len(res.corrections) == 1
 
 
 def test_resolving_twice_in_one_batch_keeps_the_first(run):
     t = make("task-1")
-    res, _ = run(
+    res, (t,) = run(
         [
             {"op": "resolve", "taskId": "task-1", "result": "A"},
             {"op": "fail", "taskId": "task-1", "reason": "B"},
@@ -404,35 +405,36 @@ def test_open_claims_lists_pending_claimed_tasks_only():
 
 
 def test_stalled_after_three_quiet_thoughts_not_two_and_reported_once():
-    t = make("task-1")
-    assert note_thought([t], set()) == []
-    assert note_thought([t], set()) == []
-    assert (t.quiet_thoughts, t.stalled) == (2, False)
-    assert note_thought([t], set()) == [t]
-    assert (t.quiet_thoughts, t.stalled, t.status) == (3, True, "pending")
-    assert note_thought([t], set()) == []  # reported once only
-    assert t.stalled and t.quiet_thoughts == 4
+    tasks = [make("task-1")]
+    assert note_thought(tasks, set()) == []
+    assert note_thought(tasks, set()) == []
+    assert (tasks[0].quiet_thoughts, tasks[0].stalled) == (2, False)
+    assert note_thought(tasks, set()) == tasks
+    assert (tasks[0].quiet_thoughts, tasks[0].stalled, tasks[0].status) == (3, True, "pending")
+    assert note_thought(tasks, set()) == []  # reported once only
+    assert tasks[0].stalled and tasks[0].quiet_thoughts == 4
 
 
 def test_advancing_resets_the_count_and_the_stall():
-    t = make("task-1")
-    other = make("task-2")
+    tasks = [make("task-1"), make("task-2")]
     for _ in range(2):
-        note_thought([t, other], set())
-    note_thought([t, other], {"task-1"})
+        note_thought(tasks, set())
+    note_thought(tasks, {"task-1"})
+    t, other = tasks
     assert (t.quiet_thoughts, other.quiet_thoughts) == (0, 3)
     assert other.stalled and not t.stalled
-    note_thought([t, other], {"task-2"})
-    assert (other.quiet_thoughts, other.stalled) == (0, False)
+    note_thought(tasks, {"task-2"})
+    assert (tasks[1].quiet_thoughts, tasks[1].stalled) == (0, False)
     # A new streak of three quiet thoughts reports it again.
-    assert [note_thought([other], set()) for _ in range(3)] == [[], [], [other]]
+    others = tasks[1:]
+    assert [len(note_thought(others, set())) for _ in range(3)] == [0, 0, 1]
 
 
 def test_closed_tasks_are_not_counted():
-    t = make("task-1", status="resolved")
+    tasks = [make("task-1", status="resolved")]
     for _ in range(5):
-        assert note_thought([t], set()) == []
-    assert (t.quiet_thoughts, t.stalled) == (0, False)
+        assert note_thought(tasks, set()) == []
+    assert (tasks[0].quiet_thoughts, tasks[0].stalled) == (0, False)
 
 
 # --------------------------------------------------------------------------- counts and persistence

@@ -331,10 +331,12 @@ async def test_three_thoughts_not_advancing_a_task_stall_it_and_ask_for_a_report
     for n in (1, 2):
         await think(office, "alice", ROOM, f"Unrelated question {n}?")
     await office.run(timedelta(minutes=1))
+    [task] = office.employees["alice"].tasks  # tasks are frozen: a changed one is a new object
     assert (task.quiet_thoughts, task.stalled) == (2, False)
     assert system_thoughts() == []
 
     await think(office, "alice", ROOM, "Unrelated question 3?")
+    [task] = office.employees["alice"].tasks
     assert (task.stalled, task.status) == (True, "pending")
     await step_until(office, lambda: bool(system_thoughts()), within=timedelta(minutes=1))
     [report] = system_thoughts()
