@@ -153,7 +153,7 @@ async def measure(quick: bool = False, thoughts: int = 16) -> list[Row]:
         office_wall = time.perf_counter() - started
         recorder._tick(0)
         calls = list(recorder.done)
-        await office.thinker.drain()
+        await office.drain()
     finally:
         await stack.aclose()
     # A fresh server for the direct run: one that has seen these prompts serves them from its

@@ -103,7 +103,7 @@ async def office_cost(
                 cpu += (time.process_time() - cpu_started) * 1000
             done += n
     finally:
-        await office.thinker.drain()
+        await office.drain()
         await bench.aclose()
     return Cost(cpu / max(done, 1), wall, done), capture.last
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from benchmarks.fake_model import FakeModel
 from benchmarks.offices import open_office, startup_scenario
-from benchmarks.policies import POLICIES, PollingOffice
+from benchmarks.policies import POLICIES
 from benchmarks.table import Row, ratio
 from ideaco.store import jsonl
 
@@ -65,11 +65,9 @@ async def simulate(
         startup_scenario(hours, hourly=hourly),
         base_url=fake.base_url,
         run_dir=run_dir,
-        office_class=POLICIES[policy],
+        policy=POLICIES[policy](),
     )
     office = bench.office
-    if isinstance(office, PollingOffice):
-        office.use_polling()
     office.start()
     started = time.perf_counter()
     try:

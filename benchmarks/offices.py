@@ -8,7 +8,6 @@ OpenAI-compatible endpoint, a `RunJournal` writing a real run directory, and a `
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -16,12 +15,15 @@ from typing import Any
 
 import yaml
 
+from benchmarks.policies import PollingWakes
 from ideaco.llm.config import LLMSettings
 from ideaco.llm.factory import LLMStack, build_llm
 from ideaco.office.build import office_from_scenario
-from ideaco.office.clock import SimClock
+from ideaco.office.clock import Clock, SimClock
+from ideaco.office.config import config_for
 from ideaco.office.journal import MemoryJournal, RunJournal
 from ideaco.office.office import Office
+from ideaco.office.waking import WakePolicy
 from ideaco.persona import ARCHETYPES
 from ideaco.scenario import Scenario
 from ideaco.store.rundir import RunDir
@@ -183,8 +185,9 @@ def open_office(
     llm: Any = None,
     run_dir: Path | None = None,
     seed: int = 7,
-    office_class: Callable[..., Office] | None = None,
+    policy: WakePolicy | None = None,
     concurrency: int = 2,
+    clock: Clock | None = None,
 ) -> Bench:
     """An office on a SimClock, against `base_url` (or a given `llm`), logging to `run_dir` (or memory)."""
     stack = None
@@ -193,16 +196,19 @@ def open_office(
         stack = build_llm(settings, concurrency=concurrency)
         llm = stack.llm
     journal = RunJournal(RunDir(run_dir).create()) if run_dir is not None else MemoryJournal()
+    config = config_for(scenario)
+    if isinstance(policy, PollingWakes):
+        config.timers = PollingWakes.timers(config.timers)
     office = office_from_scenario(
         copy.deepcopy(scenario),
         ROOT,
         llm=llm,
-        clock=SimClock(scenario.start),
+        clock=clock or SimClock(scenario.start),
         seed=seed,
         journal=journal,
+        config=config,
+        policy=policy,  # None: ideaco's own (AdaptiveWakes)
     )
-    if office_class is not None and office_class is not Office:
-        office.__class__ = office_class  # a policy variant: same state, other wake rules
     return Bench(office, stack)
 
 

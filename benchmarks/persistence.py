@@ -1,11 +1,12 @@
 """Item 4: persistence cost per logged event and per state save, at 1k vs 100k events.
 
 A startup office writing a real run directory (`RunJournal`: messages.jsonl, thoughts.jsonl,
-state.json) is driven straight through the engine's effects, without a model or a clock loop,
-so that 100k events take seconds: three thoughts for each message, every thought applying ops
-through `effects.apply_effects` (a memory every third thought, an impression every third, a task
-created every 20th and resolved 10 thoughts later, a rolling summary), each logged with a
-realistic record, each message posted with `Office.post`; simulated time advances 30 s per event.
+state.json) is driven straight through the engine, without a model or a clock loop, so that 100k
+events take seconds: three thoughts for each message, every thought an answer already in hand that
+the engine decides on and resolves as a finished model call (`thinking.decide`, `Office.resolve`:
+a memory every third thought, an impression every third, a task created every 20th and resolved
+10 thoughts later, a rolling summary), logged with its `applied` record, each message posted with
+`Office.post`; simulated time advances 30 s per event.
 
 At 1k, 10k and 100k events it times appending 1,000 more records to the logs (half thoughts, half
 messages; µs per record) and saving the state (`Office.checkpoint`: the office snapshot and
@@ -24,10 +25,13 @@ from typing import Any
 
 from benchmarks.offices import open_office, startup_scenario
 from benchmarks.table import Row, ratio
+from ideaco.cycle import Phase, Trigger
+from ideaco.llm.base import ChatResult, Usage
+from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.thought import validate_thought
-from ideaco.office import effects
 from ideaco.office.clock import SimClock
 from ideaco.office.office import Office
+from ideaco.office.thinking import ThinkContext, decide
 
 NAME = "persistence"
 FLAT = 1.25  # "flat": the cost at 100x the events within this factor
@@ -78,12 +82,20 @@ def _raw_thought(i: int, other: str, pending: str | None) -> dict[str, Any]:
 
 
 class Driver:
-    """Feeds events to one office: thoughts through the effects, messages through `post`."""
+    """Feeds events to one office: finished thinks through `decide` and `resolve`, messages through `post`."""
 
     def __init__(self, office: Office) -> None:
         self.office = office
         self.events = 0
         self.people = sorted(e for e in office.employees if e != "secretary")
+        self.last_record: dict[str, Any] = {}
+        office.observers.append(self)
+
+    def on_message(self, office: Office, message: Any) -> None:
+        pass
+
+    def on_thought(self, office: Office, record: dict[str, Any]) -> None:
+        self.last_record = record
 
     def step(self) -> None:
         office, i = self.office, self.events
@@ -99,40 +111,21 @@ class Driver:
             )
         else:
             other = self.people[(i + 1) % len(self.people)]
-            pending = next((t.id for t in emp.tasks if t.pending), None)
-            thought, _ = validate_thought(_raw_thought(i, other, pending))
-            notes = effects.apply_effects(office, emp, conv, thought, calls=1)
-            emp.focus.clear()  # owed thinks (task reports) are what the next thinks do
-            office.stats.thoughts += 1
-            office.journal.thought(self.record(i, emp.id, conv.id, thought.to_record(), notes))
+            pending = next((t.id for t in emp.mind.tasks if t.pending), None)
+            thought, notes = validate_thought(_raw_thought(i, other, pending))
+            call = asyncio.get_running_loop().create_future()
+            usage = Usage(prompt_tokens=1400, completion_tokens=160, cached_tokens=600)
+            call.set_result(
+                StructuredAnswer(thought, "", notes, [ChatResult("{}", "bench", usage, 3.1, "json_schema")])
+            )
+            now = office.now()
+            ctx = ThinkContext(
+                office.next_id("thought"), emp.id, conv.id, Trigger.NUDGE, now, conv.count, False, call
+            )
+            emp.desk.phase = Phase.THINKING
+            office.resolve(decide(office, ctx, now))  # type: ignore[arg-type]
+            emp.desk.owed.clear()  # owed thinks (task reports) are what the next thinks do
         self.events += 1
-
-    def record(
-        self, i: int, emp: str, conv: str, thought: dict[str, Any], notes: list[str]
-    ) -> dict[str, Any]:
-        now = self.office.clock.now()
-        return {
-            "id": f"t{i:06d}",
-            "at": now.isoformat(),
-            "employee": emp,
-            "conversation": conv,
-            "trigger": "nudge",
-            "thought": thought,
-            "spoke": False,
-            "gate": "chose_silence",
-            "llm": {
-                "model": "bench",
-                "prompt_tokens": 1400,
-                "completion_tokens": 160,
-                "cached_tokens": 600,
-                "latency_ms": 3.1,
-                "calls": 1,
-            },
-            "corrections": notes,
-            "next_look_at": (now + timedelta(seconds=120)).isoformat(),
-            "messages": [],
-            "rethink": False,
-        }
 
 
 def append_cost(driver: Driver, n: int = 1000, rounds: int = 5) -> float:
@@ -140,13 +133,10 @@ def append_cost(driver: Driver, n: int = 1000, rounds: int = 5) -> float:
     in `rounds` batches; the cheapest batch counts (other processes only ever add time)."""
     office = driver.office
     emp, conv = driver.people[0], office.conversations_of(driver.people[0])[0].id
-    thought, _ = validate_thought(_raw_thought(1, driver.people[1], None))
     best = float("inf")
     for r in range(rounds):
         size = n // rounds // 2
-        records = [
-            driver.record(10_000_000 + r * size + k, emp, conv, thought.to_record(), []) for k in range(size)
-        ]
+        records = [driver.last_record | {"id": f"t{10_000_000 + r * size + k}"} for k in range(size)]
         messages = [
             office.make_message(
                 conv, emp, f"Extra message {k}", msg_id=f"bench-{driver.events}-{r}-{k}"
@@ -166,10 +156,10 @@ def save_cost(office: Office, tries: int = 15, *, closed_tasks: bool = True) -> 
 
     `closed_tasks=False` is a what-if: the same save with resolved and failed tasks left out.
     """
-    kept = {e.id: e.tasks for e in office.employees.values()}
+    kept = {e.id: list(e.mind.tasks) for e in office.employees.values()}
     if not closed_tasks:
         for emp in office.employees.values():
-            emp.tasks = [t for t in emp.tasks if t.pending]
+            emp.mind.tasks = [t for t in emp.mind.tasks if t.pending]
     best = float("inf")
     try:
         for _ in range(tries):
@@ -178,7 +168,7 @@ def save_cost(office: Office, tries: int = 15, *, closed_tasks: bool = True) -> 
             best = min(best, time.perf_counter() - started)
     finally:
         for emp in office.employees.values():
-            emp.tasks = kept[emp.id]
+            emp.mind.tasks = kept[emp.id]
     return best * 1000
 
 
@@ -186,9 +176,11 @@ async def measure(quick: bool = False) -> list[Row]:
     small, middle, large = (200, 1_000, 2_000) if quick else (1_000, 10_000, 100_000)
     marks: dict[int, tuple[float, float, int, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        bench = open_office(startup_scenario(8), llm=object(), run_dir=Path(tmp) / "run")
+        scenario = startup_scenario(8)
+        bench = open_office(
+            scenario, llm=object(), run_dir=Path(tmp) / "run", clock=_ManualClock(scenario.start)
+        )
         office = bench.office
-        office.clock = _ManualClock(office.clock.now())
         office.checkpoint()
         driver = Driver(office)
         try:

@@ -89,7 +89,7 @@ async def profile_office(employees: int, warm: int, count: int) -> tuple[pstats.
             elapsed = time.perf_counter() - started
             done = office.stats.thoughts - first
         finally:
-            await office.thinker.drain()
+            await office.drain()
             await bench.aclose()
     return pstats.Stats(profiler), elapsed, done
 

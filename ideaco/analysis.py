@@ -57,7 +57,8 @@ class RunData:
 
     @property
     def employees(self) -> list[dict[str, Any]]:
-        return list(self.state.get("employees") or [])
+        # Format 2 keeps what a thought changes under "mind"; format 1 kept it at the top.
+        return [{**e, **(e.get("mind") or {})} for e in self.state.get("employees") or []]
 
     @property
     def names(self) -> dict[str, str]:

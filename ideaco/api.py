@@ -112,7 +112,7 @@ class Simulation:
 
     @property
     def now(self) -> datetime:
-        return self.office.clock.now()
+        return self.office.now()
 
     # ------------------------------------------------------------------ looking
 
@@ -139,14 +139,14 @@ class Simulation:
         emp = self.office.employees.get(employee_id)
         if emp is None:
             raise KeyError(f"no employee {employee_id!r} (known: {', '.join(self.employees)})")
-        now = self.now
+        now, mind = self.now, emp.mind
         return EmployeeView(
             id=emp.id,
             name=emp.name,
             role=emp.role,
-            long_term=list(emp.memory.long_term),
-            short_term=list(emp.memory.short_term),
-            summaries=dict(emp.memory.summaries),
+            long_term=list(mind.memory.long_term),
+            short_term=list(mind.memory.short_term),
+            summaries=dict(mind.memory.summaries),
             relationships={
                 other: {
                     "name": r.name,
@@ -154,13 +154,13 @@ class Simulation:
                     "affinity": round(rel.current_affinity(r, now), 1),
                     "updated_at": r.updated_at,
                 }
-                for other, r in emp.relationships.items()
+                for other, r in mind.relationships.items()
             },
-            tasks=list(emp.tasks),
+            tasks=list(mind.tasks),
             stamina={
-                **emp.stamina.to_dict(),
-                "comfort": st.comfort(emp.stamina),
-                "zone": st.zone(emp.stamina),
+                **mind.stamina.to_dict(),
+                "comfort": st.comfort(mind.stamina),
+                "zone": st.zone(mind.stamina),
             },
         )
 
@@ -172,7 +172,7 @@ class Simulation:
             return {}
 
         async def drain() -> None:
-            await self.office.thinker.drain()
+            await self.office.drain()
 
         try:
             self._call(drain())

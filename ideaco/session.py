@@ -23,9 +23,10 @@ from ideaco.llm.config import LLMSettings, model_for, resolve_settings
 from ideaco.llm.factory import LLMStack, build_llm
 from ideaco.mind.tasks import counts_by_status
 from ideaco.office.build import StateError as ResumeError
-from ideaco.office.build import config_for, office_from_scenario, office_from_state
+from ideaco.office.build import check_resumable, office_from_scenario, office_from_state
 from ideaco.office.clock import Clock, SimClock
-from ideaco.office.journal import RunJournal
+from ideaco.office.config import OfficeConfig, config_for
+from ideaco.office.journal import MemoryJournal, RunJournal
 from ideaco.office.office import Office
 from ideaco.office.summary import summarize
 from ideaco.persona import PersonaError
@@ -76,12 +77,12 @@ class OpenedRun:
             read_log(self.rundir.thoughts_path),
             read_log(self.rundir.messages_path),
             employees=sorted(office.employees),
-            simulated_start=datetime.fromisoformat(office.meta.get("start", office.clock.now().isoformat())),
-            simulated_now=office.clock.now(),
+            simulated_start=datetime.fromisoformat(office.meta.get("start", office.now().isoformat())),
+            simulated_now=office.now(),
             wall_time_s=previous + wall_time_s,
             stop_reason=office.stop_reason,
             errors=office.stats.errors,
-            tasks=counts_by_status(t for e in office.employees.values() for t in e.tasks),
+            tasks=counts_by_status(t for e in office.employees.values() for t in e.mind.tasks),
         )
         self.rundir.write_summary(summary)
         office.checkpoint()
@@ -90,6 +91,7 @@ class OpenedRun:
     def close(self) -> None:
         self.stack.close()
         self.office.journal.close()
+        self.office.clock.close()
 
 
 def check_reachable(base_url: str, timeout: float = 3.0) -> None:
@@ -166,16 +168,17 @@ def parse_run_duration(text: str) -> timedelta:
         raise IdeacoError(f"--duration {text!r}: {exc}") from None
 
 
-def _choose_schema(opened: OpenedRun) -> OpenedRun:
-    """SmolLM2 fills every string to its bound: shorter bounds keep its thoughts to a few seconds.
+def _config(scenario: Scenario, settings: LLMSettings, meta: dict[str, Any]) -> OfficeConfig:
+    """The engine's numbers for this run; the schema's bounds are chosen once and kept in its state.
 
-    Chosen once per run and kept in its state (a resume or a replay must ask the same way).
+    SmolLM2 fills every string to its bound: shorter bounds keep its thoughts to a few seconds.
+    A resume or a replay must ask the same way, so the choice made at the start is kept.
     """
-    office, settings = opened.office, opened.stack.settings
-    if "compact_schema" not in office.meta:
-        office.meta["compact_schema"] = settings.embedded and not settings.gguf
-    office.config.compact_schema = bool(office.meta["compact_schema"])
-    return opened
+    config = config_for(scenario)
+    if "compact_schema" not in meta:
+        meta["compact_schema"] = settings.embedded and not settings.gguf
+    config.compact_schema = bool(meta["compact_schema"])
+    return config
 
 
 def open_new_company(
@@ -250,6 +253,8 @@ def _open_scenario(
     except (RunDirError, OSError) as exc:
         stack.close()
         raise IdeacoError(str(exc)) from None
+    meta: dict[str, Any] = {}
+    config = _config(scenario, settings, meta)
     office = office_from_scenario(
         scenario,
         base_dir,
@@ -258,9 +263,11 @@ def _open_scenario(
         seed=seed,
         journal=RunJournal(rundir),
         model_for=lambda m: model_for(settings, m, model.model),
+        config=config,
+        meta=meta,
     )
     office.end_at = scenario.start + (length or scenario.duration)
-    opened = _choose_schema(OpenedRun(office, stack, rundir, resumed=False, model_options=model))
+    opened = OpenedRun(office, stack, rundir, resumed=False, model_options=model)
     # state.json before any log line: a run killed from here on can always be resumed.
     try:
         office.checkpoint()
@@ -314,14 +321,12 @@ def open_existing(
         # A killed run's logs may have run past its last save: time never goes back on what they hold.
         logged = [datetime.fromisoformat(r["at"]) for r in (*messages[-1:], *thoughts) if r.get("at")]
         now = max([now, *logged])
-        office = office_from_state(
-            state,
-            messages,
-            thoughts=thoughts,
-            llm=_NOT_CONNECTED,
-            clock=clock(now),
-            model_for=lambda m: model_for(settings, m, model.model),
-        )
+        check_resumable(state)
+        config = _config(scenario, settings, state["office"])
+        # Rebuilt once without a model or the run directory, so that a state this version cannot
+        # continue is one line before any endpoint is contacted or any file touched.
+        office_from_state(state, messages, thoughts=thoughts, llm=_NOT_CONNECTED, clock=SimClock(now),
+                          journal=MemoryJournal(), config=config)  # fmt: skip
     except ResumeError as exc:
         raise IdeacoError(f"{where}: {exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -335,17 +340,26 @@ def open_existing(
         calls=sum(u.get("calls", 1) for u in usage if u),
         tokens=sum(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0) for u in usage),
     )
-    office.llm = stack.llm
     try:  # from here on the run directory is ours: stale temp files go, a torn log line is repaired
-        office.journal = RunJournal(rundir)
+        journal = RunJournal(rundir)
     except (OSError, ValueError) as exc:
         stack.close()
         raise IdeacoError(f"{rundir.path}: {exc}") from None
+    office = office_from_state(
+        state,
+        messages,
+        thoughts=thoughts,
+        llm=stack.llm,
+        clock=clock(now),
+        journal=journal,
+        model_for=lambda m: model_for(settings, m, model.model),
+        config=config,
+    )
     if length is not None:
         office.end_at = now + length
     elif office.end_at is None or office.end_at <= now:
         office.end_at = now + scenario.duration
-    return _choose_schema(OpenedRun(office, stack, rundir, resumed=True, model_options=model))
+    return OpenedRun(office, stack, rundir, resumed=True, model_options=model)
 
 
 class _NotConnected:

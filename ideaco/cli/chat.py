@@ -30,6 +30,7 @@ from ideaco.cli import chat_commands as views
 from ideaco.cli.chat_commands import Command, CommandError, default_conversation, parse_line
 from ideaco.cli.display import Transcript, safe_text
 from ideaco.cli.errors import UserError
+from ideaco.cycle import Phase
 from ideaco.errors import IdeacoError
 from ideaco.office.clock import RealClock, SimClock
 from ideaco.office.office import Office
@@ -146,7 +147,7 @@ async def settle(office: Office) -> None:
 
     New thinks that start meanwhile are left running: this waits for answers, not for silence.
     """
-    busy = {e.id for e in office.employees.values() if e.phase == "thinking"}
+    busy = {e.id for e in office.employees.values() if e.desk.phase == Phase.THINKING}
     while busy and not office.stop_event.is_set():
         if not await office.step():
             break
@@ -192,8 +193,8 @@ class ChatSession:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.quit)
         office = self.office
-        if getattr(office.clock, "paused", False):
-            office.clock.resume()  # type: ignore[attr-defined]
+        if office.clock.paused:
+            office.clock.resume()
         office.start()
         try:
             if self.interactive:
@@ -202,10 +203,8 @@ class ChatSession:
                 await self._scripted()
         finally:
             office.stop(QUIT_REASON)  # keeps an earlier reason (a spent budget)
-            await office.thinker.drain()  # cut thinks are re-woken when the chat continues
-            shutdown = getattr(office.clock, "shutdown", None)
-            if shutdown is not None:
-                shutdown()
+            await office.drain()  # cut thinks are re-woken when the chat continues
+            office.clock.close()
 
     async def _scripted(self) -> None:
         """Lines from standard input, on the simulated clock; end of input is /quit."""
@@ -307,21 +306,19 @@ class ChatSession:
 
     def _pause(self, pause: bool) -> None:
         clock = self.office.clock
-        if not hasattr(clock, "pause"):
-            raise CommandError("this clock cannot be paused")
-        if clock.paused == pause:  # type: ignore[attr-defined]
+        if clock.paused == pause:
             raise CommandError("the clock is already paused" if pause else "the clock is not paused")
         if pause:
-            clock.pause()  # type: ignore[attr-defined]
+            clock.pause()
         else:
-            clock.resume()  # type: ignore[attr-defined]
+            clock.resume()
         at = clock.now().strftime("%H:%M:%S")
         word = f"paused at {at}: nobody wakes until /resume" if pause else f"resumed at {at}"
         self.console.print(Text(word, style="dim"))
 
     async def _wait(self, duration: timedelta) -> None:
         office = self.office
-        if getattr(office.clock, "paused", False):
+        if office.clock.paused:
             raise CommandError("the clock is paused: /resume first")
         target = office.clock.now() + duration
         if self.interactive:  # the clock runs by itself: just let the boss watch

@@ -167,33 +167,34 @@ def help_lines() -> list[Text]:
 
 
 def who_lines(office: Office) -> list[Text]:
-    now = office.clock.now()
+    now = office.now()
     lines = []
     for emp in office.employees.values():
-        if emp.wake_at is None:
+        wake_at = emp.desk.wake_at
+        if wake_at is None:
             wake = "no look scheduled"
-        elif emp.wake_at <= now:
+        elif wake_at <= now:
             wake = "looks now"
         else:
-            wake = f"next look {_clock(emp.wake_at)} (in {format_duration(emp.wake_at - now)})"
-        zone = st.zone(emp.stamina)
+            wake = f"next look {_clock(wake_at)} (in {format_duration(wake_at - now)})"
+        zone = st.zone(emp.mind.stamina)
         lines.append(
             _line(
                 (emp.id.ljust(10), "bold"),
                 f" {safe_text(emp.name)} · {safe_text(emp.role)} · ",
                 (zone, {"green": "green", "yellow": "yellow"}.get(zone, "red")),
-                f" · {emp.phase} · {wake}",
+                f" · {emp.desk.phase} · {wake}",
             )
         )
     return lines
 
 
 def tasks_lines(office: Office, employee: str | None = None) -> list[Text]:
-    now = office.clock.now()
+    now = office.now()
     owners = [employee] if employee else list(office.employees)
     lines = []
     for owner in owners:
-        for task in office.employees[owner].tasks:
+        for task in office.employees[owner].mind.tasks:
             state = f"{task.status} · {task_rules.urgency(task, now)}" if task.pending else task.status
             if task.stalled and task.pending:
                 state += " · stalled"
@@ -236,7 +237,7 @@ def mind_lines(
 
 
 def mem_lines(office: Office, employee: str) -> list[Text]:
-    memory = office.employees[employee].memory
+    memory = office.employees[employee].mind.memory
     lines: list[Text] = []
     for title, items in (("long-term", memory.long_term), ("short-term", memory.short_term)):
         lines.append(Text(f"{title} ({len(items)})", style="bold"))
@@ -255,8 +256,8 @@ def mem_lines(office: Office, employee: str) -> list[Text]:
 
 
 def rel_lines(office: Office, employee: str) -> list[Text]:
-    now = office.clock.now()
-    table = office.employees[employee].relationships
+    now = office.now()
+    table = office.employees[employee].mind.relationships
     if not table:
         return [Text(f"{employee} has no impressions yet (everyone at affinity 50)", style="dim")]
     lines = []
@@ -272,7 +273,7 @@ def rel_lines(office: Office, employee: str) -> list[Text]:
 
 
 def stamina_lines(office: Office, employee: str) -> list[Text]:
-    stamina = office.employees[employee].stamina
+    stamina = office.employees[employee].mind.stamina
     zone = st.zone(stamina)
     return [
         _line(

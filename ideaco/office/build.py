@@ -1,65 +1,37 @@
-"""Building an office: fresh from a scenario, or restored from a run's saved state."""
+"""Building an office: fresh from a scenario, or from a run's saved state caught up with its logs.
+
+Every part (model, clock, journal, wake policy, config) is passed in, and nothing is reassigned
+after construction. A resume applies the thoughts logged after the last save with
+`Office.resolve` — the same code that applied them the first time.
+"""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ideaco.llm.base import LLM
-from ideaco.mind.thought import Thought
-from ideaco.office import effects, rules
-from ideaco.office.clock import Clock, SimClock
+from ideaco.mind.mind import Mind
+from ideaco.office.clock import Clock
 from ideaco.office.company import Company, Department
+from ideaco.office.config import OfficeConfig, config_for
 from ideaco.office.conversation import ConversationKind, Message, boss_conversation_id
-from ideaco.office.journal import Journal, MemoryJournal
-from ideaco.office.office import STATE_FORMAT, Office, OfficeConfig, restore_rng
-from ideaco.office.secretary import SECRETARY, TOOL_ARGS, run_tool, secretary_state
-from ideaco.office.state import ConversationState, EmployeeState, Focus
+from ideaco.office.journal import Journal
+from ideaco.office.office import Office
+from ideaco.office.org import SECRETARY, secretary_employee
+from ideaco.office.persistence import restore_rng
+from ideaco.office.records import landed_at, result_from_record
+from ideaco.office.state import STATE_FORMAT, ConversationState, Employee, OfficeState
+from ideaco.office.stats import RunStats
+from ideaco.office.waking import WakePolicy
 from ideaco.scenario import Scenario
 
 
 class StateError(ValueError):
     """A saved state this version cannot continue (one line for the user)."""
-
-
-def gate_config(overrides: dict[str, float]) -> rules.GateConfig:
-    """Speech gates with a scenario's `gates:` overrides: `work.cooldown_s: 30`,
-    `casual.max_posts: 6`, `dm.window_s: 120`, `saturation_silence_at: 8`."""
-    gates = rules.GateConfig()
-    kinds = {f.name for f in dataclasses.fields(rules.GateConfig) if f.name != "saturation_silence_at"}
-    fields = {f.name for f in dataclasses.fields(rules.KindGates)}
-    for key, value in overrides.items():
-        if key == "saturation_silence_at":
-            gates = dataclasses.replace(gates, saturation_silence_at=int(value))
-            continue
-        kind, _, name = key.partition(".")
-        if kind not in kinds or name not in fields:
-            known = ", ".join(f"{k}.{n}" for k in sorted(kinds) for n in sorted(fields))
-            raise ValueError(f"gates.{key}: unknown gate setting (known: saturation_silence_at, {known})")
-        value = int(value) if name == "max_posts" else float(value)
-        gates = dataclasses.replace(
-            gates, **{kind: dataclasses.replace(getattr(gates, kind), **{name: value})}
-        )
-    return gates
-
-
-def config_for(scenario: Scenario) -> OfficeConfig:
-    """The engine's numbers, with the scenario's `timers:` and `gates:` overrides applied."""
-    known = {f.name for f in dataclasses.fields(rules.TimerConfig)}
-    unknown = sorted(set(scenario.timers) - known)
-    if unknown:
-        raise ValueError(f"timers.{unknown[0]}: unknown timer (known: {', '.join(sorted(known))})")
-    timers = dataclasses.replace(rules.TimerConfig(), **scenario.timers)
-    config = OfficeConfig(timers=timers, gates=gate_config(scenario.gates))
-    if scenario.llm and scenario.llm.temperature is not None:
-        config.temperature = scenario.llm.temperature
-    if scenario.llm and scenario.llm.max_tokens:
-        config.max_tokens = scenario.llm.max_tokens
-    return config
 
 
 def office_from_scenario(
@@ -69,27 +41,25 @@ def office_from_scenario(
     llm: LLM,
     clock: Clock,
     seed: int,
-    journal: Journal | None = None,
+    journal: Journal,
     model_for: Callable[[str | None], str] = lambda m: m or "default",
     config: OfficeConfig | None = None,
+    policy: WakePolicy | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> Office:
     """A new office at the scenario's start; call `start()` then `run()`."""
     personas = scenario.resolve_personas(base_dir)
-    missions = {}
-    departments_of = {}
-    for dept in scenario.departments:
-        missions[dept.casual_room_id] = dept.mission or None
-        for member in dept.members:
-            departments_of.setdefault(member, dept.id)
+    missions = {dept.casual_room_id: dept.mission or None for dept in scenario.departments}
     employees = {
-        e.id: EmployeeState(
+        e.id: Employee(
             id=e.id,
             name=e.name,
             role=e.role,
             age=e.age,
-            department=departments_of.get(e.id),
+            department=next((d.id for d in scenario.departments_of(e.id)), None),
             model=e.model,
             persona=personas[e.id].model_dump(mode="json", exclude_none=True),
+            mind=Mind(),
         )
         for e in scenario.employees
     }
@@ -100,16 +70,14 @@ def office_from_scenario(
             name=spec.name,
             members=list(spec.members),
             mission=missions.get(spec.id),
-        )
+        )  # fmt: skip
         for spec in scenario.conversations()
     }
     if SECRETARY not in employees:  # every company has one, reached in boss:secretary
-        employees[SECRETARY] = secretary_state(scenario.company)
-        conversations[boss_conversation_id(SECRETARY)] = ConversationState(
-            id=boss_conversation_id(SECRETARY),
-            kind=ConversationKind.BOSS,
-            name="Boss and Secretary",
-            members=[SECRETARY],
+        employees[SECRETARY] = secretary_employee(scenario.company)
+        chat = boss_conversation_id(SECRETARY)
+        conversations[chat] = ConversationState(
+            id=chat, kind=ConversationKind.BOSS, name="Boss and Secretary", members=[SECRETARY]
         )
     company = Company(
         name=scenario.company,
@@ -118,8 +86,8 @@ def office_from_scenario(
             for d in scenario.departments
         },
     )
-    meta = {
-        "organization": company.to_dict(),
+    office_meta = {
+        **(meta or {}),
         "scenario": scenario.to_dict(),
         "scenario_dir": str(Path(base_dir).resolve()),
         "seed": seed,
@@ -130,15 +98,15 @@ def office_from_scenario(
     office = Office(
         company=scenario.company,
         language=scenario.language,
-        employees=employees,
-        conversations=conversations,
+        state=OfficeState(company, employees, conversations),
         llm=llm,
         clock=clock,
         rng=random.Random(seed),
         journal=journal,
         config=config or config_for(scenario),
+        policy=policy,
         model_for=model_for,
-        meta=meta,
+        meta=office_meta,
     )
     office.end_at = scenario.start + scenario.duration
     return office
@@ -149,44 +117,58 @@ def _documents(table: list[dict[str, Any]] | dict[str, dict[str, Any]]) -> list[
     return list(table.values()) if isinstance(table, dict) else list(table)
 
 
+def check_resumable(state: dict[str, Any]) -> None:
+    """StateError unless this version can continue `state` (older formats are read, not continued)."""
+    version = (state.get("office") or {}).get("format_version")
+    if version != STATE_FORMAT:
+        raise StateError(
+            f"state format {version} is not supported for resuming (this ideaco continues format "
+            f"{STATE_FORMAT}; `ideaco inspect` and `ideaco report` still read it)"
+        )
+
+
 def office_from_state(
     state: dict[str, Any],
     messages: list[dict[str, Any]],
     *,
     llm: LLM,
     clock: Clock,
+    journal: Journal,
     thoughts: list[dict[str, Any]] | None = None,
-    journal: Journal | None = None,
     model_for: Callable[[str | None], str] = lambda m: m or "default",
+    config: OfficeConfig | None = None,
+    policy: WakePolicy | None = None,
 ) -> Office:
     """The office as it was saved, conversations rebuilt from messages.jsonl, caught up with the logs.
 
     `thoughts` (thoughts.jsonl) and `messages` hold what happened after the last save when a run
     was killed: `catch_up` applies it, so ids stay unique and no logged think is redone.
     """
+    check_resumable(state)
     meta = dict(state["office"])
-    version = meta.get("format_version")
-    if version != STATE_FORMAT:
-        raise StateError(f"state format {version} is not supported (this ideaco reads format {STATE_FORMAT})")
     scenario = Scenario.model_validate(meta["scenario"])
-    employees = {d["id"]: EmployeeState.from_dict(d) for d in _documents(state["employees"])}
+    employees = {d["id"]: Employee.from_dict(d) for d in _documents(state["employees"])}
     conversations = {d["id"]: ConversationState.from_dict(d) for d in _documents(state["conversations"])}
     rng = restore_rng(meta.pop("rng"))
     for key in ("format_version", "company", "language", "now", "stop_reason"):
         meta.pop(key, None)
     end_at = meta.pop("end_at", None)
+    counters = meta.pop("counters", None) or {"thought": 0, "message": 0}
+    company_data = meta.pop("organization", None)
+    company = Company.from_dict(company_data) if company_data else Company(scenario.company)
     office = Office(
         company=scenario.company,
         language=scenario.language,
-        employees=employees,
-        conversations=conversations,
+        state=OfficeState(company, employees, conversations, counters),
         llm=llm,
         clock=clock,
         rng=rng,
         journal=journal,
-        config=config_for(scenario),
+        config=config or config_for(scenario),
+        policy=policy,
         model_for=model_for,
         meta=meta,
+        stats=RunStats.from_dict(meta.pop("stats", None)),
     )
     catch_up(office, messages, thoughts or [])
     office.end_at = datetime.fromisoformat(end_at) if end_at else None
@@ -202,33 +184,31 @@ def catch_up(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
     Records are appended as they happen and the state is saved after them (not after every one,
     see `Office.checkpoint_after_thought`), so a killed run leaves logged messages and thoughts
     the state does not know. The saved counts say where the state stopped; every record after
-    them is applied again as the run applied it, in simulated-time order: a message is posted
-    (read positions, wakes, loop breakers) without being logged again, a thought changes its
-    employee's mind and schedules its next look. So a resume neither redoes a logged think
-    (saying the same thing twice) nor forgets what one changed, and no id is handed out twice.
+    them is resolved again, in simulated-time order, from what it logged under `applied`: a
+    thought's steps (its posts among them) and next look, the boss's messages at their times.
+    So a resume neither redoes a logged think nor forgets what one changed, and no id is
+    handed out twice.
     """
-    saved_messages, saved_thoughts = office.stats.messages, office.stats.thoughts
+    stats = office.stats
+    saved_messages, saved_thoughts = stats.messages, stats.thoughts
     if saved_messages > len(messages) or saved_thoughts > len(thoughts):  # logs cut by hand: no replay
         saved_messages, saved_thoughts = len(messages), len(thoughts)
-    office.load_messages(messages[:saved_messages])
+    load_messages(office, messages[:saved_messages])
+    later = {m["id"]: Message.from_record(m) for m in messages[saved_messages:]}
+    posted_by = {mid for t in thoughts[saved_thoughts:] for mid in t.get("messages") or ()}
     logged = {t.get("id") for t in thoughts}
     events: list[tuple[datetime, int, int, dict[str, Any]]] = []
     for n, rec in enumerate(thoughts[saved_thoughts:]):
-        finished = datetime.fromisoformat(rec["at"]) + timedelta(seconds=office.config.think_seconds)
-        events.append((finished, 0, n, rec))  # a thought is applied before the messages it posted
+        events.append((landed_at(rec, office.config.think_seconds), 0, n, rec))
     for n, rec in enumerate(messages[saved_messages:]):
-        events.append((datetime.fromisoformat(rec["at"]), 1, n, rec))
-    clock, journal = office.clock, office.journal
-    office.journal = MemoryJournal()  # replayed records are in the logs already
-    try:
-        for at, kind, _, rec in sorted(events, key=lambda e: e[:3]):
-            office.clock = SimClock(at)  # wakes set meanwhile live on the employees; start() schedules them
+        if rec["id"] not in posted_by:  # a thought's own posts are posted when it is resolved again
+            events.append((datetime.fromisoformat(rec["at"]), 1, n, rec))
+    for at, kind, _, rec in sorted(events, key=lambda e: e[:3]):
+        with office.replaying(at):
             if kind == 0:
-                _replay_thought(office, rec)
+                _replay_thought(office, rec, later)
             else:
-                _replay_message(office, rec, logged)
-    finally:
-        office.clock, office.journal = clock, journal
+                _replay_message(office, later[rec["id"]], logged)
     for rec in messages[saved_messages:]:
         index = _script_index(rec.get("id"))
         if index is not None:  # a script line posted after the last save is not posted again
@@ -243,85 +223,57 @@ def catch_up(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
     _recount(office, messages, thoughts)
 
 
-def _replay_message(office: Office, rec: dict[str, Any], logged_thoughts: set[Any]) -> None:
-    message = Message.from_record(rec)
+def load_messages(office: Office, records: list[dict[str, Any]]) -> None:
+    """Rebuild conversations' recent windows from messages.jsonl (on resume): posted already, not again."""
+    for rec in records:
+        message = Message.from_record(rec)
+        if not office.remember_message(message.id):
+            continue
+        _open_dm_of(office, message.conversation)
+        conv = office.conversations.get(message.conversation)
+        if conv is not None:
+            conv.add(message)
+
+
+def _open_dm_of(office: Office, conv_id: str) -> None:
+    """A DM the saved state missed (opened after the last save): opened as the office opens one."""
+    if conv_id in office.conversations or not conv_id.startswith("dm:"):
+        return
+    pair = sorted(conv_id.split(":")[1:3])
+    office.conversations[conv_id] = ConversationState(
+        id=conv_id, kind=ConversationKind.DM, name=" & ".join(office.name_of(p) for p in pair), members=pair
+    )
+
+
+def _replay_message(office: Office, message: Message, logged_thoughts: set[Any]) -> None:
     conv_id = message.conversation
-    if conv_id not in office.conversations and conv_id.startswith("dm:"):
-        office.dm(*conv_id.split(":")[1:3])
+    _open_dm_of(office, conv_id)
     conv = office.conversations.get(conv_id)
     if conv is None:
         return
     emp = office.employees.get(message.sender)
     if emp is not None and message.id.split("-")[0] not in logged_thoughts:
         # Killed between its post and its thought's record: the sender had read up to here.
-        emp.cursors[conv_id] = max(emp.cursors.get(conv_id, 0), conv.count)
+        emp.desk.cursors[conv_id] = max(emp.desk.cursors.get(conv_id, 0), conv.count)
     office.post(message)
 
 
-def _replay_thought(office: Office, rec: dict[str, Any]) -> None:
-    """Apply a logged thought the saved state missed (the office's clock is at its finish)."""
-    emp = office.employees.get(rec.get("employee", ""))
-    conv = office.conversations.get(rec.get("conversation", ""))
-    if emp is None or conv is None or rec.get("gate") == "superseded":  # a re-think follows it
+def _replay_thought(office: Office, rec: dict[str, Any], posts: dict[str, Message]) -> None:
+    """Resolve a logged thought again (the office is replaying at its finish)."""
+    if rec.get("employee") not in office.employees or rec.get("conversation") not in office.conversations:
         return
-    at = datetime.fromisoformat(rec["at"])
-    if emp.phase == "idle":  # the wake that led to this think came after the save: it is spent
-        if emp.wake_at is not None and emp.wake_at <= at:
-            emp.wake_at, emp.wake_triggers = None, []
-        owed = next(
-            (f for f in emp.focus if (f.conversation, f.trigger) == (conv.id, rec.get("trigger"))), None
-        )
-        if owed is not None:
-            emp.focus.remove(owed)
-    if rec.get("thought") and rec.get("gate") not in ("error", "budget"):
-        thought = Thought.model_validate(rec["thought"])
-        read_upto = conv.count - sum(1 for m in conv.recent if m.at > at)  # what was there when it began
-        emp.cursors[conv.id] = max(emp.cursors.get(conv.id, 0), read_upto)
-        emp.interest, emp.saturation = thought.interestLevel, thought.topicSaturation
-        effects.apply_effects(office, emp, conv, thought, calls=(rec.get("llm") or {}).get("calls", 1))
-        _replay_tools(office, emp, conv, thought)
-    if rec.get("next_look_at"):
-        office.after_think(emp, datetime.fromisoformat(rec["next_look_at"]))
-    else:
-        emp.phase = "idle"
-
-
-def _replay_tools(office: Office, emp: EmployeeState, conv: ConversationState, thought: Thought) -> None:
-    """The secretary's organization tools, as `Thinker._actions` ran them (hires, rooms, requirements).
-
-    The replay posts its messages right after; a tool refused then is refused again now.
-    """
-    if emp.id != SECRETARY or conv.id != boss_conversation_id(emp.id):
-        return
-    results = []
-    for action in thought.actions:
-        if action.tool in TOOL_ARGS:
-            outcome = run_tool(office, action.tool, action.args)
-            office.invalidate_index()
-            results.append(("Done: " if outcome.ok else "Refused: ") + outcome.message)
-    if results:
-        note = " ".join(results) + " Tell the boss what was done, and what was not and why."
-        effects.owe(office, emp, Focus(boss_conversation_id(emp.id), "system", note))
+    if "applied" not in rec:
+        raise StateError(f"thought {rec.get('id')} has no `applied` record: it was logged by an older ideaco")
+    office.resolve(result_from_record(rec), posts=posts)
 
 
 def _recount(office: Office, messages: list[dict[str, Any]], thoughts: list[dict[str, Any]]) -> None:
     """The run's counts as the logs hold them (what summary.json reports)."""
-    stats = office.stats
-    stats.thoughts, stats.messages = len(thoughts), len(messages)
-    gates: dict[str, int] = {}
-    calls = prompt = completion = cached = 0
+    errors = office.stats.errors
+    office.stats = RunStats(errors=errors)
+    office.stats.messages = len(messages)
     for t in thoughts:
-        if t.get("gate"):
-            gates[t["gate"]] = gates.get(t["gate"], 0) + 1
-        usage = t.get("llm")
-        if usage:
-            calls += usage.get("calls", 1)
-            prompt += usage.get("prompt_tokens", 0)
-            completion += usage.get("completion_tokens", 0)
-            cached += usage.get("cached_tokens", 0)
-    stats.gates = gates
-    stats.llm_calls, stats.prompt_tokens = calls, prompt
-    stats.completion_tokens, stats.cached_tokens = completion, cached
+        office.stats.count(t, None)
 
 
 def _script_index(ident: object) -> int | None:

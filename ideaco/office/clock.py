@@ -23,11 +23,32 @@ Callback = Callable[[], Awaitable[None]]
 
 
 class Clock(Protocol):
+    """What the office, the API and the boss chat use of a clock."""
+
     def now(self) -> datetime: ...
 
-    def call_at(self, at: datetime, callback: Callback) -> None: ...
+    def call_at(self, at: datetime, callback: Callback) -> None:
+        """Run `callback` (a coroutine function) at simulated moment `at` (now, if that is past)."""
+        ...
 
     async def run_until(self, end: datetime, stop: asyncio.Event | None = None) -> None: ...
+
+    async def step(self) -> bool:
+        """Run the next scheduled callback; False when none is left (or the clock is paused)."""
+        ...
+
+    def next_event_at(self) -> datetime | None: ...
+
+    @property
+    def paused(self) -> bool: ...
+
+    def pause(self) -> None: ...
+
+    def resume(self) -> None: ...
+
+    def close(self) -> None:
+        """Stop for good (a real clock's scheduler); nothing runs after it."""
+        ...
 
 
 class SimClock:
@@ -77,6 +98,9 @@ class SimClock:
             await self.step()
         if stop is None or not stop.is_set():
             self._now = max(self._now, end)
+
+    def close(self) -> None:
+        self._queue.clear()
 
 
 class RealClock:
@@ -171,6 +195,28 @@ class RealClock:
             if self._errors:
                 raise self._errors.pop(0)
 
-    def shutdown(self) -> None:
+    def next_event_at(self) -> datetime | None:
+        """The simulated moment of the next scheduled callback (held ones included)."""
+        moments = [at for at, _ in self._held]
+        moments += [job.args[1] for job in self._scheduler.get_jobs() if job.args[1] is not None]
+        return min(moments, default=None)
+
+    async def step(self) -> bool:
+        """Wait (in real time) for the next scheduled callback to run; False when none is left or paused."""
+        if self.paused or self.next_event_at() is None:
+            return False
+        if not self._scheduler.running:
+            self._scheduler.start()
+        target = self.next_event_at()
+        assert target is not None
+        while not self.paused and self.next_event_at() == target:
+            await asyncio.sleep(
+                max(0.01, min(0.2, (self.wall_time_of(target) - self._wall()).total_seconds()))
+            )
+        if self._errors:
+            raise self._errors.pop(0)
+        return True
+
+    def close(self) -> None:
         if self._scheduler.running:
             self._scheduler.shutdown(wait=False)

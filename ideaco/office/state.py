@@ -1,24 +1,25 @@
-"""The office's mutable state: employees' runtime state and conversations.
+"""The office's state: employees (who they are, their mind, their desk) and conversations.
 
-Plain dataclasses with `to_dict`/`from_dict` so the whole office round-trips through
-state.json. Messages themselves live in messages.jsonl; a conversation keeps only a bounded
-window of recent ones in memory (enough for the prompt, the gates and the loop breakers).
+Plain dataclasses with `to_dict`/`from_dict` so the whole office round-trips through state.json.
+An employee is its identity, its `Mind` (what a thought changes: `ideaco.mind`) and its `Desk`
+(where it is in its cycle: what it has read, when it looks next, what thinks it is owed).
+Messages themselves live in messages.jsonl; a conversation keeps a bounded window of recent ones.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from ideaco.mind.memory import Memory
-from ideaco.mind.relationships import Relation, table_from_dict, table_to_dict
-from ideaco.mind.stamina import Stamina
-from ideaco.mind.tasks import Task
+from ideaco.cycle import Owed, Phase
+from ideaco.mind.mind import Mind
+from ideaco.office.company import Company
 from ideaco.office.conversation import ConversationKind, Message
 
 RECENT_WINDOW = 60  # messages kept in memory per conversation
+STATE_FORMAT = 2  # 2: employees as identity + mind + desk; thoughts.jsonl records carry `applied`
 
 
 def _dt(value: str | None) -> datetime | None:
@@ -29,21 +30,65 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-@dataclass
-class Focus:
-    """A think the engine owes an employee in a given conversation, with a note to read."""
+@dataclass(slots=True)
+class Desk:
+    """Where an employee is in its wake -> read -> think -> speak cycle."""
 
-    conversation: str
-    trigger: str
-    note: str = ""
+    cursors: dict[str, int] = field(default_factory=dict)  # conversation -> messages read
+    wake_at: datetime | None = None
+    wake_triggers: list[str] = field(default_factory=list)
+    phase: Phase = Phase.IDLE
+    deferred_triggers: list[str] = field(default_factory=list)  # wakes that came while busy
+    owed: list[Owed] = field(default_factory=list)  # thinks the engine owes, oldest first
+    held_until: dict[str, datetime] = field(default_factory=dict)  # conversation -> gate reopens
+    inflight: Owed | None = None  # the owed think being typed or thought now (kept across a kill)
+    task_alerts: dict[str, str] = field(default_factory=dict)  # task id -> urgency it woke me for
+
+    def copy(self) -> Desk:
+        return replace(
+            self,
+            cursors=dict(self.cursors),
+            wake_triggers=list(self.wake_triggers),
+            deferred_triggers=list(self.deferred_triggers),
+            owed=list(self.owed),
+            held_until=dict(self.held_until),
+            task_alerts=dict(self.task_alerts),
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"conversation": self.conversation, "trigger": self.trigger, "note": self.note}
+        return {
+            "cursors": self.cursors,
+            "wake_at": _iso(self.wake_at),
+            "wake_triggers": self.wake_triggers,
+            "phase": self.phase.value,
+            "deferred_triggers": self.deferred_triggers,
+            "owed": [o.to_dict() for o in self.owed],
+            "held_until": {k: v.isoformat() for k, v in self.held_until.items()},
+            "inflight": self.inflight.to_dict() if self.inflight else None,
+            "task_alerts": self.task_alerts,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Desk:
+        return cls(
+            cursors=dict(d.get("cursors") or {}),
+            wake_at=_dt(d.get("wake_at")),
+            wake_triggers=list(d.get("wake_triggers") or []),
+            phase=Phase(d.get("phase") or "idle"),
+            deferred_triggers=list(d.get("deferred_triggers") or []),
+            owed=[Owed.from_dict(o) for o in d.get("owed") or []],
+            held_until={k: datetime.fromisoformat(v) for k, v in (d.get("held_until") or {}).items()},
+            inflight=Owed.from_dict(d["inflight"]) if d.get("inflight") else None,
+            task_alerts=dict(d.get("task_alerts") or {}),
+        )
 
 
-@dataclass
-class EmployeeState:
-    """One employee: identity plus where it is in its wake-think-speak cycle."""
+IDENTITY = ("name", "role", "age", "department", "model", "persona", "dismissed")
+
+
+@dataclass(slots=True)
+class Employee:
+    """One employee: who it is, its mind and its desk."""
 
     id: str
     name: str
@@ -52,60 +97,22 @@ class EmployeeState:
     department: str | None
     model: str | None
     persona: dict[str, Any]
-    cursors: dict[str, int] = field(default_factory=dict)  # conversation -> messages read
-    wake_at: datetime | None = None
-    wake_triggers: list[str] = field(default_factory=list)
-    phase: str = "idle"  # idle | typing | thinking
-    deferred_triggers: list[str] = field(default_factory=list)
-    focus: list[Focus] = field(default_factory=list)
-    held_until: dict[str, datetime] = field(default_factory=dict)  # conversation -> gate reopens
-    interest: int = 5
-    saturation: int = 5
-    memory: Memory = field(default_factory=Memory)
-    relationships: dict[str, Relation] = field(default_factory=dict)
-    tasks: list[Task] = field(default_factory=list)
-    stamina: Stamina = field(default_factory=Stamina)
-    notes: list[str] = field(default_factory=list)  # for the next thought (refused claims, ...)
-    task_alerts: dict[str, str] = field(default_factory=dict)  # task id -> urgency it woke me for
-    escalated: bool = False  # asked to escalate to the boss since comfort last fell under 30
     dismissed: bool = False  # left the company (memory kept for a rehire)
-    inflight: Focus | None = None  # the owed think being typed or thought now (kept across a kill)
+    mind: Mind = field(default_factory=Mind)
+    desk: Desk = field(default_factory=Desk)
 
-    @property
-    def pending_tasks(self) -> list[Task]:
-        return [t for t in self.tasks if t.pending]
+    def copy(self) -> Employee:
+        """A scratch copy: the mind and desk copied (their items are shared, never mutated)."""
+        return replace(self, mind=self.mind.copy(), desk=self.desk.copy())
+
+    def identity(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in IDENTITY}
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "role": self.role,
-            "age": self.age,
-            "department": self.department,
-            "model": self.model,
-            "persona": self.persona,
-            "cursors": self.cursors,
-            "wake_at": _iso(self.wake_at),
-            "wake_triggers": self.wake_triggers,
-            "phase": self.phase,
-            "deferred_triggers": self.deferred_triggers,
-            "focus": [f.to_dict() for f in self.focus],
-            "held_until": {k: v.isoformat() for k, v in self.held_until.items()},
-            "interest": self.interest,
-            "saturation": self.saturation,
-            "memory": self.memory.to_dict(),
-            "relationships": table_to_dict(self.relationships),
-            "tasks": [t.to_dict() for t in self.tasks],
-            "stamina": self.stamina.to_dict(),
-            "notes": self.notes,
-            "task_alerts": self.task_alerts,
-            "escalated": self.escalated,
-            "dismissed": self.dismissed,
-            "inflight": self.inflight.to_dict() if self.inflight else None,
-        }
+        return {"id": self.id, **self.identity(), "mind": self.mind.to_dict(), "desk": self.desk.to_dict()}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> EmployeeState:
+    def from_dict(cls, d: dict[str, Any]) -> Employee:
         return cls(
             id=d["id"],
             name=d["name"],
@@ -114,25 +121,21 @@ class EmployeeState:
             department=d.get("department"),
             model=d.get("model"),
             persona=d.get("persona") or {},
-            cursors=dict(d.get("cursors") or {}),
-            wake_at=_dt(d.get("wake_at")),
-            wake_triggers=list(d.get("wake_triggers") or []),
-            phase=d.get("phase", "idle"),
-            deferred_triggers=list(d.get("deferred_triggers") or []),
-            focus=[Focus(**f) for f in d.get("focus") or []],
-            held_until={k: datetime.fromisoformat(v) for k, v in (d.get("held_until") or {}).items()},
-            interest=d.get("interest", 5),
-            saturation=d.get("saturation", 5),
-            memory=Memory.from_dict(d["memory"]) if d.get("memory") else Memory(),
-            relationships=table_from_dict(d.get("relationships") or {}),
-            tasks=[Task.from_dict(t) for t in d.get("tasks") or []],
-            stamina=Stamina.from_dict(d["stamina"]) if d.get("stamina") else Stamina(),
-            notes=list(d.get("notes") or []),
-            task_alerts=dict(d.get("task_alerts") or {}),
-            escalated=bool(d.get("escalated", False)),
             dismissed=bool(d.get("dismissed", False)),
-            inflight=Focus(**d["inflight"]) if d.get("inflight") else None,
+            mind=Mind.from_dict(d.get("mind") or {}),
+            desk=Desk.from_dict(d.get("desk") or {}),
         )
+
+
+CONVERSATION_FIELDS = (
+    "name",
+    "members",
+    "mission",
+    "closed_until",
+    "last_boss_at",
+    "reset_at",
+    "blocked_pair",
+)
 
 
 @dataclass
@@ -166,6 +169,9 @@ class ConversationState:
     def last_message_at(self) -> datetime | None:
         return self.recent[-1].at if self.recent else None
 
+    def copy(self) -> ConversationState:
+        return replace(self, members=list(self.members), recent=deque(self.recent, maxlen=RECENT_WINDOW))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -194,3 +200,13 @@ class ConversationState:
             reset_at=_dt(d.get("reset_at")),
             blocked_pair=tuple(d["blocked_pair"]) if d.get("blocked_pair") else None,
         )
+
+
+@dataclass
+class OfficeState:
+    """Everything a thought can change: the company, its employees, conversations and id counters."""
+
+    company: Company
+    employees: dict[str, Employee]
+    conversations: dict[str, ConversationState]
+    counters: dict[str, int] = field(default_factory=lambda: {"thought": 0, "message": 0})

@@ -115,7 +115,7 @@ def test_a_scripted_session_grows_an_empty_company(tmp_path: Path) -> None:
     assert bob["persona"]["id"] == "old-hand" and bob["role"] == "Backend engineer"
     conversations = {c["id"]: c for c in state["conversations"]}
     assert "bob" in conversations["eng-casual"]["members"]
-    [task] = bob["tasks"]
+    [task] = bob["mind"]["tasks"]
     assert task["description"] == "Build the login API" and task["status"] == "pending"
     organization = state["office"]["organization"]
     assert organization["departments"][0]["lead"] == "bob"

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from ideaco.cli.display import Transcript, format_duration, safe_text, summary_table
 from ideaco.office.conversation import BOSS, SYSTEM, Message
-from ideaco.office.office import RunStats
+from ideaco.office.stats import RunStats
 
 START = datetime(2026, 1, 5, 9, 0, 0)
 

@@ -213,7 +213,7 @@ def _set_meta_version(state: dict) -> None:
 
 
 def _set_office_version(state: dict) -> None:
-    state["office"]["1"]["format_version"] = 2
+    state["office"]["1"]["format_version"] = 1  # the format before `applied`: read, not continued
 
 
 def _drop_office_field(state: dict) -> None:
@@ -240,7 +240,7 @@ RUNDIR_CASES = {
         _edit_state(_set_meta_version),
         ["state.json", "format version 99"],
     ),
-    "an office table of another version": (_edit_state(_set_office_version), ["state.json", "format 2"]),
+    "an office table of an older version": (_edit_state(_set_office_version), ["state.json", "format 1"]),
     "a state that is not JSON": (
         lambda run: (run / "state.json").write_text('{"office": {"1": {"now": '),
         ["state.json", "not a valid state file"],

@@ -26,6 +26,7 @@ import pytest
 
 from ideaco.office.build import office_from_state
 from ideaco.office.clock import SimClock
+from ideaco.office.journal import MemoryJournal
 from ideaco.store.state import StateStore
 from tests.fakes.llm import ScriptedLLM
 from tests.fakes.openai_server import FakeOpenAIServer, Reply, last_user_content
@@ -172,6 +173,7 @@ def check_resumed_state(state: dict, messages: list[dict], thoughts: list[dict])
         messages,
         thoughts=thoughts,
         llm=ScriptedLLM(),
+        journal=MemoryJournal(),
         clock=SimClock(datetime.fromisoformat(state["office"]["now"])),
     )
     thought_serials = [serial(t["id"], "t") for t in thoughts]
@@ -184,7 +186,7 @@ def check_resumed_state(state: dict, messages: list[dict], thoughts: list[dict])
     for conv in office.conversations.values():
         assert conv.count == sum(1 for m in messages if m["conversation"] == conv.id), conv.id
         for emp in office.employees.values():
-            assert emp.cursors.get(conv.id, 0) <= conv.count, (emp.id, conv.id)
+            assert emp.desk.cursors.get(conv.id, 0) <= conv.count, (emp.id, conv.id)
     assert office.stats.thoughts == len(thoughts), "the state's counts disagree with thoughts.jsonl"
     assert office.stats.messages == len(messages), "the state's counts disagree with messages.jsonl"
 

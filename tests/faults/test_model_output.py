@@ -99,12 +99,12 @@ def first_thought(out: Path, employee: str = "alice") -> dict[str, Any]:
 
 
 def state_of(out: Path, employee: str) -> dict[str, Any]:
-    """The employee's document in state.json (TinyDB: table -> doc id -> document)."""
+    """The employee's mind in state.json (TinyDB: table -> doc id -> document), with its id and name."""
     state = json.loads((out / "state.json").read_text())
     for table in state.values():
         for doc in table.values():
-            if isinstance(doc, dict) and doc.get("id") == employee and "memory" in doc:
-                return doc
+            if isinstance(doc, dict) and doc.get("id") == employee and "mind" in doc:
+                return {"id": doc["id"], "name": doc["name"], **doc["mind"]}
     raise AssertionError(f"{employee} not in state.json")
 
 

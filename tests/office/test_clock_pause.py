@@ -94,5 +94,5 @@ async def test_a_real_clock_runs_held_callbacks_after_resume() -> None:
     finally:
         stop.set()
         await running
-        clock.shutdown()
+        clock.close()
     assert ran[0] >= START + timedelta(seconds=30)

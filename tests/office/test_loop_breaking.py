@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from ideaco.office.scratch import Scratch
+from ideaco.office.speaking import gate_draft
 from tests.office.conftest import (
     CASUAL,
     ROOM,
@@ -113,10 +115,11 @@ async def test_a_ring_is_refused_and_closes_the_room_until_the_boss_writes(make_
     assert len(agent_posts(office)) == 3
     assert {t["gate"] for t in office.journal.thoughts if t["at"] > ring["at"]} <= {"loop_breaker"}
     for emp in ("alice", "bob", "charlie"):  # cooldowns are long over: only the closure holds them
-        assert office.thinker._gate(office.employees[emp], conv, "a brand new point", 1, True) == (
-            "loop_breaker",
-            None,
+        verdict = gate_draft(
+            Scratch(office.state), emp, conv, "a brand new point", 1, True, office.now(), office.config.gates
         )
+        assert verdict is not None and (verdict.gate, verdict.rule) == ("loop_breaker", "ring")
+        assert verdict.detail.startswith("closed to agent posts until")
 
     office.post_as_boss(ROOM, "Let's hear it, one at a time.")
     assert conv.closed_until is None

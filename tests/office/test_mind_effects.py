@@ -15,6 +15,7 @@ import pytest
 from ideaco.mind import stamina as stamina_rules
 from ideaco.mind import tasks as task_rules
 from ideaco.mind.stamina import REFLECTION_QUESTIONS, YELLOW_NOTE, Stamina
+from ideaco.mind.tasks import open_claims
 from ideaco.office.build import office_from_state
 from ideaco.office.clock import SimClock
 from ideaco.office.journal import MemoryJournal
@@ -58,7 +59,9 @@ async def think(office: Office, employee: str, conversation: str, text: str = "Y
     office.post_as_boss(conversation, addressed)
     posted = office.conversations[conversation].count
     emp = office.employees[employee]
-    await step_until(office, lambda: emp.cursors.get(conversation, 0) >= posted, within=timedelta(minutes=5))
+    await step_until(
+        office, lambda: emp.desk.cursors.get(conversation, 0) >= posted, within=timedelta(minutes=5)
+    )
     return new_thoughts(office, since, employee, conversation)[-1]
 
 
@@ -117,8 +120,8 @@ async def test_memory_ops_land_in_memory_and_the_next_prompt_shows_them_with_ids
     first = await think(office, "alice", BOSS_A, "Remember: Bob likes REST; I need it by Friday.")
     assert "## Your memories" not in prompt_for(office, first)
     assert first["corrections"] == []
-    [long] = emp.memory.long_term
-    [short] = emp.memory.short_term
+    [long] = emp.mind.memory.long_term
+    [short] = emp.mind.memory.short_term
     assert (long.id, long.content, long.category, long.importance) == (
         "mem-1",
         "Bob prefers REST for public APIs",
@@ -132,14 +135,14 @@ async def test_memory_ops_land_in_memory_and_the_next_prompt_shows_them_with_ids
     prompt = prompt_for(office, second)
     assert "[mem-1] (preference, 7) Bob prefers REST for public APIs" in prompt
     assert "[mem-2] (task, 5) The boss wants a decision by Friday" in prompt
-    [long] = emp.memory.long_term
+    [long] = emp.mind.memory.long_term
     assert (long.id, long.content, long.importance) == ("mem-1", "bob prefers REST for public APIs.", 9)
     assert any("duplicate of mem-1, updated" in c for c in second["corrections"])
     assert "memoryOps[1]: unknown memory id 'mem-99', dropped" in second["corrections"]
 
     third = await think(office, "alice", BOSS_A, "Friday is off.")
     assert "[mem-1] (preference, 9) bob prefers REST for public APIs." in prompt_for(office, third)
-    assert emp.memory.short_term == [] and third["corrections"] == []
+    assert emp.mind.memory.short_term == [] and third["corrections"] == []
     fourth = await think(office, "alice", BOSS_A, "Still there?")
     assert "mem-2" not in prompt_for(office, fourth)
 
@@ -153,11 +156,11 @@ async def test_the_memory_summary_is_shown_in_that_conversation_only(make_office
 
     first = await think(office, "alice", BOSS_A, "REST or GraphQL, by Friday please.")
     assert "## Summary of this conversation" not in prompt_for(office, first)
-    assert emp.memory.summaries == {BOSS_A: summary}
+    assert emp.mind.memory.summaries == {BOSS_A: summary}
 
     second = await think(office, "alice", BOSS_A, "Any progress?")
     assert f"## Summary of this conversation so far\n{summary}" in prompt_for(office, second)
-    assert emp.memory.summaries == {BOSS_A: summary}  # a null summary keeps the old one
+    assert emp.mind.memory.summaries == {BOSS_A: summary}  # a null summary keeps the old one
     elsewhere = await think(office, "alice", ROOM, "What do you think?")
     assert "## Summary of this conversation" not in prompt_for(office, elsewhere)
 
@@ -188,18 +191,18 @@ async def test_an_affinity_change_is_clamped_to_15_and_a_swing_over_5_moves_stam
     office = make_office(Mind().then("alice", ROOM, thought(relationshipOps=[op])), casual=False)
     office.start()
     emp = office.employees["alice"]
-    emp.stamina = TIRED
+    emp.mind.stamina = TIRED
 
     record = await think(office, "alice", ROOM)
 
-    assert emp.relationships["bob"].affinity == kept
-    assert emp.relationships["bob"].impression == "sharp on the backend"
+    assert emp.mind.relationships["bob"].affinity == kept
+    assert emp.mind.relationships["bob"].impression == "sharp on the backend"
     notes = [c for c in record["corrections"] if "clamped" in c]
     if clamped:
         assert notes == [f"relationshipOps[0]: affinity change for bob clamped from {clamped}"]
     else:
         assert notes == []
-    assert (emp.stamina.patience, emp.stamina.fatigue, emp.stamina.stress) == after
+    assert (emp.mind.stamina.patience, emp.mind.stamina.fatigue, emp.mind.stamina.stress) == after
 
 
 async def test_only_the_people_present_appear_in_the_impressions_block(make_office) -> None:
@@ -245,10 +248,10 @@ async def test_a_claim_already_held_is_refused_and_the_next_prompt_names_the_own
     alice, bob = office.employees["alice"], office.employees["bob"]
 
     await think(office, "alice", BOSS_A, "Please research REST vs GraphQL.")
-    assert [(t.id, t.claim_key) for t in alice.tasks] == [("task-1", "api-research")]
+    assert [(t.id, t.claim_key) for t in alice.mind.tasks] == [("task-1", "api-research")]
 
     refused = await think(office, "bob", BOSS_B, "Could you research REST vs GraphQL?")
-    assert bob.tasks == []
+    assert bob.mind.tasks == []
     assert refused["corrections"] == []  # a refusal is told to Bob, not logged as a bad op
     refusal = "[system] Your task claim 'api-research' was refused: Alice (alice) already owns it as task-1."
     assert refusal not in prompt_for(office, refused)
@@ -259,9 +262,9 @@ async def test_a_claim_already_held_is_refused_and_the_next_prompt_names_the_own
 
     # Once Alice closes her task the key is free again.
     await think(office, "alice", BOSS_A, "Done?")
-    assert alice.tasks[0].status == "resolved"
+    assert alice.mind.tasks[0].status == "resolved"
     await think(office, "bob", BOSS_B, "Now take it.")
-    assert [(t.id, t.claim_key, t.status) for t in bob.tasks] == [("task-2", "api-research", "pending")]
+    assert [(t.id, t.claim_key, t.status) for t in bob.mind.tasks] == [("task-2", "api-research", "pending")]
 
 
 # --- urgency --------------------------------------------------------------------------------------
@@ -272,7 +275,7 @@ async def test_an_open_task_wakes_its_owner_when_overdue_and_again_when_critical
     office = make_office(mind, casual=False)
     office.start()
     await think(office, "alice", BOSS_A, "Write me a comparison of REST and GraphQL.")
-    [task] = office.employees["alice"].tasks
+    [task] = office.employees["alice"].mind.tasks
     born = task.created_at
     typing = timedelta(seconds=office.config.timers.typing_max_s)
 
@@ -323,7 +326,7 @@ async def test_three_thoughts_not_advancing_a_task_stall_it_and_ask_for_a_report
     office = make_office(mind, casual=False)
     office.start()
     await think(office, "alice", BOSS_A, "Benchmark both, please.")
-    [task] = office.employees["alice"].tasks
+    [task] = office.employees["alice"].mind.tasks
 
     def system_thoughts() -> list[dict]:
         return [t for t in office.journal.thoughts if t["employee"] == "alice" and t["trigger"] == "system"]
@@ -331,12 +334,12 @@ async def test_three_thoughts_not_advancing_a_task_stall_it_and_ask_for_a_report
     for n in (1, 2):
         await think(office, "alice", ROOM, f"Unrelated question {n}?")
     await office.run(timedelta(minutes=1))
-    [task] = office.employees["alice"].tasks  # tasks are frozen: a changed one is a new object
+    [task] = office.employees["alice"].mind.tasks  # tasks are frozen: a changed one is a new object
     assert (task.quiet_thoughts, task.stalled) == (2, False)
     assert system_thoughts() == []
 
     await think(office, "alice", ROOM, "Unrelated question 3?")
-    [task] = office.employees["alice"].tasks
+    [task] = office.employees["alice"].mind.tasks
     assert (task.stalled, task.status) == (True, "pending")
     await step_until(office, lambda: bool(system_thoughts()), within=timedelta(minutes=1))
     [report] = system_thoughts()
@@ -357,9 +360,9 @@ async def test_each_llm_call_of_a_thought_adds_fatigue_2(make_office) -> None:
     once = await think(office, "alice", BOSS_A, "Hi")
     twice = await think(office, "bob", BOSS_B, "Hi")
     assert (once["llm"]["calls"], twice["llm"]["calls"]) == (1, 2)
-    assert office.employees["alice"].stamina.fatigue == 2.0
-    assert office.employees["bob"].stamina.fatigue == 4.0
-    assert office.employees["charlie"].stamina == Stamina()  # no think, no cost
+    assert office.employees["alice"].mind.stamina.fatigue == 2.0
+    assert office.employees["bob"].mind.stamina.fatigue == 4.0
+    assert office.employees["charlie"].mind.stamina == Stamina()  # no think, no cost
 
 
 @pytest.mark.parametrize(
@@ -376,20 +379,20 @@ async def test_task_events_move_stamina(make_office, second_op: dict, delta: tup
     office = make_office(mind, casual=False)
     office.start()
     emp = office.employees["alice"]
-    emp.stamina = TIRED
+    emp.mind.stamina = TIRED
 
     await think(office, "alice", BOSS_A, "Draft the spec.")
-    assert (emp.stamina.patience, emp.stamina.fatigue, emp.stamina.stress) == (
+    assert (emp.mind.stamina.patience, emp.mind.stamina.fatigue, emp.mind.stamina.stress) == (
         60.0,
         42.0,
         40.0,
     )  # assigned: +10
-    before = emp.stamina
+    before = emp.mind.stamina
     await think(office, "alice", BOSS_A, "Done?")
     got = (
-        emp.stamina.patience - before.patience,
-        emp.stamina.fatigue - before.fatigue,
-        emp.stamina.stress - before.stress,
+        emp.mind.stamina.patience - before.patience,
+        emp.mind.stamina.fatigue - before.fatigue,
+        emp.mind.stamina.stress - before.stress,
     )
     # A few idle seconds of natural recovery (5 an hour) sit on top of the event.
     assert got == pytest.approx(delta, abs=0.1)
@@ -402,7 +405,7 @@ async def test_task_events_move_stamina(make_office, second_op: dict, delta: tup
 async def test_the_comfort_zone_sets_the_stamina_note(make_office, patience: float, zone: str) -> None:
     office = make_office(casual=False)
     office.start()
-    office.employees["alice"].stamina = Stamina(patience=patience)
+    office.employees["alice"].mind.stamina = Stamina(patience=patience)
 
     prompt = prompt_for(office, await think(office, "alice", BOSS_A, "How are you?"))
     assert (YELLOW_NOTE in prompt) is (zone == "yellow")
@@ -424,25 +427,25 @@ async def test_comfort_under_30_with_a_pending_task_escalates_once_per_slump(
         return [t for t in office.journal.thoughts if t["employee"] == who_ and t["trigger"] == "system"]
 
     async def low(employee: str, patience: float) -> None:
-        office.employees[employee].stamina = Stamina(patience=patience)
+        office.employees[employee].mind.stamina = Stamina(patience=patience)
         await think(office, employee, f"boss:{employee}", "How is it going?")
         await office.run(timedelta(minutes=1))  # time for an owed think
 
     await low("alice", 31)  # 30.2 after the call's fatigue: not under 30
-    assert escalations() == [] and not alice.escalated
+    assert escalations() == [] and not alice.mind.escalated
     await low("bob", 10)  # under 30, but nothing pending to escalate
-    assert escalations("bob") == [] and not bob.escalated
+    assert escalations("bob") == [] and not bob.mind.escalated
 
     await low("alice", 30.5)  # 29.7
     [first] = escalations()
-    assert first["conversation"] == BOSS_A and alice.escalated
+    assert first["conversation"] == BOSS_A and alice.mind.escalated
     prompt = prompt_for(office, first)
     assert "Escalate to the boss" in prompt and "[task-1] Migrate the API gateway" in prompt
     await low("alice", 20)  # the same slump: no second request
     assert len(escalations()) == 1
 
     await low("alice", 80)  # recovered
-    assert not alice.escalated
+    assert not alice.mind.escalated
     await low("alice", 25)  # a new slump
     assert len(escalations()) == 2
 
@@ -480,7 +483,7 @@ async def test_a_task_op_resets_the_pair_streak(make_office, task_op: bool) -> N
     if task_op:
         assert conv.reset_at == datetime.fromisoformat(agent()[3]["at"])
         assert conv.blocked_pair is None
-        assert not any(f.trigger == "system" for f in office.employees["alice"].focus)
+        assert not any(f.trigger == "system" for f in office.employees["alice"].desk.owed)
     else:
         assert conv.reset_at is None
         assert conv.blocked_pair == ("alice", "bob")
@@ -536,7 +539,7 @@ async def test_the_mind_survives_a_snapshot_and_restore(make_office) -> None:
     await think(office, "alice", BOSS_A, "Research it; and book a room.")
     await think(office, "alice", BOSS_A, "Room?")
     await think(office, "bob", BOSS_B, "Help Alice.")
-    office.employees["charlie"].stamina = Stamina(patience=33.3, fatigue=12.5, stress=7.25)
+    office.employees["charlie"].mind.stamina = Stamina(patience=33.3, fatigue=12.5, stress=7.25)
 
     state = json.loads(json.dumps(office.snapshot()))  # what state.json holds
     restored = office_from_state(
@@ -549,26 +552,28 @@ async def test_the_mind_survives_a_snapshot_and_restore(make_office) -> None:
     )
     for emp_id, before in office.employees.items():
         after = restored.employees[emp_id]
-        assert after.memory == before.memory
-        assert after.relationships == before.relationships
-        assert after.tasks == before.tasks
-        assert after.stamina == before.stamina
-        assert (after.notes, after.task_alerts, after.escalated) == (
-            before.notes,
-            before.task_alerts,
-            before.escalated,
+        assert after.mind.memory == before.mind.memory
+        assert after.mind.relationships == before.mind.relationships
+        assert after.mind.tasks == before.mind.tasks
+        assert after.mind.stamina == before.mind.stamina
+        assert (after.mind.notes, after.desk.task_alerts, after.mind.escalated) == (
+            before.mind.notes,
+            before.desk.task_alerts,
+            before.mind.escalated,
         )
     alice = restored.employees["alice"]
-    assert alice.memory.summaries == {BOSS_A: "REST vs GraphQL research."}
-    assert [(t.id, t.status) for t in alice.tasks] == [("task-1", "pending"), ("task-2", "resolved")]
-    assert restored.employees["bob"].notes  # the refusal he has yet to read
-    assert stamina_rules.comfort(restored.employees["charlie"].stamina) == stamina_rules.comfort(
-        office.employees["charlie"].stamina
+    assert alice.mind.memory.summaries == {BOSS_A: "REST vs GraphQL research."}
+    assert [(t.id, t.status) for t in alice.mind.tasks] == [("task-1", "pending"), ("task-2", "resolved")]
+    assert restored.employees["bob"].mind.notes  # the refusal he has yet to read
+    assert stamina_rules.comfort(restored.employees["charlie"].mind.stamina) == stamina_rules.comfort(
+        office.employees["charlie"].mind.stamina
     )
     # Ids go on where they stopped: no task or memory id is handed out twice.
-    assert restored.next_id("task") == "task-3"
-    assert alice.memory.next_id == office.employees["alice"].memory.next_id == 3
-    assert restored.open_claims() == {"api-research": ("alice", "task-1")}
+    assert restored.counters["task"] == 2  # the next task is task-3
+    assert alice.mind.memory.next_id == office.employees["alice"].mind.memory.next_id == 3
+    assert open_claims(t for e in restored.employees.values() for t in e.mind.tasks) == {
+        "api-research": ("alice", "task-1")
+    }
 
 
 # --- onResolve under the gates ----------------------------------------------------------------------

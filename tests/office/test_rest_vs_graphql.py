@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ideaco.llm.base import ChatRequest
+from ideaco.mind.tasks import open_claims
 from ideaco.office.build import office_from_scenario
 from ideaco.office.clock import SimClock
 from ideaco.office.journal import MemoryJournal
@@ -126,11 +127,11 @@ async def test_alice_asks_bob_resolves_her_task_and_reports_to_the_boss() -> Non
     assert report["id"] in back["messages"] and back["spoke"] is True
     assert at(report["at"]) > at(resolving["at"])
 
-    task = one(office.employees["alice"].tasks)
+    task = one(office.employees["alice"].mind.tasks)
     assert (task.id, task.status, task.result) == ("task-1", "resolved", "Bob says REST")
     assert (task.on_resolve_target, task.origin, task.claim_key) == ("boss:alice", "boss", "api-research")
     assert task.resolved_at is not None and task.resolved_at <= at(back["at"])
-    assert office.open_claims() == {}
+    assert open_claims(t for e in office.employees.values() for t in e.mind.tasks) == {}
     # Nobody else said anything: the story is the script's answers and the engine's wiring alone.
     senders = {(m["conversation"], m["sender"]) for m in office.journal.messages if m["sender"] != "boss"}
     assert senders == {("boss:alice", "alice"), (DM, "alice"), (DM, "bob")}

@@ -146,7 +146,7 @@ async def test_resume_continues_where_the_snapshot_left_off(make_office) -> None
     )
     assert set(resumed.conversations) == set(office.conversations)
     for emp_id, emp in office.employees.items():
-        assert resumed.employees[emp_id].cursors == emp.cursors
+        assert resumed.employees[emp_id].desk.cursors == emp.desk.cursors
     for conv_id, conv in office.conversations.items():
         assert resumed.conversations[conv_id].count == conv.count
 
@@ -176,6 +176,7 @@ async def test_resume_from_a_state_behind_its_logs_hands_out_fresh_ids(make_offi
         thoughts=[],
         llm=ScriptedLLM(handler=lambda r: thought()),
         clock=SimClock(office.clock.now()),
+        journal=MemoryJournal(),
     )
     again = resumed.post_as_boss(ROOM, "Is anyone there?")
     assert again.id != messages[-1]["id"]
@@ -232,7 +233,7 @@ async def test_an_office_on_the_real_clock_answers_a_script_line(make_office) ->
     finally:
         office.stop("test over")
         await running
-        clock.shutdown()
+        clock.close()
     boss, reply = office.journal.messages[:2]
     assert boss["id"] == "script-1" and reply["sender"] == "alice"
     # 1-5 s wake + 5-20 s typing + 5 s think in simulated time; a busy machine only makes it later

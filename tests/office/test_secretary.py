@@ -10,7 +10,8 @@ import pytest
 from ideaco.office.build import office_from_scenario, office_from_state
 from ideaco.office.clock import SimClock
 from ideaco.office.journal import MemoryJournal
-from ideaco.office.secretary import SECRETARY, run_tool
+from ideaco.office.org import SECRETARY, ToolContext, run_tool
+from ideaco.office.scratch import Scratch
 from ideaco.scenario import Scenario
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import START, prompt_of, thought, who
@@ -93,7 +94,7 @@ async def test_an_empty_company_grows_by_talking_to_the_secretary() -> None:
 
     office.post_as_boss("boss:secretary", REQUIREMENT)
     await office.run(timedelta(minutes=5))
-    [task] = bob.tasks
+    [task] = bob.mind.tasks
     assert task.description == "Build the login API" and task.pending and task.origin == "boss"
     assert "req-1" in office.conversations and "bob" in office.conversations["req-1"].members
     lead_thoughts = [
@@ -141,16 +142,22 @@ def snapshot_json(office) -> str:
 )
 async def test_a_refused_tool_call_says_why_and_changes_nothing(tool, args, reason) -> None:
     office = empty_office()
-    assert run_tool(office, "create_department", {"id": "eng", "name": "Engineering"}).ok
-    assert run_tool(office, "create_department", {"id": "ops", "name": "Ops"}).ok
+    org, ctx = Scratch(office.state), ToolContext(office.company, START)
+    assert run_tool(org, "create_department", {"id": "eng", "name": "Engineering"}, ctx).ok
+    assert run_tool(org, "create_department", {"id": "ops", "name": "Ops"}, ctx).ok
     hired = run_tool(
-        office, "hire_employee", {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"}
+        org,
+        "hire_employee",
+        {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"},
+        ctx,
     )
     assert hired.ok, hired.message
+    assert org.take(START)  # what the three calls did, as steps
     before = snapshot_json(office)
-    result = run_tool(office, tool, args)
-    assert not result.ok and reason in result.message
-    assert snapshot_json(office) == before
+    result = run_tool(org, tool, args, ctx)
+    assert not result.ok and reason in result.message and result.owed == []
+    assert org.take(START) == []  # the refused call changed nothing, not even on the scratch copy
+    assert snapshot_json(office) == before  # and a tool never touches the office itself
 
 
 async def test_a_refusal_reaches_the_secretary_in_its_next_thought() -> None:
@@ -188,34 +195,33 @@ async def test_a_refusal_reaches_the_secretary_in_its_next_thought() -> None:
 
 async def test_dismissed_employees_leave_their_rooms_keep_memory_and_come_back() -> None:
     office = empty_office()
-    run_tool(office, "create_department", {"id": "eng", "name": "Engineering"})
-    run_tool(
-        office, "hire_employee", {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"}
+    office.apply_tool("create_department", {"id": "eng", "name": "Engineering"})
+    office.apply_tool(
+        "hire_employee", {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"}
     )
-    run_tool(
-        office, "hire_employee", {"name": "Bo", "role": "Dev", "archetype": "old-hand", "department": "eng"}
+    office.apply_tool(
+        "hire_employee", {"name": "Bo", "role": "Dev", "archetype": "old-hand", "department": "eng"}
     )
     ann = office.employees["ann"]
-    ann.memory.summaries["eng-casual"] = "we talked about lunch"
-    result = run_tool(office, "dismiss_employee", {"id": "Ann"})
+    ann.mind.memory.summaries["eng-casual"] = "we talked about lunch"
+    result = office.apply_tool("dismiss_employee", {"id": "Ann"})
     assert result.ok
     assert "ann" not in office.conversations["eng-casual"].members
     assert office.company_model.departments["eng"].lead == "bo"
     assert "ann" not in office.people and ann.dismissed
-    rehired = run_tool(
-        office,
+    rehired = office.apply_tool(
         "hire_employee",
         {"name": "Ann", "role": "Lead dev", "archetype": "idealist", "department": "eng"},
     )
     assert rehired.ok and "rehired" in rehired.message
-    assert ann.memory.summaries["eng-casual"] == "we talked about lunch" and not ann.dismissed
+    assert ann.mind.memory.summaries["eng-casual"] == "we talked about lunch" and not ann.dismissed
 
 
 async def test_the_company_survives_a_resume() -> None:
     office = empty_office()
-    run_tool(office, "create_department", {"id": "eng", "name": "Engineering", "mission": "Ship"})
-    run_tool(
-        office, "hire_employee", {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"}
+    office.apply_tool("create_department", {"id": "eng", "name": "Engineering", "mission": "Ship"})
+    office.apply_tool(
+        "hire_employee", {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"}
     )
     snap = json.loads(json.dumps(office.snapshot()))
     again = office_from_state(

@@ -22,5 +22,5 @@ async def test_a_stop_cuts_slow_model_calls_instead_of_waiting_for_them(make_off
     await asyncio.wait_for(running, timeout=30)  # returns long before the ten-minute call would
     assert office.stop_reason == "interrupted"
     assert office.journal.thoughts == []  # the cut think is not logged as done ...
-    cut = [e for e in office.employees.values() if e.phase != "idle"]
+    cut = [e for e in office.employees.values() if e.desk.phase != "idle"]
     assert cut  # ... its employee is still mid-think, so a resume wakes it again

@@ -136,7 +136,9 @@ async def test_idle_office_without_casual_room_makes_no_model_call(make_office) 
     assert office.journal.thoughts == []
     # every employee still looks at least every MAX seconds
     for emp in office.employees.values():
-        assert emp.wake_at is not None and emp.wake_at <= office.clock.now() + timedelta(seconds=300)
+        assert emp.desk.wake_at is not None and emp.desk.wake_at <= office.clock.now() + timedelta(
+            seconds=300
+        )
 
 
 async def test_idle_casual_room_thinks_rarely_with_trigger_idle(make_office, monkeypatch) -> None:
@@ -192,7 +194,7 @@ async def test_messages_arriving_in_the_typing_pause_join_the_batch(make_office)
     )
     office.start()
     alice = office.employees["alice"]
-    await step_until(office, lambda: alice.phase == "typing")
+    await step_until(office, lambda: alice.desk.phase == "typing")
     office.post(office.make_message(ROOM, "bob", "Internally we could use gRPC."))
     await step_until(office, lambda: bool(thoughts_of(office, "alice")))
 

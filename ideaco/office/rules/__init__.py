@@ -30,11 +30,10 @@ from ideaco.office.rules.loop_breakers import (
     is_closed,
     may_rethink,
     pair_streak,
-    reopen_on_boss,
     thought_superseded,
     unanswered_ceiling_reached,
 )
-from ideaco.office.rules.mentions import addressed_by_boss, mask_code, mentions_boss, parse_mentions
+from ideaco.office.rules.mentions import addressed_by_boss, mask_code, parse_mentions
 from ideaco.office.rules.timers import (
     DEFAULT_TIMERS,
     TimerConfig,
@@ -75,11 +74,9 @@ __all__ = [
     "mask_code",
     "may_rethink",
     "mention_delay",
-    "mentions_boss",
     "nudge_delay",
     "pair_streak",
     "parse_mentions",
-    "reopen_on_boss",
     "room_is_idle",
     "should_think_idle",
     "thought_superseded",

@@ -69,11 +69,6 @@ def is_closed(closed_until: datetime | None, now: datetime) -> bool:
     return closed_until is not None and now < closed_until
 
 
-def reopen_on_boss(closed_until: datetime | None, sender: str) -> datetime | None:
-    """The closure after a post by sender: a boss message reopens the conversation."""
-    return None if sender == BOSS else closed_until
-
-
 def closes_ring(senders: Sequence[str], candidate: str) -> bool:
     """Whether candidate after senders makes the last four X,Y,Z,X with X, Y, Z distinct."""
     tail = [*senders[-3:], candidate]
@@ -147,17 +142,12 @@ def unanswered_ceiling_reached(
     return sum(1 for m in _since_boss(history, since_reset) if m.from_agent) >= ceiling
 
 
-def thought_superseded(
-    history: Sequence[Message], read_upto_id: str | None, thinker: str
-) -> tuple[Message, ...]:
-    """Messages that arrived after the last one the thought read, other than the thinker's own.
+def thought_superseded(arrived: Sequence[Message], thinker: str) -> tuple[Message, ...]:
+    """Messages that arrived while a thought was being thought, other than the thinker's own.
 
-    read_upto_id None means the thought read nothing. An id no longer in history (trimmed away)
-    means everything in it is new to the thought. Empty result: the thought is not superseded.
+    Empty: the thought is not superseded.
     """
-    ids = [m.id for m in history]
-    start = ids.index(read_upto_id) + 1 if read_upto_id in ids else 0
-    return tuple(m for m in history[start:] if m.sender != thinker)
+    return tuple(m for m in arrived if m.sender != thinker)
 
 
 def may_rethink(rethinks_done: int, max_rethinks: int = 1) -> bool:

@@ -117,11 +117,6 @@ def parse_mentions(
     return tuple(found)
 
 
-def mentions_boss(text: str) -> bool:
-    """Whether the text addresses the boss with `@boss` (same boundary and code rules)."""
-    return any(True for _ in _scan(_prepare(text), [(BOSS, BOSS)]))
-
-
 def addressed_by_boss(text: str, people: Mapping[str, str], members: Sequence[str]) -> tuple[str, ...]:
     """Who a boss message addresses: those it @-mentions, else every member (spec 2.1).
 

@@ -1,0 +1,100 @@
+"""The words of an employee's cycle, declared once: triggers, gates, loop-breaker rules, phases.
+
+wake -> read -> think -> gate -> act -> schedule. Every value here is also what the logs say
+(spec 1.5), so the enums are string enums: `Trigger.BOSS == "boss"` and it is written as "boss".
+Also here: `Owed`, a think the engine owes an employee, which the mind (an onResolve report, a
+stalled task, an escalation) and the office (a held reply, a summary request) both ask for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+
+class _Words(str, Enum):
+    """A string enum that prints, formats and serializes as its value."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+
+class Trigger(_Words):
+    """Why an employee thinks (spec 1.5)."""
+
+    BOSS = "boss"
+    MENTION = "mention"
+    ON_RESOLVE = "on_resolve"
+    TASK = "task"
+    SYSTEM = "system"
+    NUDGE = "nudge"
+    TIMER = "timer"
+    IDLE = "idle"
+
+
+# When a batch of causes wakes someone, the first of this order names the thought (spec 1.5).
+TRIGGER_ORDER = tuple(Trigger)
+# Thinks the engine owes (a report, a summary, a task alert): a gate delays them, never drops them.
+ENGINE_TRIGGERS = (Trigger.SYSTEM, Trigger.ON_RESOLVE, Trigger.TASK)
+# Thinks that answer someone: a mentioned employee held by a gate is re-woken when it opens.
+ADDRESSED_TRIGGERS = (Trigger.MENTION, Trigger.BOSS, *ENGINE_TRIGGERS)
+
+
+def first_trigger(triggers: Iterable[str]) -> Trigger:
+    """The trigger recorded for a batch of causes (spec 1.5 order); a timer when there is none."""
+    present = set(triggers)
+    for trigger in TRIGGER_ORDER:
+        if trigger.value in present:
+            return trigger
+    return Trigger.TIMER
+
+
+class Gate(_Words):
+    """Why a thought did not speak (spec 1.5); None in the logs when it spoke."""
+
+    CHOSE_SILENCE = "chose_silence"
+    SATURATION = "saturation"
+    ANTI_SPAM = "anti_spam"
+    COOLDOWN = "cooldown"
+    LOOP_BREAKER = "loop_breaker"
+    SUPERSEDED = "superseded"
+    BUDGET = "budget"
+    ERROR = "error"
+
+
+class LoopRule(_Words):
+    """Which loop breaker (spec 2.3) refused a post or stopped a post from waking anyone."""
+
+    DUPLICATE = "duplicate"  # the same text from the same employee within 60 s
+    RING = "ring"  # X,Y,Z,X closes the room for 5 min (also: a post into a room still closed)
+    PAIR_STREAK = "pair_streak"  # two employees back and forth: they stop waking each other
+    UNANSWERED = "unanswered"  # 10 agent messages since the boss: posts stop waking anyone
+
+
+class Phase(_Words):
+    """Where an employee is in its cycle."""
+
+    IDLE = "idle"
+    TYPING = "typing"
+    THINKING = "thinking"
+
+
+@dataclass(frozen=True)
+class Owed:
+    """A think the engine owes an employee in a conversation, with a note for it to read."""
+
+    conversation: str
+    trigger: Trigger
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"conversation": self.conversation, "trigger": self.trigger.value, "note": self.note}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Owed:
+        return cls(str(data["conversation"]), Trigger(data["trigger"]), str(data.get("note") or ""))

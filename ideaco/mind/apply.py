@@ -1,0 +1,147 @@
+"""What one thought does to its thinker's mind, spoken or silent (spec 2.4-2.6), as a value.
+
+`apply_thought(mind, thought, facts, now)` tries the thought's ops on a scratch copy of the mind
+through the rules beside it (memory, relationships, tasks with claims and onResolve, stalls,
+stamina events, escalation) and returns what came of it: the changed mind, the stamina events,
+the thinks the mind now owes (an onResolve report, a stalled task's report, an escalation) and
+the corrections to log. The mind it is given is not touched; the office applies the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ideaco.cycle import Owed, Trigger
+from ideaco.mind import memory as memories
+from ideaco.mind import relationships, stamina, tasks
+from ideaco.mind.mind import Mind
+from ideaco.mind.thought import Thought
+
+Claims = Mapping[str, tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class ThoughtFacts:
+    """What a thought's ops need to know of the world around its thinker."""
+
+    employee: str
+    conversation: str  # where the thought happened (its summary is kept per conversation)
+    origin: str  # who asked for a task created here: "boss", a colleague's id, or "self"
+    people: Mapping[str, str]  # who works here now: id -> name
+    conversations: Collection[str]  # the conversations the thinker is in
+    employees: Collection[str]  # every employee id ever (a dm target may name one)
+    claims: Callable[[], Claims]  # open claim keys company-wide (asked only when a task is created)
+    calls: int = 1  # model calls the thought took (a repair is a second)
+    task_counter: int = 0  # task ids handed out so far in the company
+
+
+@dataclass
+class MindResult:
+    """A thought's effect on its thinker's mind, not yet applied."""
+
+    mind: Mind  # the mind after the thought (a changed copy)
+    events: list[str] = field(default_factory=list)  # stamina events, in order
+    owed: list[Owed] = field(default_factory=list)
+    corrections: list[str] = field(default_factory=list)
+    task_counter: int = 0
+    tasks_touched: bool = False  # the thought had task ops: its conversation's loop counters reset
+
+
+def report_note(task: tasks.Task) -> str:
+    hint = f" Hint: {task.on_resolve_hint}." if task.on_resolve_hint else ""
+    return (
+        f"Your task [{task.id}] '{task.description}' is done. Result: {task.result or 'done'}.{hint} "
+        "Report it here in your own words."
+    )
+
+
+def stalled_note(task: tasks.Task) -> str:
+    return (
+        f"Your task [{task.id}] has not moved for three thoughts. Tell the boss where it stands "
+        "and what blocks it."
+    )
+
+
+def escalation_note(pending: list[tasks.Task]) -> str:
+    lines = "; ".join(f"[{t.id}] {t.description}" for t in pending[:3])
+    return (
+        f"You are worn out and stuck. Escalate to the boss: say what blocks you on {lines} and what you need."
+    )
+
+
+def apply_thought(mind: Mind, thought: Thought, facts: ThoughtFacts, now: datetime) -> MindResult:
+    """Try `thought` on a copy of `mind`; return the changed copy and what else came of it."""
+    out = MindResult(mind=mind.copy(), task_counter=facts.task_counter)
+    new = out.mind
+
+    def event(name: str) -> None:
+        new.stamina = stamina.apply(new.stamina, name)
+        out.events.append(name)
+
+    new.interest, new.saturation = thought.interestLevel, thought.topicSaturation
+    for _ in range(facts.calls):
+        event("llm_call")
+    notes = memories.apply_ops(new.memory, thought.memoryOps, now)
+    notes += memories.set_summary(new.memory, facts.conversation, thought.memorySummary)
+    rel_notes, swings = relationships.apply_ops(
+        new.relationships, thought.relationshipOps, now, self_id=facts.employee, people=facts.people
+    )
+    notes += rel_notes
+    for _who, delta in swings:
+        swing = stamina.affinity_event(round(delta))
+        if swing:
+            event(swing)
+    notes += _apply_tasks(out, thought, facts, now, event)
+    if stamina.should_escalate(new.stamina):
+        if not new.escalated and new.pending_tasks:
+            new.escalated = True
+            out.owed.append(
+                Owed(f"boss:{facts.employee}", Trigger.SYSTEM, escalation_note(new.pending_tasks))
+            )
+    else:
+        new.escalated = False
+    new.stamina = stamina.mark_active(new.stamina, now)
+    out.corrections = notes
+    return out
+
+
+def _apply_tasks(
+    out: MindResult, thought: Thought, facts: ThoughtFacts, now: datetime, event: Callable[[str], None]
+) -> list[str]:
+    new = out.mind
+
+    def new_id() -> str:
+        out.task_counter += 1
+        return f"task-{out.task_counter}"
+
+    # Only a create reads the company-wide claims: skip collecting them (every task of everyone) otherwise.
+    creates = any(op.op == "create" for op in thought.taskOps)
+    result = tasks.apply_ops(
+        new.tasks,
+        thought.taskOps,
+        now,
+        owner=facts.employee,
+        origin=facts.origin,
+        new_id=new_id,
+        claims=facts.claims() if creates else {},
+        conversations=facts.conversations,
+        employees=facts.employees,
+        people=facts.people,
+    )
+    new.notes.extend(result.refused)
+    out.tasks_touched = bool(thought.taskOps)
+    for _ in result.created:
+        event("task_assigned")
+    for _ in result.failed:
+        event("task_fail")
+    for task in result.resolved:
+        event("task_complete")
+        out.owed.append(Owed(tasks.report_target(task), Trigger.ON_RESOLVE, report_note(task)))
+    for task in tasks.note_thought(new.tasks, result.advanced):
+        event("repetition")
+        out.owed.append(Owed(f"boss:{facts.employee}", Trigger.SYSTEM, stalled_note(task)))
+    if result.resolved or result.failed:
+        tasks.prune_closed(new.tasks)  # the state stays bounded; the logs keep every task op
+    return result.corrections

@@ -1,0 +1,230 @@
+"""How each step of a resolved think lands on the office: the body of `Office.resolve`.
+
+Nothing but `Office.resolve` and `Office.apply_tool` calls these (a test checks it): they are the
+one place where what a think decided becomes the office's state. Each returns its step as it
+landed, with any value drawn for it from the run's random generator (an owed think's wake time,
+a new hire's age), which is what the thought's record logs and a resume re-applies as is.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from ideaco.cycle import LoopRule, Owed, Phase, Trigger
+from ideaco.mind import changes as mind_changes
+from ideaco.mind import stamina
+from ideaco.office import rules
+from ideaco.office.company import Company
+from ideaco.office.config import OfficeConfig
+from ideaco.office.conversation import BOSS, Message
+from ideaco.office.journal import Journal
+from ideaco.office.state import ConversationState, Desk, Employee, OfficeState
+from ideaco.office.stats import RunStats
+from ideaco.office.steps import (
+    CompanyStep,
+    ConversationStep,
+    DraftStep,
+    EmployeeStep,
+    HoldStep,
+    MindStep,
+    OweAgainStep,
+    OweStep,
+    Step,
+    ToolStep,
+    landed,
+)
+from ideaco.office.thinking import ThinkContext
+from ideaco.office.view import Observer
+from ideaco.office.waking import WakePolicy
+
+
+class Office(Protocol):
+    """The office as the apply step sees it: its state, and the moves only the office makes."""
+
+    state: OfficeState
+    rng: random.Random
+    config: OfficeConfig
+
+    @property
+    def employees(self) -> dict[str, Employee]: ...
+
+    @property
+    def conversations(self) -> dict[str, ConversationState]: ...
+
+    @property
+    def counters(self) -> dict[str, int]: ...
+
+    def now(self) -> datetime: ...
+
+    def invalidate_index(self) -> None: ...
+
+    def schedule_wake(self, emp: Employee, at: datetime, trigger: Trigger | str) -> None: ...
+
+    def forget_wakes(self, employee: str) -> None: ...
+
+    def post(self, message: Message) -> LoopRule | None: ...
+
+    def remember_message(self, message_id: str) -> bool: ...
+
+    @property
+    def policy(self) -> WakePolicy: ...
+
+    @property
+    def replaying_now(self) -> bool: ...
+
+    @property
+    def observers(self) -> list[Observer]: ...
+
+    @property
+    def journal(self) -> Journal: ...
+
+    @property
+    def stats(self) -> RunStats: ...
+
+
+def apply_step(office: Office, step: Step, posts: dict[str, Message] | None) -> Step:
+    """Apply one step; returns it as it landed (with any value drawn for it)."""
+    if isinstance(step, MindStep):
+        return _mind(office, step)
+    if isinstance(step, EmployeeStep):
+        return _employee(office, step)
+    if isinstance(step, ConversationStep):
+        if step.opened is not None:
+            office.conversations[step.id] = ConversationState.from_dict(step.opened)
+        conv = office.conversations[step.id]
+        for name, value in step.fields.items():
+            setattr(conv, name, value)
+        office.invalidate_index()
+        return step
+    if isinstance(step, CompanyStep):
+        office.state.company = Company.from_dict(step.company)
+        return step
+    if isinstance(step, OweStep):
+        emp = office.employees[step.employee]
+        emp.desk.owed.append(step.owed)
+        wake_at = step.wake_at
+        if wake_at is None:  # "soon": 1-5 s, drawn now
+            wake_at = office.now() + timedelta(seconds=rules.mention_delay(office.rng, office.config.timers))
+        office.schedule_wake(emp, wake_at, step.owed.trigger)
+        return landed(step, wake_at=wake_at)
+    if isinstance(step, OweAgainStep):
+        desk = office.employees[step.employee].desk
+        if step.owed is not None and not any(
+            o.conversation == step.owed.conversation and o.note == step.owed.note for o in desk.owed
+        ):
+            desk.owed.append(step.owed)
+        if step.trigger not in desk.wake_triggers and step.trigger not in (Trigger.TIMER, Trigger.IDLE):
+            desk.wake_triggers.append(step.trigger)  # the next look (or a resume) keeps the trigger
+        return step
+    if isinstance(step, DraftStep):
+        message = step.message or (posts or {}).get(step.message_id or "")
+        if message is None:
+            return step
+        rule = office.post(message)
+        return landed(step, rule=rule) if rule else step
+    if isinstance(step, HoldStep):
+        emp = office.employees[step.employee]
+        emp.desk.held_until[step.conversation] = step.reopens_at
+        emp.desk.owed.append(step.owed)
+        office.schedule_wake(emp, step.reopens_at, step.owed.trigger)
+        return step
+    assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
+    return step
+
+
+def post(office: Office, message: Message) -> LoopRule | None:
+    """Record a message and wake whom it reaches (as the office's policy says); a known id does nothing."""
+    if not office.remember_message(message.id):
+        return None
+    conv = office.conversations[message.conversation]
+    conv.add(message)
+    office.stats.messages += 1
+    live = not office.replaying_now  # a replayed message is in the log already
+    if live:
+        office.journal.message(message.to_record())
+    if message.from_agent:
+        emp = office.employees.get(message.sender)
+        if emp is not None and emp.desk.cursors.get(conv.id, 0) == conv.count - 1:
+            emp.desk.cursors[conv.id] = conv.count  # one's own message is read
+    if live:
+        for observer in office.observers:
+            observer.on_message(office, message)  # type: ignore[arg-type]
+    if message.sender == BOSS:  # the boss can always post, and a boss message reopens a room
+        conv.closed_until, conv.last_boss_at, conv.blocked_pair = None, message.at, None
+    reach = office.policy.reached_by(office, conv, message, office.rng)  # type: ignore[arg-type]
+    if reach.blocked_pair is not None:
+        conv.blocked_pair = reach.blocked_pair
+    for employee, owed in reach.owed:
+        office.employees[employee].desk.owed.append(owed)
+    for wake in reach.wakes:
+        office.schedule_wake(office.employees[wake.employee], wake.at, wake.trigger)
+    return reach.rule
+
+
+def _mind(office: Office, step: MindStep) -> Step:
+    emp = office.employees[step.employee]
+    mind_changes.apply(emp.mind, step.changes)
+    if step.read is not None:
+        conv, upto = step.read
+        emp.desk.cursors[conv] = max(emp.desk.cursors.get(conv, 0), upto)
+    for task in step.changes.tasks.added:  # ids go on from the highest handed out
+        number = task.id.rsplit("-", 1)[-1]
+        if number.isdigit():
+            office.counters["task"] = max(office.counters.get("task", 0), int(number))
+    return step
+
+
+def _employee(office: Office, step: EmployeeStep) -> Step:
+    if step.joined is not None:
+        doc = dict(step.joined)
+        if doc.get("age") is None:  # a hire of no stated age: drawn now, logged as drawn
+            doc["age"] = office.rng.randint(24, 58)
+        office.employees[step.id] = Employee.from_dict(doc)
+        step = landed(step, joined=doc)
+    emp = office.employees[step.id]
+    for name, value in step.fields.items():
+        setattr(emp, name, value)
+    if step.fields.get("dismissed"):  # no more wakes or owed thinks; memory and state are kept
+        emp.desk.owed.clear()
+        emp.desk.wake_at, emp.desk.wake_triggers, emp.desk.deferred_triggers = None, [], []
+        office.forget_wakes(emp.id)
+    office.invalidate_index()
+    return step
+
+
+def replay_began(office: Office, emp: Employee, ctx: ThinkContext, *, superseded: bool) -> None:
+    """What starting a logged think took, for a state saved before it started (else: already so).
+
+    The wake that started it is spent (an employee has one pending wake, and one due before the
+    think began has fired). The owed think it answered is no longer owed — unless its draft was
+    superseded: then its re-think takes it, and if that never finished (a kill) it is still owed.
+    """
+    desk, began = emp.desk, ctx.began
+    if desk.wake_at is not None and desk.wake_at <= ctx.at:
+        desk.wake_at, desk.wake_triggers = None, []
+    owed = began.get("owed")
+    taken = Owed.from_dict(owed) if owed else None
+    if taken in desk.owed and not superseded:
+        desk.owed.remove(taken)
+    desk.phase = Phase.THINKING
+    if began.get("stamina"):
+        emp.mind.stamina = stamina.Stamina.from_dict(began["stamina"])
+    if began.get("notes"):
+        emp.mind.notes = []
+    desk.task_alerts.update(began.get("task_alerts") or {})
+
+
+def restore_cut_think(desk: Desk) -> None:
+    """A think cut short (a kill, a budget stop) before it finished: its owed think is owed again, soon."""
+    if desk.phase != Phase.IDLE:
+        desk.phase = Phase.IDLE
+        cut = desk.inflight
+        if cut is not None and not any(
+            o.conversation == cut.conversation and o.note == cut.note for o in desk.owed
+        ):
+            desk.owed.insert(0, cut)  # an owed think (a report, an onboarding) is still owed
+            desk.wake_triggers = [*desk.wake_triggers, cut.trigger]
+        desk.wake_triggers = desk.wake_triggers or [Trigger.TIMER]
+    desk.inflight = None

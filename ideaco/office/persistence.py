@@ -1,0 +1,74 @@
+"""The office as plain data for state.json, and the run's random generator as data and back."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ideaco.office.journal import Journal
+from ideaco.office.state import STATE_FORMAT
+from ideaco.office.view import OfficeView
+
+
+def snapshot(office: OfficeView) -> dict[str, Any]:
+    """The whole office as plain data, for state.json (read only)."""
+    return {
+        "office": {
+            **office.meta,
+            "format_version": STATE_FORMAT,
+            "company": office.company,
+            "language": office.language,
+            "now": office.now().isoformat(),
+            "end_at": office.end_at.isoformat() if office.end_at else None,
+            "stop_reason": office.stop_reason,
+            "rng": rng_state(office.rng),
+            "counters": office.counters,
+            "script": office.script,
+            "script_next": office.script_next,
+            "stats": office.stats.to_dict(),
+            "organization": office.company_model.to_dict(),
+        },
+        # One TinyDB document per employee and per conversation.
+        "employees": [e.to_dict() for e in office.employees.values()],
+        "conversations": [c.to_dict() for c in office.conversations.values()],
+    }
+
+
+def rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def restore_rng(state: list[Any]) -> random.Random:
+    rng = random.Random()
+    rng.setstate((state[0], tuple(state[1]), state[2]))
+    return rng
+
+
+class Saves:
+    """When to save state.json: now (`save`), or after a thought unless saves would take too much of the run.
+
+    A save rewrites the whole office, so saving after every thought of a fast model would cost
+    each thought in proportion to the office's size. Thoughts are in the logs as they happen, and
+    a resume applies those the last save missed (`build.catch_up`); with a model that takes
+    seconds a thought, every thought is still saved.
+    """
+
+    SHARE = 0.05  # at most this share of a run's wall time goes to saves after thoughts
+
+    def __init__(self, journal: Journal) -> None:
+        self._journal = journal
+        self._saved_at = float("-inf")  # perf_counter() at the end of the last save
+        self._took = 0.0  # how long it took
+
+    def save(self, snapshot: Callable[[], dict[str, Any]]) -> None:
+        started = time.perf_counter()
+        self._journal.checkpoint(snapshot())
+        self._saved_at = time.perf_counter()
+        self._took = self._saved_at - started
+
+    def save_if_due(self, snapshot: Callable[[], dict[str, Any]]) -> None:
+        if time.perf_counter() - self._saved_at >= self._took / self.SHARE:
+            self.save(snapshot)

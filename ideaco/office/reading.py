@@ -1,0 +1,177 @@
+"""What an employee reads before it thinks: the prompt view of one conversation, and its schema.
+
+Pure with respect to the office: it is read, never changed. The random perspective and the
+notes to read are handed in (the office draws and takes them), so reading the same office twice
+gives the same prompt.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from ideaco.cycle import Trigger
+from ideaco.llm.base import ChatRequest
+from ideaco.mind import memory as memories
+from ideaco.mind import relationships, stamina, tasks
+from ideaco.mind.prompt import ChatLine, Person, PromptView, Scene, render_prompt
+from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, wire_token_bound
+from ideaco.office.conversation import BOSS, ConversationKind
+from ideaco.office.org import SECRETARY, SUMMARY_NOTE, tools_allowed
+from ideaco.office.state import ConversationState, Employee
+from ideaco.office.view import OfficeView as Office  # the office is only read here
+
+TRIGGER_NOTES = {
+    Trigger.BOSS: "The boss has written to you.",
+    Trigger.MENTION: "Someone mentioned you.",
+    Trigger.NUDGE: "There are new messages.",
+    Trigger.TIMER: "You glance at the chat.",
+    Trigger.IDLE: "The room has been quiet for a while; you may start a topic if you feel like it.",
+}
+GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
+
+
+def schema_for(
+    office: Office, emp: Employee, conv: ConversationState, note: str = "", *, compact: bool
+) -> dict[str, Any]:
+    """The thought schema with this employee's real ids as the only choices."""
+    mine = office.conversations_of(emp.id)
+    people = tuple(m for m in conv.members if m != emp.id and m in office.employees)
+    colleagues = {m for c in mine for m in c.members if m != emp.id and m in office.employees}
+    rooms = {c.id for c in mine if c.kind in GROUP_KINDS}
+    return thought_schema(
+        WireContext(
+            people=people or None,
+            targets=tuple(sorted(colleagues | rooms | {"boss"})),
+            task_ids=tuple(t.id for t in emp.mind.pending_tasks),
+            memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
+            tools=tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else (),
+            compact=compact,
+        )
+    )
+
+
+def request_for(
+    office: Office,
+    emp: Employee,
+    conv: ConversationState,
+    trigger: str,
+    note: str,
+    notes: Sequence[str],
+    now: datetime,
+    perspective: str,
+    rng: random.Random,
+) -> ChatRequest:
+    """The model request of one think: the prompt, its schema, and the sampling seed (one draw of `rng`)."""
+    view = prompt_view(office, emp, conv, trigger, note, notes, now, perspective)
+    schema = schema_for(office, emp, conv, note, compact=office.config.compact_schema)
+    return ChatRequest(
+        messages=tuple(render_prompt(view)),
+        model=office.model_for(emp.model),
+        max_tokens=max(office.config.max_tokens, wire_token_bound(schema)),
+        temperature=office.config.temperature,
+        json_schema=schema,
+        schema_name="flow_of_thought",
+        seed=rng.randrange(2**31),
+        tag=f"{emp.id} in {conv.id} at {now.isoformat()}",
+    )
+
+
+def prompt_view(
+    office: Office,
+    emp: Employee,
+    conv: ConversationState,
+    trigger: str,
+    note: str,
+    notes: Sequence[str],
+    now: datetime,
+    perspective: str,
+) -> PromptView:
+    """The prompt's view of `conv` for `emp` at `now` (`notes`: the engine's notes waiting for it)."""
+    cursor = emp.desk.cursors.get(conv.id, 0)
+    first_seq = conv.count - len(conv.recent)
+    lines = [
+        ChatLine(
+            at=m.at.strftime("%H:%M"),
+            sender=office.name_of(m.sender),
+            text=m.text,
+            unread=first_seq + i >= cursor and m.sender != emp.id,
+            is_boss=m.sender == BOSS,
+            is_me=m.sender == emp.id,
+        )
+        for i, m in enumerate(conv.recent)
+    ]
+    dedupe: list[str] = []
+    for m in reversed(conv.recent):
+        if m.from_agent and m.sender != emp.id and m.text not in dedupe:
+            dedupe.append(m.text)
+        if len(dedupe) == 3:
+            break
+    members = tuple(
+        Person(e.id, e.name, e.role) for e in (office.employees.get(p) for p in conv.members) if e is not None
+    )
+    if conv.kind is ConversationKind.BOSS:
+        members = members + (Person(BOSS, "Boss", "your boss"),)
+    scene = Scene(id=conv.id, name=conv.name, kind=conv.kind.value, members=members, mission=conv.mission)
+    read_text = " ".join(m.text for m in list(conv.recent)[-10:])
+    mind = emp.mind
+    long, short = memories.recall(mind.memory, now, read_text)
+    present = [m for m in conv.members if m != emp.id]
+    secretary = emp.id == SECRETARY
+    return PromptView(
+        me=Person(emp.id, emp.name, emp.role),
+        age=emp.age,
+        persona=emp.persona,
+        company=office.company,
+        language=office.language,
+        scene=scene,
+        now=now.strftime("%A %H:%M"),
+        lines=tuple(lines),
+        trigger_note=TRIGGER_NOTES.get(trigger, ""),
+        system_notes=tuple(n for n in (note, *notes) if n),
+        dedupe=tuple(reversed(dedupe)),
+        perspective=perspective,
+        history_summary=mind.memory.summaries.get(conv.id),
+        tasks_block=tasks.tasks_block(mind.tasks, now),
+        memories_block=memories.memory_block(long, short),
+        impressions_block=relationships.impressions_block(mind.relationships, present, now),
+        stamina_note=stamina.prompt_note(mind.stamina),
+        tools=secretary,
+        org_block=org_block(office) if secretary else "",
+        quoted=tuple(summary_quotes(office, note)) if secretary else (),
+    )
+
+
+def org_block(office: Office, limit: int = 30) -> str:
+    """The company as it is now, for the secretary's prompt (bounded)."""
+    depts = list(office.company_model.departments.values())
+    staff = [e for e in office.employees.values() if not e.dismissed and e.id != SECRETARY]
+    lines = ["## The company now"]
+    for d in depts[:limit]:
+        members = ", ".join(d.members[:12]) or "nobody yet"
+        lines.append(f"- department {d.id} ({d.name}): lead {d.lead or 'none'}; members {members}")
+    if not depts:
+        lines.append("- no departments yet")
+    for e in staff[:limit]:
+        archetype = e.persona.get("archetype") or e.persona.get("id") or "?"
+        lines.append(
+            f"- employee {e.id} ({e.name}, {e.role}, {archetype}, {e.department or 'no department'})"
+        )
+    if len(staff) > limit:
+        lines.append(f"- ... and {len(staff) - limit} more employees")
+    return "\n".join(lines)
+
+
+def summary_quotes(office: Office, note: str, per_conversation: int = 8, limit: int = 30) -> list[str]:
+    """The messages a summary think reads, quoted: shown as conversation, never as a note."""
+    if not note.startswith(SUMMARY_NOTE) or "Conversations: " not in note:
+        return []
+    ids = note.split("Conversations: ", 1)[1].split(".", 1)[0].split()
+    lines = []
+    for cid in ids:
+        conv = office.conversations.get(cid)
+        for m in list(conv.recent)[-per_conversation:] if conv else ():
+            lines.append(f"[{cid}] {office.name_of(m.sender)}: {' '.join(m.text.split())[:200]}")
+    return lines[-limit:] or ["(nothing has been said yet)"]

@@ -1,0 +1,127 @@
+"""What becomes of a thought's drafts: posted, or held by a gate or a loop breaker, as values.
+
+Each draft is checked against the conversation as the think left it so far (its earlier drafts
+count): the speech gates (spec 2.2: saturation, anti-spam, cooldown), then the loop breakers
+(2.3: a room still closed by a ring, a duplicate, a new ring). A refusal's own consequences (a
+duplicate costs stamina, a ring closes the room) are made on the think's scratch copy; nothing
+here touches the office.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
+from ideaco.mind import stamina
+from ideaco.office import rules
+from ideaco.office.conversation import (
+    BOSS,
+    ConversationKind,
+    Message,
+    boss_conversation_id,
+    dm_conversation_id,
+)
+from ideaco.office.scratch import Scratch
+from ideaco.office.state import ConversationState
+from ideaco.office.steps import HoldStep
+
+GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Why a draft may not go out now: the gate, the loop-breaker rule, and when the gate reopens."""
+
+    gate: Gate
+    rule: LoopRule | None = None
+    detail: str = ""
+    reopens_at: datetime | None = None
+
+
+def build_message(
+    conv: ConversationState, sender: str, text: str, msg_id: str, people: Mapping[str, str], now: datetime
+) -> Message:
+    """A message as it would be posted: who it mentions is decided here, once."""
+    # Without an '@' nothing can be a mention: skip building every name of the company.
+    names = people if "@" in text else {}
+    if sender == BOSS:
+        mentions = rules.addressed_by_boss(text, names, conv.members)
+    else:
+        mentions = rules.parse_mentions(text, names, conv.members, sender=sender)
+    return Message(
+        id=msg_id, at=now, conversation=conv.id, sender=sender, text=text, mentions=tuple(mentions)
+    )
+
+
+def gate_draft(
+    scratch: Scratch,
+    employee: str,
+    conv: ConversationState,
+    text: str,
+    saturation: int,
+    mentioned: bool,
+    now: datetime,
+    gates: rules.GateConfig,
+) -> Verdict | None:
+    """None when the draft may be posted now, else why not (its consequences made on `scratch`)."""
+    own = [m.at for m in conv.recent if m.sender == employee]
+    speech = rules.check_speech(conv.kind, own, saturation, mentioned, now, gates)
+    if not speech.allowed:
+        return Verdict(Gate(speech.gate), reopens_at=speech.reopens_at)
+    if rules.is_closed(conv.closed_until, now):
+        detail = f"closed to agent posts until {conv.closed_until.isoformat()}"  # type: ignore[union-attr]
+        return Verdict(Gate.LOOP_BREAKER, LoopRule.RING, detail)
+    history = list(conv.recent)
+    duplicate = rules.check_duplicate(history, employee, text, now)
+    if not duplicate.allowed:  # repeating oneself costs stamina (spec 2.6)
+        mind = scratch.employee(employee).mind
+        mind.stamina = stamina.apply(mind.stamina, "repetition")
+        scratch.stamina_event(employee, "repetition")
+        return Verdict(Gate.LOOP_BREAKER, LoopRule.DUPLICATE, duplicate.detail)
+    ring = rules.check_ring(history, employee, now)
+    if not ring.allowed:
+        scratch.conversation(conv.id).closed_until = ring.closed_until
+        return Verdict(Gate.LOOP_BREAKER, LoopRule.RING, ring.detail)
+    return None
+
+
+def hold_for(employee: str, conv: str, verdict: Verdict, trigger: Trigger, note: str) -> HoldStep:
+    """A mentioned employee held back by a gate is re-woken when it opens: delayed, never dropped.
+
+    The re-wake keeps its original trigger (spec 1.5), and an engine request keeps its note.
+    """
+    assert verdict.reopens_at is not None
+    trigger = trigger if trigger in ADDRESSED_TRIGGERS else Trigger.MENTION
+    text = f"You were addressed here but held back ({verdict.gate}); reply now if still useful."
+    if trigger in ENGINE_TRIGGERS and note:
+        text = f"{note} (You were held back earlier by {verdict.gate}.)"
+    return HoldStep(employee, conv, verdict.reopens_at, Owed(conv, trigger, text))
+
+
+def target_for(
+    scratch: Scratch, employee: str, to: str, names: Mapping[str, str]
+) -> ConversationState | None:
+    """Where a send_message goes: the boss chat, a DM (opened on first use), or a room the sender is in."""
+    low = to.lower()
+    if low in ("boss", f"boss:{employee}"):
+        return scratch.conversations.get(boss_conversation_id(employee))
+    for other in scratch.employees.values():
+        if other.id != employee and low in (other.id.lower(), other.name.lower()):
+            cid = dm_conversation_id(employee, other.id)
+            if cid not in scratch.conversations:
+                pair = sorted((employee, other.id))
+                scratch.add_conversation(
+                    ConversationState(
+                        id=cid,
+                        kind=ConversationKind.DM,
+                        name=" & ".join(names.get(p, p) for p in pair),
+                        members=pair,
+                    )
+                )
+            return scratch.conversations[cid]
+    room = scratch.conversations.get(to) or scratch.conversations.get(to.removeprefix("group-chat-"))
+    if room is not None and room.kind in GROUP_KINDS and employee in room.members:
+        return room
+    return None

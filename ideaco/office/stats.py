@@ -1,0 +1,42 @@
+"""The run's counts so far (what summary.json reports), updated as each thought is recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ideaco.llm.base import ChatResult
+
+
+@dataclass
+class RunStats:
+    """The run's counts so far (what summary.json reports)."""
+
+    thoughts: int = 0
+    messages: int = 0
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    gates: dict[str, int] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def count(self, record: dict[str, Any], results: Sequence[ChatResult] | None) -> None:
+        llm = record.get("llm")
+        if llm is not None:
+            self.llm_calls += llm.get("calls", len(results or ()) or 1)
+            self.prompt_tokens += llm["prompt_tokens"]
+            self.completion_tokens += llm["completion_tokens"]
+            self.cached_tokens += llm["cached_tokens"]
+        self.thoughts += 1
+        gate = record.get("gate")
+        if gate is not None:
+            self.gates[gate] = self.gates.get(gate, 0) + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> RunStats:
+        return cls(**(d or {}))

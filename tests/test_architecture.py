@@ -1,0 +1,81 @@
+"""The package's shape (docs/architecture.md): arrows point one way, modules stay small."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "ideaco"
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        out[name.removesuffix(".__init__")] = path
+    return out
+
+
+def _imports() -> dict[str, set[str]]:
+    """Every module's imports of other ideaco modules, those under `if TYPE_CHECKING:` included."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ideaco"):
+                targets = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            for target in targets:
+                if target in modules and target != name:
+                    graph[name].add(target)
+                    break
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        state[node] = 2
+        path.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_no_import_cycle_anywhere_in_the_package() -> None:
+    cycle = _cycle(_imports())
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_mind_and_llm_never_import_office_or_cli_and_nothing_imports_cli() -> None:
+    graph = _imports()
+    for name, targets in graph.items():
+        if name.startswith(("ideaco.mind", "ideaco.llm", "ideaco.store")):
+            assert not any(t.startswith(("ideaco.office", "ideaco.cli")) for t in targets), name
+        if not name.startswith("ideaco.cli") and name != "ideaco.__main__":
+            assert not any(t.startswith("ideaco.cli") for t in targets), name
+
+
+def test_inside_the_office_nothing_imports_the_office_back() -> None:
+    graph = _imports()
+    importers = sorted(n for n, targets in graph.items() if "ideaco.office.office" in targets)
+    assert all(not n.startswith("ideaco.office.") or n == "ideaco.office.build" for n in importers), importers
