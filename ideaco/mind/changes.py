@@ -25,26 +25,41 @@ T = TypeVar("T", MemoryItem, Task)
 
 @dataclass(frozen=True)
 class ListChanges(Generic[T]):
-    """Changes to a list of items with ids: new ones (appended), changed ones (in place), removed ids."""
+    """Changes to a list of items with ids: new ones (appended), changed ones (in place), removed ids.
+
+    A changed item is logged as a patch (its id and the fields that changed), so a thought's
+    record stays small however many tasks its owner has; `patches` are such entries read back.
+    """
 
     added: tuple[T, ...] = ()
     updated: tuple[T, ...] = ()
     removed: tuple[str, ...] = ()
+    patches: tuple[dict[str, Any], ...] = ()  # read back from a record: {"id", changed fields}
+    before: tuple[T, ...] = field(default=(), compare=False)  # the changed items as they were
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.updated or self.removed)
+        return bool(self.added or self.updated or self.removed or self.patches)
 
     def apply(self, items: list[T]) -> list[T]:
         changed = {item.id: item for item in self.updated}
+        patched = {patch["id"]: patch for patch in self.patches}
         gone = set(self.removed)
-        return [changed.get(i.id, i) for i in items if i.id not in gone] + list(self.added)
+        out = []
+        for item in items:
+            if item.id in gone:
+                continue
+            if item.id in patched:
+                item = type(item).from_dict({**item.to_dict(), **patched[item.id]})  # type: ignore[assignment]
+            out.append(changed.get(item.id, item))
+        return out + list(self.added)
 
     def to_record(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.added:
             out["added"] = [i.to_dict() for i in self.added]
-        if self.updated:
-            out["updated"] = [i.to_dict() for i in self.updated]
+        if self.updated or self.patches:
+            was = {i.id: i.to_dict() for i in self.before}
+            out["updated"] = [_patch(i.to_dict(), was.get(i.id)) for i in self.updated] + list(self.patches)
         if self.removed:
             out["removed"] = list(self.removed)
         return out
@@ -52,22 +67,30 @@ class ListChanges(Generic[T]):
     @classmethod
     def from_record(cls, data: dict[str, Any], load: Callable[[dict[str, Any]], T]) -> ListChanges[T]:
         return cls(
-            tuple(load(d) for d in data.get("added") or ()),
-            tuple(load(d) for d in data.get("updated") or ()),
-            tuple(data.get("removed") or ()),
+            added=tuple(load(d) for d in data.get("added") or ()),
+            removed=tuple(data.get("removed") or ()),
+            patches=tuple(data.get("updated") or ()),
         )
+
+
+def _patch(now: dict[str, Any], was: dict[str, Any] | None) -> dict[str, Any]:
+    """An item's id and what changed in it (all of it when what it was is not known)."""
+    if was is None:
+        return now
+    return {"id": now["id"], **{k: v for k, v in now.items() if was.get(k) != v}}
 
 
 def _list_diff(before: Sequence[T], after: Sequence[T]) -> ListChanges[T]:
     old = {item.id: item for item in before}
-    added, updated = [], []
+    added, updated, was = [], [], []
     for item in after:
-        was = old.pop(item.id, None)
-        if was is None:
+        prior = old.pop(item.id, None)
+        if prior is None:
             added.append(item)
-        elif was is not item:
+        elif prior is not item:
             updated.append(item)
-    return ListChanges(tuple(added), tuple(updated), tuple(old))
+            was.append(prior)
+    return ListChanges(tuple(added), tuple(updated), tuple(old), before=tuple(was))
 
 
 @dataclass(frozen=True)
