@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import Normalize  # noqa: E402
 from matplotlib.patches import FancyArrowPatch  # noqa: E402
 
-from ideaco.analysis import NO_TEXT, Replay, RunData, replay  # noqa: E402
+from ideaco.analysis import NO_TEXT, History, RunData, history  # noqa: E402
 from ideaco.mind import relationships, stamina  # noqa: E402
 
 DPI = 100
@@ -57,24 +57,23 @@ def _time_axis(ax: Any) -> None:
     ax.set_xlabel("simulated time")
 
 
-def relationships_png(run: RunData, path: Path) -> Path:
+def relationships_png(run: RunData, hist: History, path: Path) -> Path:
     """Employees on a circle; an arrow A -> B for what A thinks of B, coloured and labelled by affinity."""
     people = run.employees
     n = max(len(people), 1)
     pos = {
-        e["id"]: (math.cos(math.pi / 2 - 2 * math.pi * i / n), math.sin(math.pi / 2 - 2 * math.pi * i / n))
+        e.id: (math.cos(math.pi / 2 - 2 * math.pi * i / n), math.sin(math.pi / 2 - 2 * math.pi * i / n))
         for i, e in enumerate(people)
     }
     cmap, norm = plt.get_cmap(AFFINITY_CMAP), Normalize(1, 100)
     fig, ax = plt.subplots(figsize=(7.5, 7.5))
     end, edges = run.end, 0
     for emp in people:
-        table = relationships.table_from_dict(emp.get("relationships") or {})
-        for other, rel in sorted(table.items()):
-            if other not in pos or other == emp["id"]:
+        for other, row in sorted(hist.relations.get(emp.id, {}).items()):
+            if other not in pos or other == emp.id or row["relation"] is None:
                 continue
-            value = relationships.current_affinity(rel, end)
-            (x1, y1), (x2, y2) = pos[emp["id"]], pos[other]
+            value = relationships.current_affinity(relationships.Relation.from_dict(row["relation"]), end)
+            (x1, y1), (x2, y2) = pos[emp.id], pos[other]
             # Curved the same way for both directions, so A->B and B->A lie on opposite sides.
             ax.add_patch(
                 FancyArrowPatch(
@@ -104,9 +103,9 @@ def relationships_png(run: RunData, path: Path) -> Path:
             )
             edges += 1
     for emp in people:
-        x, y = pos[emp["id"]]
+        x, y = pos[emp.id]
         ax.scatter([x], [y], s=1400, color="#deebf7", edgecolors="#3182bd", zorder=2)
-        ax.text(x, y, label(emp.get("name") or emp["id"]), ha="center", va="center", fontsize=9, zorder=4)
+        ax.text(x, y, label(emp.name), ha="center", va="center", fontsize=9, zorder=4)
     if not edges:
         ax.text(0, 0, "no impressions recorded", ha="center", va="center", color="grey")
     fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.6, label="affinity (1-100)")
@@ -119,14 +118,14 @@ def relationships_png(run: RunData, path: Path) -> Path:
     return _save(fig, path)
 
 
-def stamina_png(run: RunData, rebuilt: Replay, path: Path) -> Path:
+def stamina_png(run: RunData, hist: History, path: Path) -> Path:
     """Comfort over simulated time per employee, over the red / yellow / green zone bands."""
     fig, ax = plt.subplots(figsize=(10, 5))
     ax.axhspan(0, stamina.RED_BELOW, color="#f4cccc", alpha=0.6, lw=0)
     ax.axhspan(stamina.RED_BELOW, stamina.GREEN_ABOVE, color="#fff2cc", alpha=0.6, lw=0)
     ax.axhspan(stamina.GREEN_ABOVE, 100, color="#d9ead3", alpha=0.6, lw=0)
     names = run.names
-    for eid, points in rebuilt.stamina.items():
+    for eid, points in hist.stamina.items():
         if len(points) < 2:
             continue
         ax.plot(
@@ -141,7 +140,7 @@ def stamina_png(run: RunData, rebuilt: Replay, path: Path) -> Path:
     ax.set_ylim(0, 102)
     ax.set_ylabel("comfort")
     _time_axis(ax)
-    ax.set_title("Comfort over simulated time (reconstructed from thoughts.jsonl)")
+    ax.set_title("Comfort over simulated time (as each thought applied it)")
     if ax.get_legend_handles_labels()[0]:
         ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
     fig.tight_layout()
@@ -151,7 +150,7 @@ def stamina_png(run: RunData, rebuilt: Replay, path: Path) -> Path:
 def activity_png(run: RunData, path: Path) -> Path:
     """A row per employee: each thought a tick at its time, coloured by outcome (spoke or gate)."""
     people = run.employees
-    rows = {e["id"]: i for i, e in enumerate(reversed(people))}
+    rows = {e.id: i for i, e in enumerate(reversed(people))}
     fig, ax = plt.subplots(figsize=(11, 1.2 + 0.55 * max(len(rows), 1)))
     seen: dict[str, list[datetime]] = {}
     ys: dict[str, list[int]] = {}
@@ -171,7 +170,7 @@ def activity_png(run: RunData, path: Path) -> Path:
     boss = [datetime.fromisoformat(m["at"]) for m in run.messages if m.get("sender") == "boss"]
     for at in boss:
         ax.axvline(at, color="#d62728", alpha=0.25, lw=1)
-    ax.set_yticks(list(rows.values()), [label(e.get("name") or e["id"]) for e in reversed(people)])
+    ax.set_yticks(list(rows.values()), [label(e.name) for e in reversed(people)])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_xlim(run.start, run.end)
     _time_axis(ax)
@@ -182,12 +181,12 @@ def activity_png(run: RunData, path: Path) -> Path:
     return _save(fig, path)
 
 
-def write_plots(run: RunData, rebuilt: Replay | None = None, out_dir: Path | None = None) -> list[Path]:
+def write_plots(run: RunData, hist: History | None = None, out_dir: Path | None = None) -> list[Path]:
     """Write relationships.png, stamina.png and activity.png (into the run directory); return their paths."""
     out = Path(out_dir or run.path)
-    rebuilt = rebuilt or replay(run)
+    hist = hist or history(run)
     return [
-        relationships_png(run, out / "relationships.png"),
-        stamina_png(run, rebuilt, out / "stamina.png"),
+        relationships_png(run, hist, out / "relationships.png"),
+        stamina_png(run, hist, out / "stamina.png"),
         activity_png(run, out / "activity.png"),
     ]

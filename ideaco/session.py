@@ -31,7 +31,7 @@ from ideaco.office.office import Office
 from ideaco.office.summary import summarize
 from ideaco.persona import PersonaError
 from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration
-from ideaco.store import jsonl
+from ideaco.store import runlog
 from ideaco.store.rundir import RunDir, RunDirError
 from ideaco.store.state import StateError, StateStore
 
@@ -154,9 +154,9 @@ def open_llm(
 
 
 def read_log(path: Path) -> list[dict]:
-    """All records of a JSONL log (none if it does not exist yet)."""
+    """All records of a JSONL log (none if it does not exist yet), through the run directory's reader."""
     try:
-        return jsonl.read(path) if Path(path).exists() else []
+        return runlog.read_log(path)
     except ValueError as exc:
         raise IdeacoError(str(exc)) from None
 

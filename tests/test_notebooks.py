@@ -105,7 +105,7 @@ def test_notebook_2_analyses_the_replayed_run(recorded_calls: int, tmp_path: Pat
         for output in cell.get("outputs", [])
         if "image/png" in output.get("data", {})
     ]
-    assert len(images) == 2
+    assert len(images) == 3  # affinity, comfort over time, cost
     # Notebook 2 replays the whole recorded session (notebook 1's, carried on).
     assert recorded_calls * 0.9 <= replayed_calls(nb) <= recorded_calls
     assert "Per simulated hour" in printed(nb)

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ideaco.analysis import RunData, RunError, load_run, replay, report
+from ideaco.analysis import RunData, RunError, history, load_run, report
 from ideaco.cli.display import format_duration, safe_text
 from ideaco.cli.errors import UserError
 
@@ -30,9 +30,9 @@ def report_command(rundir: Path, *, as_json: bool, plots: bool, console: Console
         run = load_run(rundir)
     except RunError as exc:
         raise UserError(str(exc)) from None
-    rebuilt = replay(run)
-    data = report(run, rebuilt)
-    written = _plots(run, rebuilt) if plots else []
+    hist = history(run)
+    data = report(run, hist)
+    written = _plots(run, hist) if plots else []
     if as_json:
         data["plots"] = [str(p) for p in written]
         sys.stdout.write(json.dumps(data, ensure_ascii=True, indent=2) + "\n")
@@ -49,11 +49,11 @@ def report_command(rundir: Path, *, as_json: bool, plots: bool, console: Console
     return 0
 
 
-def _plots(run: RunData, rebuilt: Any) -> list[Path]:
+def _plots(run: RunData, hist: Any) -> list[Path]:
     from ideaco.plots import write_plots  # matplotlib is slow to import: only when plotting
 
     try:
-        return write_plots(run, rebuilt)
+        return write_plots(run, hist)
     except OSError as exc:
         raise UserError(
             f"{run.path}: cannot write the plots ({exc.strerror or exc}); use --no-plots to skip them"

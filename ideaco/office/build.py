@@ -23,11 +23,12 @@ from ideaco.office.journal import Journal
 from ideaco.office.office import Office
 from ideaco.office.org import SECRETARY, secretary_employee
 from ideaco.office.persistence import restore_rng
-from ideaco.office.records import landed_at, result_from_record
+from ideaco.office.records import result_from_record
 from ideaco.office.state import STATE_FORMAT, ConversationState, Employee, OfficeState
 from ideaco.office.stats import RunStats
 from ideaco.office.waking import WakePolicy
 from ideaco.scenario import Scenario
+from ideaco.store.runlog import applied_at
 
 
 class StateError(ValueError):
@@ -199,7 +200,7 @@ def catch_up(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
     logged = {t.get("id") for t in thoughts}
     events: list[tuple[datetime, int, int, dict[str, Any]]] = []
     for n, rec in enumerate(thoughts[saved_thoughts:]):
-        events.append((landed_at(rec, office.config.think_seconds), 0, n, rec))
+        events.append((applied_at(rec, office.config.think_seconds), 0, n, rec))
     for n, rec in enumerate(messages[saved_messages:]):
         if rec["id"] not in posted_by:  # a thought's own posts are posted when it is resolved again
             events.append((datetime.fromisoformat(rec["at"]), 1, n, rec))

@@ -8,7 +8,7 @@ did as records are written.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Gate, Trigger
@@ -105,11 +105,3 @@ def result_from_record(record: dict[str, Any]) -> ThinkResult:
         usage=record.get("llm"),
     )
     return result
-
-
-def landed_at(record: dict[str, Any], think_seconds: float) -> datetime:
-    """When a logged thought was applied (older records: `at` plus the think's length)."""
-    at = (record.get("applied") or {}).get("at")
-    if at:
-        return datetime.fromisoformat(at)
-    return datetime.fromisoformat(record["at"]) + timedelta(seconds=think_seconds)
