@@ -79,3 +79,19 @@ def test_inside_the_office_nothing_imports_the_office_back() -> None:
     graph = _imports()
     importers = sorted(n for n, targets in graph.items() if "ideaco.office.office" in targets)
     assert all(not n.startswith("ideaco.office.") or n == "ideaco.office.build" for n in importers), importers
+
+
+MAX_LINES = 420  # "no module over about 400 lines": 5% slack, no exceptions
+
+
+def test_no_module_over_about_400_lines() -> None:
+    long = {
+        name: n for name, path in _modules().items() if (n := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert not long, long
+
+
+def test_only_the_office_applies_steps() -> None:
+    """office/applying.py is the body of Office.resolve: no other module calls into it."""
+    importers = sorted(n for n, targets in _imports().items() if "ideaco.office.applying" in targets)
+    assert importers == ["ideaco.office.office"]

@@ -111,11 +111,6 @@ def urgency(task: Task, now: datetime) -> str:
     return "normal"
 
 
-def needs_wake(tasks: Iterable[Task], now: datetime) -> bool:
-    """True when a pending task is overdue or critical: its owner must look even with nothing unread."""
-    return any(t.pending and urgency(t, now) in WAKING_URGENCIES for t in tasks)
-
-
 def next_urgency_change(tasks: Iterable[Task], now: datetime) -> datetime | None:
     """The next moment (strictly after `now`) a pending task becomes overdue or critical."""
     moments = [

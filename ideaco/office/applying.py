@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from ideaco.cycle import LoopRule, Owed, Phase, Trigger
 from ideaco.mind import changes as mind_changes
@@ -20,6 +20,8 @@ from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
 from ideaco.office.conversation import BOSS, Message
 from ideaco.office.journal import Journal
+from ideaco.office.org import ToolContext, ToolResult, run_tool
+from ideaco.office.scratch import Scratch
 from ideaco.office.state import ConversationState, Desk, Employee, OfficeState
 from ideaco.office.stats import RunStats
 from ideaco.office.steps import (
@@ -46,6 +48,7 @@ class Office(Protocol):
     state: OfficeState
     rng: random.Random
     config: OfficeConfig
+    company: str
 
     @property
     def employees(self) -> dict[str, Employee]: ...
@@ -228,3 +231,14 @@ def restore_cut_think(desk: Desk) -> None:
             desk.wake_triggers = [*desk.wake_triggers, cut.trigger]
         desk.wake_triggers = desk.wake_triggers or [Trigger.TIMER]
     desk.inflight = None
+
+
+def apply_tool(office: Office, tool: str, args: dict[str, Any]) -> ToolResult:
+    """An organization tool called directly (the boss's own command): decided on a scratch copy, then applied."""
+    scratch, now = Scratch(office.state), office.now()
+    outcome = run_tool(scratch, tool, args, ToolContext(office.company, now))
+    steps: list[Step] = scratch.take(now)
+    steps += [OweStep(employee, owed) for employee, owed in outcome.owed]
+    for step in steps:
+        apply_step(office, step, None)
+    return outcome

@@ -4,9 +4,8 @@
 nudges and mentions (as its `WakePolicy` says), the typing pause, one conversation per think,
 posting messages. A think (`thinking.decide`) only reads the office and returns a `ThinkResult`;
 `resolve` — and nothing else — applies it: its steps in order, the thought's record, the next
-look. A resume resolves the logged records again (`build.catch_up`).
-Use it from Python as the CLI does: build, `run()` for a duration or `step()` event by event,
-`post_as_boss()` at any moment.
+look. A resume resolves the logged records again (`build.catch_up`). Drive it as the CLI does:
+`run()` for a duration or `step()` event by event, `post_as_boss()` at any moment.
 """
 
 from __future__ import annotations
@@ -29,13 +28,11 @@ from ideaco.office.config import OfficeConfig
 from ideaco.office.conversation import BOSS, Message, boss_conversation_id
 from ideaco.office.directory import Directory
 from ideaco.office.journal import Journal
-from ideaco.office.org import ToolContext, ToolResult, run_tool
+from ideaco.office.org import ToolResult
 from ideaco.office.records import thought_record
-from ideaco.office.scratch import Scratch
 from ideaco.office.speaking import build_message
 from ideaco.office.state import ConversationState, Employee, OfficeState
 from ideaco.office.stats import RunStats
-from ideaco.office.steps import OweStep, Step
 from ideaco.office.thinking import ThinkContext, ThinkResult
 from ideaco.office.view import Observer
 from ideaco.office.waking import AdaptiveWakes, WakePolicy
@@ -176,18 +173,14 @@ class Office:
             considered[found.conversation] = now.isoformat()
         if found.alert or found.idle:  # the look itself found nothing: the think has its own cause
             triggers = []
-        choice = (found.conversation, found.owed)
-        conv_id, owed = choice
+        conv_id, owed = found.conversation, found.owed
         desk.inflight = owed if owed is not None and owed.trigger != Trigger.IDLE else None
         if owed is not None:
             desk.owed = [o for o in desk.owed if o is not owed]
             # An owed think is labelled by its own cause; the wake's other causes (a mention
             # elsewhere, say) are kept for the look right after it.
-            desk.deferred_triggers.extend(
-                t
-                for t in triggers
-                if t not in (Trigger.TIMER, Trigger.IDLE) and t not in desk.deferred_triggers
-            )
+            later = [t for t in triggers if t not in (Trigger.TIMER, Trigger.IDLE)]
+            desk.deferred_triggers.extend(t for t in later if t not in desk.deferred_triggers)
             triggers = [owed.trigger]
         desk.phase = Phase.TYPING
         pause = rules.typing_pause(self.rng, self.config.timers)
@@ -308,13 +301,7 @@ class Office:
 
     def apply_tool(self, tool: str, args: dict[str, Any]) -> ToolResult:
         """An organization tool called directly (the boss's own command): decided, then applied here."""
-        scratch, now = Scratch(self.state), self.now()
-        outcome = run_tool(scratch, tool, args, ToolContext(self.company, now))
-        steps: list[Step] = scratch.take(now)
-        steps += [OweStep(employee, owed) for employee, owed in outcome.owed]
-        for step in steps:
-            applying.apply_step(self, step, None)
-        return outcome
+        return applying.apply_tool(self, tool, args)
 
     # ------------------------------------------------------------------ posting
 
@@ -361,17 +348,12 @@ class Office:
 
             self.clock.call_at(at, post_line)
         for emp in sorted(self.employees.values(), key=lambda e: e.id):
-            if emp.dismissed:
-                continue
-            desk = emp.desk
-            applying.restore_cut_think(desk)
-            wake_at = desk.wake_at
-            triggers = desk.wake_triggers or [Trigger.TIMER]
-            desk.wake_at, desk.wake_triggers = None, []
-            first = self.rng.uniform(self.config.timers.min_s, self.config.timers.max_s)
-            at = max(now, wake_at) if wake_at else now + timedelta(seconds=first)
-            for trigger in triggers:
-                self.schedule_wake(emp, at, trigger)
+            if not emp.dismissed:
+                applying.restore_cut_think(emp.desk)
+                wakes = waking.pending(emp.desk, now, self.rng, self.config.timers)
+                emp.desk.wake_at, emp.desk.wake_triggers = None, []  # scheduled again here
+                for at, trigger in wakes:
+                    self.schedule_wake(emp, at, trigger)
 
     def _post_script(self, index: int) -> None:
         if index != self.script_next:

@@ -14,8 +14,7 @@ from typing import Any
 
 from ideaco.cycle import Trigger
 from ideaco.llm.base import ChatRequest
-from ideaco.mind import memory as memories
-from ideaco.mind import relationships, stamina, tasks
+from ideaco.mind import recall, relationships, stamina, tasks
 from ideaco.mind.prompt import ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, wire_token_bound
 from ideaco.office.conversation import BOSS, ConversationKind
@@ -117,7 +116,7 @@ def prompt_view(
     scene = Scene(id=conv.id, name=conv.name, kind=conv.kind.value, members=members, mission=conv.mission)
     read_text = " ".join(m.text for m in list(conv.recent)[-10:])
     mind = emp.mind
-    long, short = memories.recall(mind.memory, now, read_text)
+    long, short = recall.recall(mind.memory, now, read_text)
     present = [m for m in conv.members if m != emp.id]
     secretary = emp.id == SECRETARY
     return PromptView(
@@ -135,7 +134,7 @@ def prompt_view(
         perspective=perspective,
         history_summary=mind.memory.summaries.get(conv.id),
         tasks_block=tasks.tasks_block(mind.tasks, now),
-        memories_block=memories.memory_block(long, short),
+        memories_block=recall.memory_block(long, short),
         impressions_block=relationships.impressions_block(mind.relationships, present, now),
         stamina_note=stamina.prompt_note(mind.stamina),
         tools=secretary,

@@ -23,7 +23,7 @@ from ideaco.cycle import LoopRule, Owed, Trigger
 from ideaco.mind import tasks
 from ideaco.office import rules
 from ideaco.office.conversation import BOSS, ConversationKind, Message, boss_conversation_id
-from ideaco.office.state import ConversationState, Employee
+from ideaco.office.state import ConversationState, Desk, Employee
 from ideaco.office.view import OfficeView
 
 PAIR_SUMMARY = (
@@ -295,3 +295,15 @@ def task_alert(emp: Employee, now: datetime, existing: Collection[str]) -> tuple
             note = f"Your task [{task.id}] is {level}: {tasks.URGENCY_HINT[level]}."
             return Owed(target, Trigger.TASK, note), task.id, level
     return None
+
+
+def pending(
+    desk: Desk, now: datetime, rng: random.Random, timers: rules.TimerConfig
+) -> list[tuple[datetime, Trigger]]:
+    """The wakes an employee's desk holds when the office starts (or resumes): its saved wake, or a first look.
+
+    A first look comes 10-300 s in (one draw of `rng`).
+    """
+    wake_at, triggers = desk.wake_at, desk.wake_triggers or [Trigger.TIMER]
+    at = max(now, wake_at) if wake_at else now + timedelta(seconds=rng.uniform(timers.min_s, timers.max_s))
+    return [(at, Trigger(t)) for t in triggers]

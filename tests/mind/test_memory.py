@@ -16,12 +16,11 @@ from ideaco.mind.memory import (
     add,
     apply_ops,
     delete,
-    memory_block,
     prune,
-    recall,
     set_summary,
     update,
 )
+from ideaco.mind.recall import memory_block, recall
 from ideaco.mind.thought import MemoryOp
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)

@@ -14,7 +14,6 @@ from ideaco.mind.tasks import (
     Task,
     apply_ops,
     counts_by_status,
-    needs_wake,
     next_urgency_change,
     normalize_target,
     note_thought,
@@ -104,14 +103,29 @@ def test_urgency_hints_follow_the_spec():
         (timedelta(minutes=45), True),
     ],
 )
-def test_needs_wake_from_overdue(age, wake):
-    assert needs_wake([make()], T0 + age) is wake
+def test_an_overdue_task_wakes_its_owner_once_per_urgency(age, wake):
+    from ideaco.mind.mind import Mind
+    from ideaco.office.state import Employee
+    from ideaco.office.waking import task_alert
+
+    emp = Employee("alice", "Alice", "r", None, None, None, {}, mind=Mind(tasks=[make()]))
+    alert = task_alert(emp, T0 + age, ["boss:alice"])
+    assert (alert is not None) is wake
+    if alert is not None:
+        owed, task_id, level = alert
+        assert (owed.conversation, owed.trigger, task_id) == ("boss:alice", "task", "task-3")
+        emp.desk.task_alerts[task_id] = level  # the office notes it when it wakes
+        assert task_alert(emp, T0 + age, ["boss:alice"]) is None  # not again at this urgency
 
 
-def test_needs_wake_ignores_closed_tasks_and_empty_lists():
+def test_closed_tasks_and_no_tasks_wake_nobody():
+    from ideaco.mind.mind import Mind
+    from ideaco.office.state import Employee
+    from ideaco.office.waking import task_alert
+
     now = T0 + timedelta(hours=1)
-    assert needs_wake([make(status="resolved"), make(status="failed")], now) is False
-    assert needs_wake([], now) is False
+    emp = Employee("alice", "Alice", "r", None, None, None, {}, mind=Mind(tasks=[make(status="resolved")]))
+    assert task_alert(emp, now, ["boss:alice"]) is None
 
 
 def test_next_urgency_change_is_the_next_crossing_of_15_or_30_minutes():
