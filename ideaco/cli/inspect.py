@@ -25,12 +25,13 @@ from rich.text import Text
 from ideaco.cli.display import PALETTE, safe_text
 from ideaco.cli.errors import UserError
 from ideaco.cli.timeline import _at, render
+from ideaco.cycle import Gate
 from ideaco.office.conversation import BOSS, SYSTEM
 from ideaco.store.jsonl import JsonlError
 from ideaco.store.rundir import RunDir, RunDirError
 from ideaco.store.runlog import RunLog, RunLogError, Tail
 
-GATES = tuple("chose_silence saturation anti_spam cooldown loop_breaker superseded budget error".split())
+GATES = tuple(g.value for g in Gate)
 SPOKE = "spoke"  # --gate spoke: the thoughts that were said
 POLL_S = 0.5
 _sleep = time.sleep  # the follow loop's wait; tests replace it to drive `inspect --follow`

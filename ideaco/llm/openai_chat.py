@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import email.utils
 import json
 import logging
@@ -38,9 +37,8 @@ LLAMA_REPEAT_PENALTY = 1.3
 
 def llguidance_grammar(schema: dict) -> str:
     """The llama.cpp `grammar` body field that constrains output to compact JSON matching `schema`."""
-    strict = copy.deepcopy(schema)
     # Without this, small models pad the JSON with whitespace until max_tokens cuts it (spec 1.3).
-    strict["x-guidance"] = {"whitespace_flexible": False}
+    strict = {**schema, "x-guidance": {"whitespace_flexible": False}}
     return "%llguidance {}\nstart: %json " + json.dumps(strict, ensure_ascii=False)
 
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from ideaco.mind import stamina as stamina_rules
 from ideaco.mind.memory import MemoryItem
 from ideaco.mind.mind import Mind
 from ideaco.mind.relationships import Relation, affinity_of
@@ -268,8 +267,3 @@ def apply(mind: Mind, changes: MindChanges) -> None:
         mind.notes[:] = changes.notes
     if changes.escalated is not None:
         mind.escalated = changes.escalated
-
-
-def zone_after(changes: MindChanges) -> str | None:
-    """The stamina zone a step left its employee in (None when stamina did not change)."""
-    return stamina_rules.zone(changes.stamina) if changes.stamina is not None else None

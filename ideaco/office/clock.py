@@ -118,7 +118,6 @@ class RealClock:
         self._sim_start = start
         self._wall_start = self._wall()
         self._scheduler = AsyncIOScheduler()
-        self._pending: set[asyncio.Task] = set()
         self._errors: list[BaseException] = []
         self._paused_at: datetime | None = None  # the simulated moment time stopped at
         self._held: list[tuple[datetime, Callback]] = []  # jobs taken off the scheduler by pause()

@@ -1,6 +1,6 @@
 """The company above the employees (spec 2.9): departments with their casual rooms, teams, leads.
 
-Plain data, persisted in state.json next to the employees; `ideaco.office.secretary` changes it.
+Plain data, persisted in state.json next to the employees; the secretary's tools (`ideaco.office.org`) change it.
 """
 
 from __future__ import annotations
@@ -70,9 +70,6 @@ class Company:
     name: str
     departments: dict[str, Department] = field(default_factory=dict)
     requirements: int = 0  # requirements handed out so far (names their work rooms)
-
-    def department_of(self, employee: str) -> Department | None:
-        return next((d for d in self.departments.values() if employee in d.members), None)
 
     def to_dict(self) -> dict[str, Any]:
         return {

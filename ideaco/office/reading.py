@@ -16,7 +16,7 @@ from ideaco.cycle import Trigger
 from ideaco.llm.base import ChatRequest
 from ideaco.mind import recall, relationships, stamina, tasks
 from ideaco.mind.prompt import ChatLine, Person, PromptView, Scene, render_prompt
-from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, wire_token_bound
+from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office.conversation import BOSS, ConversationKind
 from ideaco.office.org import SECRETARY, SUMMARY_NOTE, tools_allowed
 from ideaco.office.state import ConversationState, Employee
@@ -36,19 +36,24 @@ def schema_for(
     office: Office, emp: Employee, conv: ConversationState, note: str = "", *, compact: bool
 ) -> dict[str, Any]:
     """The thought schema with this employee's real ids as the only choices."""
+    return thought_schema(wire_context(office, emp, conv, note, compact=compact))
+
+
+def wire_context(
+    office: Office, emp: Employee, conv: ConversationState, note: str = "", *, compact: bool
+) -> WireContext:
+    """What the schema of this thought lists: the people here, targets, open tasks, memories, tools."""
     mine = office.conversations_of(emp.id)
     people = tuple(m for m in conv.members if m != emp.id and m in office.employees)
     colleagues = {m for c in mine for m in c.members if m != emp.id and m in office.employees}
     rooms = {c.id for c in mine if c.kind in GROUP_KINDS}
-    return thought_schema(
-        WireContext(
-            people=people or None,
-            targets=tuple(sorted(colleagues | rooms | {"boss"})),
-            task_ids=tuple(t.id for t in emp.mind.pending_tasks),
-            memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
-            tools=tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else (),
-            compact=compact,
-        )
+    return WireContext(
+        people=people or None,
+        targets=tuple(sorted(colleagues | rooms | {"boss"})),
+        task_ids=tuple(t.id for t in emp.mind.pending_tasks),
+        memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
+        tools=tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else (),
+        compact=compact,
     )
 
 
@@ -65,11 +70,12 @@ def request_for(
 ) -> ChatRequest:
     """The model request of one think: the prompt, its schema, and the sampling seed (one draw of `rng`)."""
     view = prompt_view(office, emp, conv, trigger, note, notes, now, perspective)
-    schema = schema_for(office, emp, conv, note, compact=office.config.compact_schema)
+    wire = wire_context(office, emp, conv, note, compact=office.config.compact_schema)
+    schema = thought_schema(wire)
     return ChatRequest(
         messages=tuple(render_prompt(view)),
         model=office.model_for(emp.model),
-        max_tokens=max(office.config.max_tokens, wire_token_bound(schema)),
+        max_tokens=max(office.config.max_tokens, thought_token_bound(wire)),
         temperature=office.config.temperature,
         json_schema=schema,
         schema_name="flow_of_thought",

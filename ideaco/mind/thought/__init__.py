@@ -21,7 +21,14 @@ from ideaco.mind.thought.model import (
     Thought,
     ToolArgs,
 )
-from ideaco.mind.thought.wire import WireContext, limit_tables, thought_schema, wire_schema, wire_token_bound
+from ideaco.mind.thought.wire import (
+    WireContext,
+    limit_tables,
+    thought_schema,
+    thought_token_bound,
+    wire_schema,
+    wire_token_bound,
+)
 
 LIMITS, WIRE_LIMITS, COMPACT_WIRE_LIMITS = limit_tables()
 
@@ -43,6 +50,7 @@ __all__ = [
     "ToolArgs",
     "WireContext",
     "thought_schema",
+    "thought_token_bound",
     "validate_thought",
     "wire_schema",
     "wire_token_bound",

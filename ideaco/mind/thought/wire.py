@@ -9,6 +9,7 @@ use, so a constrained model cannot invent one.
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -64,9 +65,17 @@ def _text(bound: Bound, ctx: WireContext) -> dict[str, Any]:
     return {"type": "string", "maxLength": bound.asked(ctx.compact)}
 
 
+@functools.cache
+def _analysed(
+    annotation: Any, extra: tuple[Any, ...]
+) -> tuple[Any, Bound | None, Choice | None, Range | None]:
+    """A field's bare type and its bound, choice and range, worked out once per declaration."""
+    kind, meta = _metadata(annotation, extra)
+    return kind, _find(meta, Bound), _find(meta, Choice), _find(meta, Range)
+
+
 def _field(annotation: Any, meta: list[Any], ctx: WireContext, *, choices: bool = True) -> dict[str, Any]:
-    kind, meta = _metadata(annotation, meta)
-    bound, choice, span = _find(meta, Bound), _find(meta, Choice), _find(meta, Range)
+    kind, bound, choice, span = _analysed(annotation, tuple(meta))
     if choice is not None and choices:
         ids = ctx.ids(choice.source)
         if ids or (choice.when_listed and ids is not None):
@@ -117,8 +126,13 @@ def _tool_args(ctx: WireContext) -> dict[str, Any]:
     return _obj(props, [])
 
 
+@functools.lru_cache(maxsize=1024)
 def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
-    """The Flow-of-Thought schema for one thought (see `WireContext` for what it lists)."""
+    """The Flow-of-Thought schema for one thought (see `WireContext` for what it lists).
+
+    Cached per context (an employee's ids change slowly, so most thoughts ask for a schema already
+    made): the returned dict is shared and must not be changed.
+    """
     send = _obj({"tool": {"enum": ["send_message"]}, "args": _object(SendMessageArgs, ctx)}, ["tool", "args"])
     actions = Thought.model_fields["actions"]
     bound: Bound = _find(actions.metadata, Bound)
@@ -161,6 +175,12 @@ def wire_schema(
             compact=compact,
         )
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def thought_token_bound(ctx: WireContext = WireContext()) -> int:
+    """`wire_token_bound` of `thought_schema(ctx)`, cached with it."""
+    return wire_token_bound(thought_schema(ctx))
 
 
 def wire_token_bound(schema: dict[str, Any]) -> int:
