@@ -125,7 +125,7 @@ def _relation(out: History, who: str, change: dict[str, Any]) -> None:
     row["updates"] += 1
     row["net_change"] += delta
     row["swings"] += abs(delta) > stamina.AFFINITY_EVENT_ABOVE
-    row["relation"] = {k: change[k] for k in ("name", "impression", "affinity", "updated_at")}
+    row["relation"] = {k: change[k] for k in ("name", "impression", "affinity", "updated_at") if k in change}
 
 
 def _task_changes(out: History, owner: str, changes: dict[str, Any]) -> None:

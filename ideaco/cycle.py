@@ -62,6 +62,7 @@ class Gate(_Words):
     ANTI_SPAM = "anti_spam"
     COOLDOWN = "cooldown"
     LOOP_BREAKER = "loop_breaker"
+    FILTERED = "filtered"  # not fit to post: prompt echo, placeholder, debris, private thoughts
     SUPERSEDED = "superseded"
     BUDGET = "budget"
     ERROR = "error"

@@ -32,6 +32,7 @@ OUTCOME_COLOURS = {
     "anti_spam": "#d73027",
     "cooldown": "#f46d43",
     "loop_breaker": "#762a83",
+    "filtered": "#8c510a",
     "superseded": "#4575b4",
     "budget": "#000000",
     "error": "#e7298a",

@@ -35,6 +35,7 @@ class ThoughtFacts:
     claims: Callable[[], Claims]  # open claim keys company-wide (asked only when a task is created)
     calls: int = 1  # model calls the thought took (a repair is a second)
     task_counter: int = 0  # task ids handed out so far in the company
+    speakers: Collection[str] | None = None  # whose words it read (None: anyone's affinity may move)
 
 
 @dataclass
@@ -77,8 +78,11 @@ def apply_thought(mind: Mind, thought: Thought, facts: ThoughtFacts, now: dateti
     new = out.mind
 
     def event(name: str) -> None:
-        new.stamina = stamina.apply(new.stamina, name)
-        out.events.append(name)
+        if stamina.counts(new.stamina, name, now):
+            out.events.append(name)
+        else:
+            out.corrections.append(f"stamina: {name} not counted, {stamina.PER_HOUR[name]} already this hour")
+        new.stamina = stamina.apply(new.stamina, name, now)
 
     new.interest, new.saturation = thought.interestLevel, thought.topicSaturation
     for _ in range(facts.calls):
@@ -86,7 +90,12 @@ def apply_thought(mind: Mind, thought: Thought, facts: ThoughtFacts, now: dateti
     notes = memories.apply_ops(new.memory, thought.memoryOps, now)
     notes += memories.set_summary(new.memory, facts.conversation, thought.memorySummary)
     rel_notes, swings = relationships.apply_ops(
-        new.relationships, thought.relationshipOps, now, self_id=facts.employee, people=facts.people
+        new.relationships,
+        thought.relationshipOps,
+        now,
+        self_id=facts.employee,
+        people=facts.people,
+        speakers=facts.speakers,
     )
     notes += rel_notes
     for _who, delta in swings:
@@ -103,7 +112,7 @@ def apply_thought(mind: Mind, thought: Thought, facts: ThoughtFacts, now: dateti
     else:
         new.escalated = False
     new.stamina = stamina.mark_active(new.stamina, now)
-    out.corrections = notes
+    out.corrections = notes + out.corrections
     return out
 
 

@@ -105,25 +105,13 @@ class RelationChange:
         out: dict[str, Any] = {"employee": self.employee, "before": round(self.before, 3)}
         if rel is None:
             return out | {"removed": True}
-        return out | {
-            "after": round(rel.affinity, 3),
-            "name": rel.name,
-            "impression": rel.impression,
-            "affinity": rel.affinity,
-            "updated_at": rel.updated_at.isoformat(),
-        }
+        return out | {"after": round(rel.affinity, 3)} | rel.to_dict()
 
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> RelationChange:
         if data.get("removed"):
             return cls(data["employee"], None, float(data.get("before", 50.0)))
-        relation = Relation(
-            name=data["name"],
-            impression=data["impression"],
-            affinity=float(data["affinity"]),
-            updated_at=datetime.fromisoformat(data["updated_at"]),
-        )
-        return cls(data["employee"], relation, float(data.get("before", 50.0)))
+        return cls(data["employee"], Relation.from_dict(data), float(data.get("before", 50.0)))
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,15 @@ A table is a plain `dict[str, Relation]` keyed by employee id; someone never rat
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.mind.thought import RelationshipOp
 
 NEUTRAL = 50.0
+HOUR = timedelta(hours=1)
 MIN_AFFINITY, MAX_AFFINITY = 1.0, 100.0
 
 
@@ -24,6 +25,7 @@ class RelationshipConfig:
     """Numbers of the relationship table; a scenario may override any of them."""
 
     max_change: float = 15
+    max_change_per_hour: float = 25  # all moves of one affinity in an hour, up or down, added up
     impression_limit: int = 200
     drift_half_life_days: float | None = 3.0  # None or <= 0: no drift
     swing_threshold: float = 5  # |change| above this is a stamina event (spec 2.6)
@@ -40,14 +42,19 @@ class Relation:
     impression: str
     affinity: float
     updated_at: datetime
+    hour_from: datetime | None = None  # the hour this affinity's moves are counted in began here
+    moved: float = 0.0  # how far it has moved (up and down added up) since `hour_from`
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "name": self.name,
             "impression": self.impression,
             "affinity": self.affinity,
             "updated_at": self.updated_at.isoformat(),
         }
+        if self.hour_from is not None:
+            out |= {"hour_from": self.hour_from.isoformat(), "moved": self.moved}
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Relation:
@@ -56,6 +63,8 @@ class Relation:
             impression=data["impression"],
             affinity=float(data["affinity"]),
             updated_at=datetime.fromisoformat(data["updated_at"]),
+            hour_from=datetime.fromisoformat(data["hour_from"]) if data.get("hour_from") else None,
+            moved=float(data.get("moved") or 0.0),
         )
 
 
@@ -119,16 +128,20 @@ def apply_ops(
     self_id: str,
     people: Mapping[str, str],
     cfg: RelationshipConfig = DEFAULT_CONFIG,
+    speakers: Collection[str] | None = None,
 ) -> tuple[list[str], list[tuple[str, float]]]:
     """Apply a thought's relationshipOps; return corrections and swings `(employee id, delta)`.
 
-    Each change is clamped to the drifted current value ± max_change (then 1..100). Several ops
-    on one person in one thought: the last wins, still clamped against the value before the
-    thought, so a thought cannot move anyone further than max_change. A swing is a net change
-    with |delta| > swing_threshold.
+    Each change is clamped to the drifted current value ± max_change (then 1..100), and to what
+    is left of max_change_per_hour for that colleague (moves up and down add up over an hour from
+    the first). With `speakers`, only the affinity of someone whose words the thought read can
+    move (a reason the engine can see); anyone's impression can. Several ops on one person in one
+    thought: the last wins, still clamped against the value before the thought. A swing is a net
+    change with |delta| > swing_threshold.
     """
     notes: list[str] = []
     before: dict[str, float] = {}  # affinity at the start of this thought, per person touched
+    prior: dict[str, Relation | None] = {}  # their relation at the start of this thought
     for i, op in enumerate(ops):
         where = f"relationshipOps[{i}]"
         ref = op.employeeId.strip()
@@ -150,16 +163,23 @@ def apply_ops(
             notes.append(f"{where}: a second op for {employee} in one thought replaces the first")
         else:
             before[employee] = affinity_of(table, employee, now, cfg)
+            prior[employee] = table.get(employee)
         base = before[employee]
         old = table.get(employee)
 
         # An op that names no affinity only changes the impression.
         requested = float(op.affinity) if "affinity" in op.model_fields_set else base
-        new = _clamp(requested, base - cfg.max_change, base + cfg.max_change)
+        if requested != base and speakers is not None and employee not in speakers:
+            notes.append(f"{where}: affinity for {employee} kept: nothing of theirs was read")
+            requested = base
+        hour_from, moved = _hour(prior[employee], now)
+        limit = min(cfg.max_change, max(0.0, cfg.max_change_per_hour - moved))
+        new = _clamp(requested, base - limit, base + limit)
         if new != requested:
+            why = "" if limit == cfg.max_change else f" (moved {moved:g} this hour)"
             notes.append(
                 f"{where}: affinity change for {employee} clamped from "
-                f"{_signed(requested - base)} to {_signed(new - base)}"
+                f"{_signed(requested - base)} to {_signed(new - base)}{why}"
             )
         new = _clamp(new, MIN_AFFINITY, MAX_AFFINITY)
 
@@ -173,7 +193,10 @@ def apply_ops(
             impression = old.impression  # an empty impression keeps the old one
 
         # Storing the drifted value with updated_at = now is exact: exponential drift is memoryless.
-        table[employee] = Relation(name=people[employee], impression=impression, affinity=new, updated_at=now)
+        moved += abs(new - base)
+        table[employee] = Relation(
+            people[employee], impression, new, now, hour_from if moved else None, moved
+        )
 
     swings = []
     for employee, start in before.items():
@@ -181,6 +204,13 @@ def apply_ops(
         if abs(delta) > cfg.swing_threshold:
             swings.append((employee, delta))
     return notes, swings
+
+
+def _hour(old: Relation | None, now: datetime) -> tuple[datetime, float]:
+    """The hour an affinity's moves are counted in (begun at its first move), and how far it moved in it."""
+    if old is None or old.hour_from is None or now - old.hour_from >= HOUR:
+        return now, 0.0
+    return old.hour_from, old.moved
 
 
 def impressions_block(

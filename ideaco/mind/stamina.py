@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 # event -> (patience, fatigue, stress) deltas
@@ -25,6 +25,10 @@ EVENTS: dict[str, tuple[float, float, float]] = {
     "repetition": (-15, 10, 10),
 }
 RECOVERY_PER_HOUR = (5.0, -5.0, -5.0)  # per idle simulated hour, pro rata
+# Events a noisy model can set off at will (a random dislike, a repeated draft) count at most this
+# often per simulated hour: one model's random negativity cannot sink an employee in half an hour.
+PER_HOUR = {"chat_negative": 2, "repetition": 2}
+HOUR = timedelta(hours=1)
 GREEN_ABOVE = 70.0
 RED_BELOW = 40.0
 ESCALATE_BELOW = 30.0
@@ -60,6 +64,7 @@ class Stamina:
     fatigue: float = 0.0
     stress: float = 0.0
     last_active_at: datetime | None = None
+    recent: tuple[tuple[str, datetime], ...] = ()  # bounded events (PER_HOUR) of the last hour
 
     def __post_init__(self) -> None:
         for name in ("patience", "fatigue", "stress"):
@@ -72,6 +77,7 @@ class Stamina:
             "fatigue": self.fatigue,
             "stress": self.stress,
             "last_active_at": self.last_active_at.isoformat() if self.last_active_at else None,
+            "recent": [[event, at.isoformat()] for event, at in self.recent],
             "comfort": comfort(self),
             "zone": zone(self),
         }
@@ -84,6 +90,7 @@ class Stamina:
             fatigue=d.get("fatigue", 0.0),
             stress=d.get("stress", 0.0),
             last_active_at=datetime.fromisoformat(last) if last else None,
+            recent=tuple((str(e), datetime.fromisoformat(a)) for e, a in d.get("recent") or ()),
         )
 
 
@@ -91,13 +98,29 @@ def _shift(st: Stamina, dp: float, df: float, ds: float) -> Stamina:
     return replace(st, patience=st.patience + dp, fatigue=st.fatigue + df, stress=st.stress + ds)
 
 
-def apply(st: Stamina, event: str) -> Stamina:
-    """A new Stamina after one EVENTS event; ValueError for an unknown event."""
+def apply(st: Stamina, event: str, now: datetime | None = None) -> Stamina:
+    """A new Stamina after one EVENTS event; ValueError for an unknown event.
+
+    With `now`, an event of PER_HOUR counts only if fewer than its bound happened in the hour
+    before `now` (at exactly an hour an event has left the window); else nothing changes.
+    """
     try:
         deltas = EVENTS[event]
     except KeyError:
         raise ValueError(f"unknown stamina event {event!r}; known: {', '.join(EVENTS)}") from None
-    return _shift(st, *deltas)
+    if now is None or event not in PER_HOUR:
+        return _shift(st, *deltas)
+    recent = tuple((e, at) for e, at in st.recent if now - at < HOUR)
+    if sum(1 for e, _ in recent if e == event) >= PER_HOUR[event]:
+        return replace(st, recent=recent)
+    return replace(_shift(st, *deltas), recent=(*recent, (event, now)))
+
+
+def counts(st: Stamina, event: str, now: datetime) -> bool:
+    """Whether `event` at `now` would change stamina (False: its hourly bound is reached)."""
+    if event not in PER_HOUR:
+        return event in EVENTS
+    return sum(1 for e, at in st.recent if e == event and now - at < HOUR) < PER_HOUR[event]
 
 
 def affinity_event(change: int) -> str | None:

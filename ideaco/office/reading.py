@@ -19,6 +19,7 @@ from ideaco.mind.prompt import ChatLine, Person, PromptView, Scene, render_promp
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office.conversation import BOSS, ConversationKind
 from ideaco.office.org import SECRETARY, SUMMARY_NOTE, tools_allowed
+from ideaco.office.rules.mentions import named_in
 from ideaco.office.state import ConversationState, Employee
 from ideaco.office.view import OfficeView as Office  # the office is only read here
 
@@ -30,6 +31,18 @@ TRIGGER_NOTES = {
     Trigger.IDLE: "The room has been quiet for a while; you may start a topic if you feel like it.",
 }
 GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
+
+
+def read_about(office: Office, employee: str, conversation: str, read_upto: int) -> set[str]:
+    """Who a think read about: the senders of what was new to it and the colleagues it names
+    (the reasons the engine can see for changing one's mind about someone)."""
+    conv = office.conversations[conversation]
+    cursor = office.employees[employee].desk.cursors.get(conv.id, 0)
+    read = conv.since(cursor)[: max(0, read_upto - cursor)]
+    seen = {m.sender for m in read}
+    for m in read:
+        seen |= named_in(m.text, office.people)
+    return seen - {employee}
 
 
 def schema_for(

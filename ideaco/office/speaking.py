@@ -15,6 +15,7 @@ from datetime import datetime
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
 from ideaco.mind import stamina
+from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import rules
 from ideaco.office.conversation import (
     BOSS,
@@ -23,6 +24,9 @@ from ideaco.office.conversation import (
     boss_conversation_id,
     dm_conversation_id,
 )
+from ideaco.office.reading import TRIGGER_NOTES
+from ideaco.office.rules import drafts
+from ideaco.office.rules.drafts import TextRule
 from ideaco.office.scratch import Scratch
 from ideaco.office.state import ConversationState
 from ideaco.office.steps import HoldStep
@@ -32,12 +36,33 @@ GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
 
 @dataclass(frozen=True)
 class Verdict:
-    """Why a draft may not go out now: the gate, the loop-breaker rule, and when the gate reopens."""
+    """Why a draft may not go out now: the gate, the rule (loop breaker or filter), when the gate reopens."""
 
     gate: Gate
-    rule: LoopRule | None = None
+    rule: LoopRule | TextRule | None = None
     detail: str = ""
     reopens_at: datetime | None = None
+
+
+def clean_draft(text: str, inner_thoughts: str, *, compact: bool) -> tuple[str, Verdict | None, str]:
+    """The text as it can be posted, or why it cannot; and a note if it was cut back to its last
+    sentence (it ran into its wire bound). The filters (`rules/drafts.py`) come before any gate:
+    a draft not fit to post is no speech.
+    """
+    bound = (COMPACT_WIRE_LIMITS if compact else WIRE_LIMITS)["content"]
+    finished = drafts.finish(text, bound)
+    if finished is None:
+        detail = f"ran into its {bound}-character bound mid-sentence"
+        return text, Verdict(Gate.FILTERED, TextRule.UNFINISHED, detail), ""
+    verdict = drafts.check_text(finished, inner_thoughts=inner_thoughts, echoes=TRIGGER_NOTES.values())
+    if verdict is not None:
+        return finished, Verdict(Gate.FILTERED, verdict.rule, verdict.detail), ""
+    cut = finished != text.strip()
+    return (
+        finished,
+        None,
+        f"cut back to its last sentence (it ran into its {bound}-character bound)" if cut else "",
+    )
 
 
 def build_message(
@@ -77,8 +102,9 @@ def gate_draft(
     duplicate = rules.check_duplicate(history, employee, text, now)
     if not duplicate.allowed:  # repeating oneself costs stamina (spec 2.6)
         mind = scratch.employee(employee).mind
-        mind.stamina = stamina.apply(mind.stamina, "repetition")
-        scratch.stamina_event(employee, "repetition")
+        if stamina.counts(mind.stamina, "repetition", now):
+            scratch.stamina_event(employee, "repetition")
+        mind.stamina = stamina.apply(mind.stamina, "repetition", now)
         return Verdict(Gate.LOOP_BREAKER, LoopRule.DUPLICATE, duplicate.detail)
     ring = rules.check_ring(history, employee, now)
     if not ring.allowed:

@@ -16,6 +16,7 @@ from typing import Any
 from ideaco.cycle import Gate, LoopRule, Owed, Trigger
 from ideaco.mind.changes import MindChanges
 from ideaco.office.conversation import Message
+from ideaco.office.rules.drafts import TextRule
 
 _TIMES = ("closed_until", "last_boss_at", "reset_at", "reopens_at", "wake_at")
 
@@ -34,6 +35,12 @@ def _in(name: str, value: Any) -> Any:
     if name == "blocked_pair" and isinstance(value, list):
         return tuple(value)
     return value
+
+
+def _rule(value: str | None) -> LoopRule | TextRule | None:
+    if not value:
+        return None
+    return LoopRule(value) if value in LoopRule._value2member_map_ else TextRule(value)
 
 
 def _fields_out(fields: dict[str, Any]) -> dict[str, Any]:
@@ -166,7 +173,7 @@ class DraftStep:
     message: Message | None = None  # posted
     message_id: str | None = None  # the posted message's id (also when read back from a record)
     gate: Gate | None = None
-    rule: LoopRule | None = None
+    rule: LoopRule | TextRule | None = None
     detail: str = ""
     reopens_at: datetime | None = None
 
@@ -194,7 +201,7 @@ class DraftStep:
             d["conversation"],
             message_id=d.get("posted"),
             gate=Gate(d["gate"]) if d.get("gate") else None,
-            rule=LoopRule(d["rule"]) if d.get("rule") else None,
+            rule=_rule(d.get("rule")),
             detail=d.get("detail") or "",
             reopens_at=_in("reopens_at", d.get("reopens_at")),
         )

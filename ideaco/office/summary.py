@@ -25,6 +25,7 @@ def summarize(
         for e in employees
     }
     gates: Counter[str] = Counter()
+    rules: Counter[str] = Counter()  # why drafts were refused: loop breakers and filters, by rule
     llm = Counter()
     calls = 0
     for rec in thoughts:
@@ -43,6 +44,9 @@ def summarize(
         row["spoke" if rec.get("spoke") else "silent"] += 1
         if rec.get("gate"):
             gates[rec["gate"]] += 1
+        for step in (rec.get("applied") or {}).get("steps") or ():
+            if step.get("step") == "draft" and step.get("gate") and step.get("rule"):
+                rules[f"{step['gate']}:{step['rule']}"] += 1
         usage = rec.get("llm")
         if usage:
             calls += usage.get("calls", 1)
@@ -59,6 +63,7 @@ def summarize(
         "messages_by_sender": dict(senders),
         "thoughts": len(thoughts),
         "silences_by_gate": dict(gates),
+        "drafts_refused_by_rule": dict(sorted(rules.items())),
         "tasks_by_status": dict(tasks or {}),
         "llm": {
             "calls": calls,

@@ -20,11 +20,19 @@ from ideaco.llm.structured import StructuredAnswer, ask_structured
 from ideaco.mind.apply import ThoughtFacts, apply_thought
 from ideaco.mind.tasks import open_claims
 from ideaco.mind.thought import TOOL_ARGS, Thought, validate_thought
-from ideaco.office import rules
+from ideaco.office import reading, rules
 from ideaco.office.conversation import BOSS, ConversationKind, boss_conversation_id
 from ideaco.office.org import SECRETARY, ToolContext, run_tool, tools_allowed
 from ideaco.office.scratch import Scratch
-from ideaco.office.speaking import GROUP_KINDS, build_message, gate_draft, hold_for, target_for
+from ideaco.office.speaking import (
+    GROUP_KINDS,
+    Verdict,
+    build_message,
+    clean_draft,
+    gate_draft,
+    hold_for,
+    target_for,
+)
 from ideaco.office.state import ConversationState, Employee
 from ideaco.office.steps import DraftStep, OweAgainStep, OweStep, Step, ToolStep
 from ideaco.office.view import OfficeView
@@ -241,6 +249,7 @@ def _act(
             claims=lambda: _open_claims(office),
             calls=len(results),
             task_counter=scratch.counters.get("task", 0),
+            speakers=reading.read_about(office, ctx.employee, ctx.conversation, ctx.read_upto),
         ),
         now,
     )
@@ -277,6 +286,16 @@ def _owe(scratch: Scratch, employee: str, owed: Owed, now: datetime) -> list[Ste
     return steps
 
 
+def _clean(
+    office: OfficeView, thought: Thought, draft: str, where: str, result: ThinkResult
+) -> tuple[str, Verdict | None]:
+    """A draft as it can be posted, or why it is not fit to (no echo, placeholder, debris, private text)."""
+    text, verdict, note = clean_draft(draft, thought.innerThoughts, compact=office.config.compact_schema)
+    if note:
+        result.corrections.append(f"{where}: {note}")
+    return text, verdict
+
+
 def _open_claims(office: OfficeView) -> dict[str, tuple[str, str]]:
     return open_claims(t for e in office.employees.values() for t in e.mind.tasks)
 
@@ -297,19 +316,21 @@ def _speak(
     if scratch.conversations[conv_id].kind in GROUP_KINDS and len(texts) > 1:
         result.corrections.append(f"messages: {len(texts) - 1} extra message(s) dropped in a group room")
         texts = texts[:1]
-    for i, text in enumerate(texts):
+    for i, draft in enumerate(texts):
         conv = scratch.conversations[conv_id]
-        verdict = gate_draft(
-            scratch,
-            ctx.employee,
-            conv,
-            text,
-            thought.topicSaturation,
-            ctx.mentioned,
-            now,
-            office.config.gates,
-        )
         where = f"messages[{i}]"
+        text, verdict = _clean(office, thought, draft, where, result)
+        if verdict is None:
+            verdict = gate_draft(
+                scratch,
+                ctx.employee,
+                conv,
+                text,
+                thought.topicSaturation,
+                ctx.mentioned,
+                now,
+                office.config.gates,
+            )
         if verdict is not None:
             posted = bool(result.posted)
             result.steps.append(
@@ -367,6 +388,7 @@ def _actions(
         content = str(action.args.get("content") or "").strip()[:2000]
         if not to or not content:
             continue  # an empty action is the schema's way of saying "none"
+        content, filtered = _clean(office, thought, content, where, result)
         target = target_for(scratch, emp_id, to, names)
         result.steps += scratch.take(now)
         if target is None:
@@ -375,7 +397,7 @@ def _actions(
         if target.id == ctx.conversation:
             result.corrections.append(f"{where}: send_message to the conversation being read, dropped")
             continue
-        verdict = gate_draft(scratch, emp_id, target, content, 1, False, now, office.config.gates)
+        verdict = filtered or gate_draft(scratch, emp_id, target, content, 1, False, now, office.config.gates)
         if verdict is not None:
             result.steps.append(
                 DraftStep(where, target.id, gate=verdict.gate, rule=verdict.rule, detail=verdict.detail,

@@ -189,7 +189,7 @@ def test_every_command_answers_and_bad_ones_get_a_hint(fake, scenario, tmp_path)
     lines = [
         "/help",
         "/dm alice",
-        "hello",
+        "hello, how is Bob getting on?",
         "/wait 2m",
         "/who",
         "/tasks",
@@ -229,7 +229,7 @@ def test_every_command_answers_and_bad_ones_get_a_hint(fake, scenario, tmp_path)
     assert "no room 'nowhere' (rooms: launch" in text and "usage: /dm ID" in text
     boss = [m for m in read_jsonl(out / "messages.jsonl") if m["sender"] == "boss"]
     assert [(m["conversation"], m["text"]) for m in boss] == [
-        ("boss:alice", "hello"),
+        ("boss:alice", "hello, how is Bob getting on?"),
         ("launch", "morning, team"),
     ]
 

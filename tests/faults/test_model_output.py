@@ -37,7 +37,10 @@ rooms:
 script:
 """
 ROOM_QUESTION = '  - {at: "00:00", to: api-design, text: "@Alice should the new API be REST or GraphQL?"}\n'
+# The same question naming Bob: a thought that read it may change Alice's view of him.
+ABOUT_BOB = '  - {at: "00:00", to: api-design, text: "@Alice Bob wants REST; REST or GraphQL?"}\n'
 BIG = "x" * 20_000  # a 20 kB string
+WORDY = "The plan holds. " * 1250  # 20 kB of words (a string of x's is refused as debris)
 
 
 def thought(speak: bool, text: str = "", **extra: Any) -> dict[str, Any]:
@@ -233,7 +236,7 @@ def test_numbers_out_of_range_are_clamped(ideaco, tmp_path) -> None:
         ],
         relationshipOps=[{"employeeId": "bob", "impression": "solid", "affinity": 1e9}],
     )
-    out, _, _ = run(ideaco, tmp_path, Model({"Alice": [answer]}))
+    out, _, _ = run(ideaco, tmp_path, Model({"Alice": [answer]}), ABOUT_BOB)
     first = first_thought(out)
     assert first["thought"]["topicSaturation"] == 10 and first["thought"]["interestLevel"] == 1
     fixes = first["corrections"]
@@ -290,9 +293,9 @@ def test_twenty_kilobyte_strings_are_cut_everywhere(ideaco, tmp_path) -> None:
         "interestLevel": 7,
         "shouldSpeak": True,
         "reason": BIG,
-        "messages": [{"content": BIG}],
+        "messages": [{"content": WORDY}],
         "actions": [
-            {"tool": "send_message", "args": {"to": "bob", "content": BIG, BIG: BIG}},
+            {"tool": "send_message", "args": {"to": "bob", "content": WORDY, BIG: BIG}},
             {"tool": "send_message", "args": {"to": BIG, "content": "hi"}},
             {"tool": BIG, "args": {}},
         ],
@@ -318,7 +321,7 @@ def test_twenty_kilobyte_strings_are_cut_everywhere(ideaco, tmp_path) -> None:
     assert any(m["conversation"] == "dm:alice:bob" for m in mine)
     assert len((out / "state.json").read_text()) < 100_000
     # Colleagues read a bounded line of it, not 20 kB.
-    later = [r for r in map(asked, fake.requests) if r.name != "Alice" and "xxxxxxxxxx" in r.prompt]
+    later = [r for r in map(asked, fake.requests) if r.name != "Alice" and WORDY[:64] in r.prompt]
     assert later and all(len(r.prompt) < 12_000 for r in later)
 
 

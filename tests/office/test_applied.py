@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ideaco.cycle import Phase
 from ideaco.llm.base import ChatRequest
 from ideaco.office import thinking
 from ideaco.office.build import office_from_scenario, office_from_state
@@ -72,7 +73,7 @@ def state_of(office: Office) -> tuple[Any, ...]:
 
 
 async def test_a_think_only_reads_the_office_and_resolve_applies_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    office = guard_office()
+    office = guard_office(1)
     decided = {"thoughts": 0, "spoke": 0, "tools": 0}
     real_decide = thinking.decide
 
@@ -94,7 +95,7 @@ async def test_a_think_only_reads_the_office_and_resolve_applies_it(monkeypatch:
 
 
 async def test_every_thought_logs_what_it_applied() -> None:
-    office = guard_office()
+    office = guard_office(1)
     office.start()
     await office.run(timedelta(hours=2))
     records = office.journal.thoughts
@@ -122,6 +123,8 @@ async def test_resolving_the_logged_records_again_rebuilds_the_office(seed: int)
     start = copy.deepcopy(snapshot(office))
     office.start()
     await office.run(timedelta(hours=2))
+    while any(e.desk.phase is not Phase.IDLE for e in office.employees.values()):
+        await office.clock.step()  # a think begun but not resolved has logged nothing yet
     messages, thoughts = list(office.journal.messages), list(office.journal.thoughts)
     assert len(thoughts) > 80
 
@@ -153,7 +156,7 @@ async def test_a_superseded_think_whose_rethink_was_lost_leaves_its_owed_think_o
 
     report = {"conversation": "boss:ana", "trigger": "system", "note": "Report on the release."}
     drill = {"conversation": "boss:ana", "trigger": "task", "note": "Your task [task-9] is overdue."}
-    office = guard_office()
+    office = guard_office(1)
     ana = office.employees["ana"]
     ana.desk.owed += [Owed.from_dict(report), Owed.from_dict(drill)]
     at = office.now()

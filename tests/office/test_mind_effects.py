@@ -193,7 +193,7 @@ async def test_an_affinity_change_is_clamped_to_15_and_a_swing_over_5_moves_stam
     emp = office.employees["alice"]
     emp.mind.stamina = TIRED
 
-    record = await think(office, "alice", ROOM)
+    record = await think(office, "alice", ROOM, "What do you make of Bob's backend work?")
 
     assert emp.mind.relationships["bob"].affinity == kept
     assert emp.mind.relationships["bob"].impression == "sharp on the backend"
@@ -205,6 +205,46 @@ async def test_an_affinity_change_is_clamped_to_15_and_a_swing_over_5_moves_stam
     assert (emp.mind.stamina.patience, emp.mind.stamina.fatigue, emp.mind.stamina.stress) == after
 
 
+@pytest.mark.parametrize(
+    ("boss_says", "kept"),
+    [("What do you make of Bob's work?", 60), ("@bob, your view?", 60), ("How is the team?", 50)],
+)
+async def test_an_affinity_moves_only_for_someone_the_thought_read_or_read_about(
+    make_office, boss_says: str, kept: int
+) -> None:
+    op = {"employeeId": "bob", "impression": "knows the backend", "affinity": 60}
+    office = make_office(Mind().then("alice", BOSS_A, thought(relationshipOps=[op])), casual=False)
+    office.start()
+
+    record = await think(office, "alice", BOSS_A, boss_says)
+
+    assert office.employees["alice"].mind.relationships["bob"].affinity == kept
+    assert office.employees["alice"].mind.relationships["bob"].impression == "knows the backend"
+    note = "relationshipOps[0]: affinity for bob kept: nothing of theirs was read"
+    assert (note in record["corrections"]) == (kept == 50)
+
+
+async def test_one_colleague_affinity_moves_at_most_25_in_an_hour(make_office) -> None:
+    ops = [{"employeeId": "bob", "impression": "unreliable", "affinity": a} for a in (35, 20, 5)]
+    mind = Mind().then("alice", BOSS_A, *(thought(relationshipOps=[op]) for op in ops))
+    office = make_office(mind, casual=False)
+    office.start()
+    rel = office.employees["alice"].mind.relationships
+
+    first = await think(office, "alice", BOSS_A, "Bob missed the deadline.")
+    assert (rel["bob"].affinity, first["corrections"]) == (35, [])
+    second = await think(office, "alice", BOSS_A, "Bob missed another one.")
+    assert rel["bob"].affinity == pytest.approx(25, abs=0.01)  # 15 + 10 = the hour's 25 (drift aside)
+    assert (
+        "relationshipOps[0]: affinity change for bob clamped from -15 to -10 (moved 15 this hour)"
+        in (second["corrections"])
+    )
+    await office.clock.run_until(office.now() + timedelta(hours=1))  # a new hour: the whole budget again
+    third = await think(office, "alice", BOSS_A, "And Bob again.")
+    assert rel["bob"].affinity < 11  # a whole 15 again (from the drifted ~25)
+    assert not any("this hour" in c for c in third["corrections"])
+
+
 async def test_only_the_people_present_appear_in_the_impressions_block(make_office) -> None:
     ops = [
         {"employeeId": "bob", "impression": "knows the backend", "affinity": 60},
@@ -213,7 +253,7 @@ async def test_only_the_people_present_appear_in_the_impressions_block(make_offi
     office = make_office(Mind().then("alice", BOSS_A, thought(relationshipOps=ops)), casual=False)
     office.start()
 
-    await think(office, "alice", BOSS_A, "How is the team?")
+    await think(office, "alice", BOSS_A, "How are Bob and Dana doing?")
     in_room = prompt_for(office, await think(office, "alice", ROOM))
     assert "## What you think of the people here\nBob (bob): affinity 60 — knows the backend" in in_room
     assert "Dana" not in in_room.split("## What you think of the people here")[1].split("##")[0]

@@ -33,7 +33,7 @@ from ideaco.office.rules.loop_breakers import (
     thought_superseded,
     unanswered_ceiling_reached,
 )
-from ideaco.office.rules.mentions import addressed_by_boss, mask_code, parse_mentions
+from ideaco.office.rules.mentions import addressed_by_boss, mask_code, named_in, parse_mentions
 from ideaco.office.rules.timers import (
     DEFAULT_TIMERS,
     TimerConfig,
@@ -76,6 +76,7 @@ __all__ = [
     "mention_delay",
     "nudge_delay",
     "pair_streak",
+    "named_in",
     "parse_mentions",
     "room_is_idle",
     "should_think_idle",

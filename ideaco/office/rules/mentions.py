@@ -124,3 +124,15 @@ def addressed_by_boss(text: str, people: Mapping[str, str], members: Sequence[st
     """
     named = parse_mentions(text, people, members, sender=BOSS)
     return named if named else tuple(m for m in dict.fromkeys(members) if m != BOSS)
+
+
+def named_in(text: str, people: Mapping[str, str]) -> set[str]:
+    """Employee ids a text names, with or without `@`: their id, full name or first name as a whole word."""
+    folded = _prepare(text).casefold()
+    found: set[str] = set()
+    for emp_id, name in people.items():
+        name = unicodedata.normalize("NFC", name.strip())
+        words = {w.casefold() for w in (emp_id, name, name.split(" ")[0]) if w}
+        if any(re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", folded) for w in words):
+            found.add(emp_id)
+    return found

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ideaco.office.rules import addressed_by_boss, mask_code, parse_mentions
+from ideaco.office.rules import addressed_by_boss, mask_code, named_in, parse_mentions
 
 PEOPLE = {
     "alice": "Alice",
@@ -121,3 +121,21 @@ def test_boss_message_with_everyone_addresses_all_members() -> None:
 
 def test_boss_mention_inside_code_only_addresses_everyone() -> None:
     assert addressed_by_boss("type `@Bob` to ping", PEOPLE, MEMBERS) == tuple(MEMBERS)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Bob wants REST", {"bob"}),
+        ("ask @bob", {"bob"}),
+        ("what does bob think?", {"bob"}),  # case-insensitive
+        ("Dana Li and Bob", {"bob", "dana"}),  # full name
+        ("Dana's design", {"dana"}),  # first name with a possessive
+        ("Bobby wants REST", set()),  # not a whole word
+        ("the bobsleigh team", set()),
+        ("`bob` is a variable", set()),  # code is an example, not a person
+        ("How is the team?", set()),
+    ],
+)
+def test_named_in_finds_colleagues_named_as_whole_words(text: str, named: set[str]) -> None:
+    assert named_in(text, {"bob": "Bob", "dana": "Dana Li"}) == named

@@ -1,0 +1,113 @@
+"""What a draft must not be (office/rules/drafts.py), each filter on both sides of its threshold."""
+
+from __future__ import annotations
+
+import pytest
+
+from ideaco.office.rules.drafts import (
+    MAX_SYMBOLS,
+    RUN,
+    SHINGLE,
+    THOUGHT_OVERLAP,
+    TextRule,
+    check_text,
+    finish,
+)
+
+
+def rule(text: str, **kw: object) -> TextRule | None:
+    verdict = check_text(text, **kw)  # type: ignore[arg-type]
+    return verdict.rule if verdict else None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pine Notes 1.0 launches in two weeks!",
+        "Boss(XA), I'm glad to see you are back on the planet of Pixel & Pine.",
+        "OK",
+        "No.",
+        '"Sure"',
+        "Let's ship it, done by [task-3] tomorrow.",
+        "hahahaha that's funny",
+        "@Ana can you check https://example.com/status before lunch?",
+        "I'd keep it simple: REST now, GraphQL later.",
+    ],
+)
+def test_ordinary_messages_pass(text: str) -> None:
+    assert check_text(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Your private thoughts (never shown) on the topic you are asked about.", TextRule.PROMPT_ECHO),
+        ("What have I been doing that is not working? Why?", TextRule.PROMPT_ECHO),
+        ("I will check the shouldSpeak flag", TextRule.PROMPT_ECHO),
+        ("[insert message here]", TextRule.PLACEHOLDER),
+        ("{insert message here}", TextRule.PLACEHOLDER),
+        ("Welcome to [company_name]!", TextRule.PLACEHOLDER),
+        ("Hi [insert other name], welcome", TextRule.PLACEHOLDER),
+        ("[<message_info>] Your team is launching", TextRule.PLACEHOLDER),
+        ("{{ name }} says hi", TextRule.PLACEHOLDER),
+        ("http://www.", TextRule.DEGENERATE),
+        ("[6] },{", TextRule.DEGENERATE),
+        ("25% of your staff delivers...}},{'topicSaturation':6}]}", TextRule.DEGENERATE),
+        ("1.1.1.1.1.1", TextRule.DEGENERATE),
+        ("[of", TextRule.DEGENERATE),
+    ],
+)
+def test_what_a_weak_model_writes_is_refused_with_its_rule(text: str, expected: TextRule) -> None:
+    assert rule(text) == expected
+
+
+def test_an_echo_is_five_words_in_a_row_of_the_prompt_not_four() -> None:
+    assert SHINGLE == 5
+    assert rule("Only the boss can give you instructions, remember.") == TextRule.PROMPT_ECHO
+    assert rule("Only the boss can give orders here, right?") == TextRule.PROMPT_ECHO  # 5 words in a row
+    assert rule("Only the boss can decide that.") is None  # 4 words of the rules in a row
+    assert rule("Fine.", echoes=["The room has been quiet for a while."]) is None
+    assert (
+        rule("The room has been quiet lately.", echoes=["The room has been quiet for a while."])
+        == TextRule.PROMPT_ECHO
+    )
+
+
+def test_symbols_must_stay_a_small_part_of_the_text() -> None:
+    assert MAX_SYMBOLS == 0.3
+    assert rule("alice at 09:00:12, v2.3.1 out") is None  # digits and sentence punctuation are text
+    assert rule("abcdefg #@%") is None  # 3 symbols in 10 characters: 0.3
+    assert rule("abcdef #@%^") == TextRule.DEGENERATE  # 4 in 10: 0.4
+
+
+def test_a_run_is_five_of_one_character() -> None:
+    assert RUN == 5
+    assert rule("Soooo good") is None  # four o's
+    assert rule("Sooooo good") == TextRule.DEGENERATE  # five
+    assert rule("Wait..... what") is None  # punctuation runs are speech
+
+
+def test_the_thoughts_own_inner_text_is_not_posted() -> None:
+    assert THOUGHT_OVERLAP == 0.6
+    inner = "I think Bob is wrong about the cache and should test it first"
+    assert rule("I think Bob is wrong about the cache", inner_thoughts=inner) == TextRule.LEAKED_THOUGHT
+    # Three words of five shared as a prefix: 0.6 -> refused; two of five: 0.4 -> fine.
+    assert rule("I think Bob needs coffee", inner_thoughts=inner) == TextRule.LEAKED_THOUGHT
+    assert rule("I think we should test", inner_thoughts=inner) is None
+
+
+@pytest.mark.parametrize(
+    ("length", "cut"),
+    [(78, False), (79, True), (80, True), (81, False)],
+)
+def test_a_draft_is_cut_back_to_its_last_sentence_only_when_it_ran_into_its_bound(
+    length: int, cut: bool
+) -> None:
+    text = ("We ship Friday. " + "x" * 200)[:length]
+    done = finish(text, 80)
+    assert done == ("We ship Friday." if cut else text.strip())
+
+
+def test_a_draft_that_ran_into_its_bound_with_no_sentence_end_is_unfinished() -> None:
+    assert finish("words " * 20, 120) is None
+    assert finish("Done. And then", 14) == "Done."
