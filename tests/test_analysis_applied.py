@@ -36,7 +36,9 @@ def test_the_stamina_curve_ends_on_the_state(run_dir: Path) -> None:
         st = emp.mind["stamina"]
         if emp.desk.get("phase") == "thinking":  # a think cut by the end: it began with its rest
             began = datetime.fromisoformat(st["last_active_at"])
-            rested = stamina.recover(stamina.Stamina(last.patience, last.fatigue, last.stress, last.at), began)
+            rested = stamina.recover(
+                stamina.Stamina(last.patience, last.fatigue, last.stress, last.at), began
+            )
             last = replace(last, patience=rested.patience, fatigue=rested.fatigue, stress=rested.stress)
         assert (last.patience, last.fatigue, last.stress) == pytest.approx(
             (st["patience"], st["fatigue"], st["stress"])
