@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli import chat_commands as views
+from ideaco.cli import org_commands
 from ideaco.cli.chat_commands import Command, CommandError, default_conversation, parse_line
 from ideaco.cli.display import Transcript, safe_text
 from ideaco.cli.errors import UserError
@@ -280,14 +281,17 @@ class ChatSession:
         if cmd.name == "quit":
             self.done = True
         elif cmd.name == "help":
-            self.show(views.help_lines())
+            topic = args[0] if args else None
+            self.show(views.help_lines(topic) + org_commands.choices_lines(office, topic))
+        elif cmd.name in org_commands.TOOLS:
+            org_commands.run(office, cmd, self.conversation)
         elif cmd.name in ("room", "dm"):
             resolve = views.resolve_room if cmd.name == "room" else views.resolve_dm
             self.conversation = resolve(office, args[0])
             conv = office.conversations[self.conversation]
             self.console.print(Text(f"now writing in {conv.id} ({safe_text(conv.name)})", style="dim"))
         elif cmd.name == "who":
-            self.show(views.who_lines(office))
+            self.show(views.who_lines(office) + org_commands.department_lines(office))
         elif cmd.name == "tasks":
             self.show(views.tasks_lines(office, views.resolve_employee(office, args[0]) if args else None))
         elif cmd.name == "mind":

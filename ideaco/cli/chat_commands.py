@@ -1,5 +1,8 @@
 """The boss chat's slash commands: parsing a typed line, and what the looking commands show.
 
+The organization commands (`/department`, `/hire`, `/assign`, `/dismiss`) are parsed here like
+the others; what they do is in `org_commands.py`.
+
 Everything here is a pure function of the office (and, for `/mind`, the thoughts log), so it
 works the same on the real and the simulated clock. Agent text is always put into `Text`
 objects through `safe_text`: never parsed as markup, control characters made visible.
@@ -7,6 +10,7 @@ objects through `safe_text`: never parsed as markup, control characters made vis
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -23,6 +27,7 @@ from ideaco.office.office import Office
 from ideaco.scenario import parse_duration
 
 MIND_DEFAULT = 5  # thoughts shown by /mind
+HELP_WIDTH = 24  # /help's column of descriptions
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,11 @@ class CommandSpec:
     help: str
     min_args: int = 0
     max_args: int = 0
+    # The last argument takes the rest of the line as typed (no quotes needed); the ones before it
+    # are words, a "quoted one" may hold spaces.
+    rest: bool = False
+    arguments: tuple[tuple[str, str], ...] = ()  # (ARG, what it is), for /help COMMAND
+    example: str = ""
 
 
 COMMANDS: dict[str, CommandSpec] = {
@@ -45,10 +55,61 @@ COMMANDS: dict[str, CommandSpec] = {
     "pause": CommandSpec("", "stop the clock (nobody wakes, thinks or speaks)"),
     "resume": CommandSpec("", "start the clock again"),
     "wait": CommandSpec("DURATION", "let simulated time pass, e.g. /wait 2m", 1, 1),
+    "department": CommandSpec(
+        "NAME [MISSION...]",
+        "open a department and its casual room (create_department)",
+        1,
+        2,
+        rest=True,
+        arguments=(
+            ("NAME", 'its name; its id is made from it ("quote" a name of several words)'),
+            ("MISSION...", "optional, the rest of the line: what the department is for"),
+        ),
+        example="/department Engineering Ship the product",
+    ),
+    "hire": CommandSpec(
+        "NAME ARCHETYPE DEPARTMENT ROLE...",
+        "hire someone into a department (hire_employee)",
+        4,
+        4,
+        rest=True,
+        arguments=(
+            ("NAME", "their name; their id is made from it"),
+            ("ARCHETYPE", "the persona they start from"),
+            ("DEPARTMENT", "a department's id or name"),
+            ("ROLE...", "the rest of the line, e.g. Backend engineer"),
+        ),
+        example="/hire Bob old-hand engineering Backend engineer",
+    ),
+    "assign": CommandSpec(
+        "TO DESCRIPTION...",
+        "hand a requirement to a department or an employee (assign_requirement)",
+        2,
+        2,
+        rest=True,
+        arguments=(
+            ("TO", "a department (its lead gets the task, in a new work room req-N) or an employee"),
+            ("DESCRIPTION...", "the rest of the line: the requirement"),
+        ),
+        example="/assign engineering Build the login API",
+    ),
+    "dismiss": CommandSpec(
+        "EMPLOYEE",
+        "an employee leaves the company, their memory kept (dismiss_employee)",
+        1,
+        1,
+        rest=True,
+        arguments=(("EMPLOYEE", "an employee's id or name"),),
+        example="/dismiss bob",
+    ),
     "quit": CommandSpec("", "save the office and leave (Ctrl-D, Ctrl-C); `ideaco chat RUNDIR` continues"),
-    "help": CommandSpec("", "this list"),
+    "help": CommandSpec("[COMMAND]", "this list, or one command's arguments (also /COMMAND --help)", 0, 1),
 }
 ALIASES = {"exit": "quit", "q": "quit", "?": "help"}
+HELP_FLAGS = ("--help", "-h")
+_HEAD = re.compile(r"(\S+)\s*(.*)\Z", re.DOTALL)  # a command's name, and the rest of the line
+# A leading argument: a "double-" or 'single-quoted' string ending at a space, or a word.
+_WORD = re.compile(r"""\s*(?:"([^"]*)"(?=\s|$)|'([^']*)'(?=\s|$)|(\S+))""")
 
 
 class CommandError(ValueError):
@@ -77,15 +138,16 @@ def parse_line(line: str) -> Command | str | None:
         return text.strip()
     if len(stripped) == 1 or stripped[1].isspace():
         raise CommandError("a command name must follow '/': type /help for the list")
-    word, *args = stripped[1:].split()
-    name = ALIASES.get(word.lower(), word.lower())
-    spec = COMMANDS.get(name)
-    if spec is None:
-        raise CommandError(
-            f"unknown command /{safe_text(word)}: type /help for the list (//text posts /text)"
-        )
+    word, rest = _HEAD.match(stripped[1:]).groups()  # type: ignore[union-attr]
+    name = command_name(word)
+    spec = COMMANDS[name]
+    if (rest.split() or [""])[0] in HELP_FLAGS:
+        return Command("help", (name,))
+    args = split_args(rest, spec.max_args) if spec.rest else rest.split()
     if not spec.min_args <= len(args) <= spec.max_args:
-        raise CommandError(f"usage: /{name} {spec.usage}".rstrip())
+        raise CommandError(usage(name))
+    if name == "help" and args:
+        return Command(name, (command_name(args[0].lstrip("/")),))
     if name == "wait":
         try:
             duration = parse_duration(args[0])
@@ -97,6 +159,45 @@ def parse_line(line: str) -> Command | str | None:
     if name == "mind" and len(args) == 2 and not (args[1].isdigit() and int(args[1]) > 0):
         raise CommandError(f"usage: /mind {COMMANDS['mind'].usage} (N a positive number)")
     return Command(name, tuple(args))
+
+
+def command_name(word: str) -> str:
+    """A command's name from what was typed (any case, an alias); unknown: a one-line hint."""
+    name = ALIASES.get(word.lower(), word.lower())
+    if name not in COMMANDS:
+        raise CommandError(
+            f"unknown command /{safe_text(word)}: type /help for the list (//text posts /text)"
+        )
+    return name
+
+
+def usage(name: str) -> str:
+    """The one line a wrong call of /name gets."""
+    spec = COMMANDS[name]
+    more = f" (/{name} --help for more)" if spec.arguments else ""
+    return f"usage: /{name} {spec.usage}".rstrip() + more
+
+
+def split_args(text: str, most: int) -> list[str]:
+    """Up to `most` arguments: words (a quoted one may hold spaces), the last the rest of the line.
+
+    The rest is taken as typed, so an apostrophe needs no quoting ("Build Bob's API"); a rest
+    that is one quoted string loses its quotes.
+    """
+    args: list[str] = []
+    pos = 0
+    while len(args) < most - 1:
+        found = _WORD.match(text, pos)
+        if found is None:
+            break
+        args.append(next(g for g in found.groups() if g is not None))
+        pos = found.end()
+    last = text[pos:].strip()
+    if len(last) >= 2 and last[0] == last[-1] and last[0] in "\"'" and last[0] not in last[1:-1]:
+        last = last[1:-1]
+    if last:
+        args.append(last)
+    return args
 
 
 # ---------------------------------------------------------------------------------------- ids
@@ -159,10 +260,19 @@ def _clock(at: datetime) -> str:
     return at.strftime("%H:%M:%S")
 
 
-def help_lines() -> list[Text]:
+def help_lines(command: str | None = None) -> list[Text]:
+    """Every command in one line each, or one command: its usage, arguments and an example."""
+    if command is not None:
+        spec = COMMANDS[command]
+        lines = [_line((f"/{command} {spec.usage}".rstrip(), "bold"), f"  {spec.help}")]
+        width = max((len(arg) for arg, _ in spec.arguments), default=0) + 2
+        lines += [_line(f"  {arg.ljust(width)}", what) for arg, what in spec.arguments]
+        if spec.example:
+            lines.append(_line("  e.g. ", (spec.example, "bold")))
+        return lines
     lines = [Text("Type a message and press Enter to post it in the current conversation.", style="bold")]
-    for name, spec in COMMANDS.items():
-        lines.append(_line((f"  /{name} {spec.usage}".ljust(20), "bold"), spec.help))
+    for name, spec in COMMANDS.items():  # a long usage pushes its help along rather than widen all
+        lines.append(_line((f"  /{name} {spec.usage}".ljust(HELP_WIDTH - 2) + "  ", "bold"), spec.help))
     return lines
 
 
@@ -170,6 +280,11 @@ def who_lines(office: Office) -> list[Text]:
     now = office.now()
     lines = []
     for emp in office.employees.values():
+        if emp.dismissed:
+            lines.append(
+                _line((emp.id.ljust(10), "bold"), f" {safe_text(emp.name)} · {safe_text(emp.role)} · left")
+            )
+            continue
         wake_at = emp.desk.wake_at
         if wake_at is None:
             wake = "no look scheduled"
