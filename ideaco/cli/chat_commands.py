@@ -1,6 +1,6 @@
 """The boss chat's slash commands: parsing a typed line, and what the looking commands show.
 
-The organization commands (`/department`, `/hire`, `/assign`, `/dismiss`) are parsed here like
+The organization commands (`/department`, `/hire`, `/assign`, `/dismiss`, `/newroom`) are parsed here like
 the others; what they do is in `org_commands.py`.
 
 Everything here is a pure function of the office (and, for `/mind`, the thoughts log), so it
@@ -101,6 +101,18 @@ COMMANDS: dict[str, CommandSpec] = {
         rest=True,
         arguments=(("EMPLOYEE", "an employee's id or name"),),
         example="/dismiss bob",
+    ),
+    "newroom": CommandSpec(
+        "NAME MEMBER...",
+        "open a work room for some employees (create_room); /room ID then writes in it",
+        2,
+        2,
+        rest=True,
+        arguments=(
+            ("NAME", "its name; its id is made from it"),
+            ("MEMBER...", "the rest of the line: employees' ids or names, by spaces or commas"),
+        ),
+        example="/newroom Launch bob alice",
     ),
     "quit": CommandSpec("", "save the office and leave (Ctrl-D, Ctrl-C); `ideaco chat RUNDIR` continues"),
     "help": CommandSpec("[COMMAND]", "this list, or one command's arguments (also /COMMAND --help)", 0, 1),

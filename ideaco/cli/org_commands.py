@@ -1,4 +1,4 @@
-"""The boss's own organization commands: `/department`, `/hire`, `/assign`, `/dismiss`.
+"""The boss's own organization commands: `/department`, `/hire`, `/assign`, `/dismiss`, `/newroom`.
 
 Each is one of the secretary's tools called directly (`Office.apply_tool`), so it is validated by
 the same code and refused for the same reasons, in the tool's own words. What it did is posted as
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ideaco.cli.chat_commands import Command, CommandError
+from ideaco.cli.chat_commands import Command, CommandError, rooms
 from ideaco.cli.display import safe_text
 from ideaco.office.conversation import SYSTEM, Message, boss_conversation_id
 from ideaco.office.office import Office
@@ -24,6 +24,7 @@ TOOLS: dict[str, tuple[str, tuple[str, ...]]] = {
     "hire": ("hire_employee", ("name", "archetype", "department", "role")),
     "assign": ("assign_requirement", ("to", "description")),
     "dismiss": ("dismiss_employee", ("id",)),
+    "newroom": ("create_room", ("name", "members")),
 }
 DONE = "Done by the boss"  # how the announcement of a command's effect begins
 
@@ -35,7 +36,10 @@ def run(office: Office, cmd: Command, fallback: str) -> ToolResult:
     conversation) in an office without a secretary.
     """
     tool, names = TOOLS[cmd.name]
-    result = office.apply_tool(tool, dict(zip(names, cmd.args, strict=False)))
+    args: dict[str, object] = dict(zip(names, cmd.args, strict=False))
+    if "members" in args:  # typed as one rest of the line
+        args["members"] = str(args["members"]).replace(",", " ").split()
+    result = office.apply_tool(tool, args)
     if not result.ok:
         raise CommandError(safe_text(result.message))
     # Saved before the announcement is logged: a kill in between loses the line, never the change
@@ -86,5 +90,6 @@ def choices_lines(office: Office, command: str | None) -> list[Text]:
         ],
         "assign": [("departments", departments or "none"), ("employees", people or "none")],
         "dismiss": [("employees", people or "none")],
+        "newroom": [("employees", people or "none"), ("rooms so far", ", ".join(rooms(office)) or "none")],
     }[command]
     return [Text.assemble(f"  {label}: ", (values, "bold")) for label, values in shown]

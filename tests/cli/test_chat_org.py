@@ -27,6 +27,7 @@ GROW = [
     "/department Engineering Ship the product",
     "/hire Bob old-hand engineering Backend engineer",
     "/assign engineering Build Bob's login API",
+    '/newroom "Launch pad" bob, secretary',
 ]
 
 
@@ -100,6 +101,7 @@ def test_the_last_argument_is_the_rest_of_the_line_and_needs_no_quotes() -> None
     )
     assert parse_line("/department Design") == Command("department", ("Design",))
     assert parse_line("/dismiss Mary Ann") == Command("dismiss", ("Mary Ann",))
+    assert parse_line('/newroom "Launch pad" bob, alice') == Command("newroom", ("Launch pad", "bob, alice"))
 
 
 def test_help_flags_and_help_with_a_command_name_show_one_command() -> None:
@@ -147,6 +149,7 @@ def test_the_boss_grows_a_company_by_commands(fake, tmp_path) -> None:
     assert task["description"] == "Build Bob's login API" and task["origin"] == "boss"
     rooms = {c["id"]: c for c in saved["conversations"]}
     assert rooms["engineering-casual"]["members"] == ["bob"] and rooms["req-1"]["members"] == ["bob"]
+    assert rooms["launch-pad"]["members"] == ["bob", "secretary"] and rooms["launch-pad"]["kind"] == "work"
     # The trace: one system line per command in the secretary's boss chat, with the tool's words.
     assert announcements(out) == [
         "Done by the boss (/department): create_department: department engineering (Engineering) created "
@@ -155,6 +158,7 @@ def test_the_boss_grows_a_company_by_commands(fake, tmp_path) -> None:
         "and leads it",
         "Done by the boss (/assign): assign_requirement: requirement task-1 handed to engineering's lead Bob "
         "(bob), in the new work room req-1",
+        "Done by the boss (/newroom): create_room: room launch-pad (Launch pad, work) opened for bob, secretary",
     ]
     assert "system: Done by the boss (/hire): hire_employee: hired Bob (bob)" in result.stdout
     assert re.search(r"^bob +Bob · Backend engineer · green", result.stdout, re.MULTILINE)  # /who
@@ -166,7 +170,7 @@ def test_the_boss_grows_a_company_by_commands(fake, tmp_path) -> None:
     thoughts = read_jsonl(out / "thoughts.jsonl")
     assert not [t for t in thoughts if t["employee"] == "secretary" and t["trigger"] != "timer"]
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["messages_by_sender"]["system"] == 3
+    assert summary["messages_by_sender"]["system"] == 4
 
 
 def test_a_command_is_saved_at_once_and_survives_a_kill(fake, tmp_path) -> None:
@@ -221,6 +225,7 @@ def test_refusals_are_the_tools_reasons_in_one_line_and_change_nothing(fake, tmp
         "/assign nobody Build it": "assign_requirement: refused: unknown employee 'nobody'",
         "/dismiss secretary": "dismiss_employee: refused: the secretary cannot dismiss itself",
         "/dismiss nobody": "dismiss_employee: refused: unknown employee 'nobody'",
+        "/newroom Launch ann nobody": "create_room: refused: unknown employee 'nobody'",
         "/hire Ann": "usage: /hire NAME ARCHETYPE DEPARTMENT ROLE...",
     }
     lines = [*list(refused)[:1], "/department Engineering", *list(refused)[1:5]]
@@ -237,6 +242,7 @@ def test_refusals_are_the_tools_reasons_in_one_line_and_change_nothing(fake, tmp
     assert [t.split(":")[1].strip() for t in announcements(out)] == ["create_department", "hire_employee"]
     saved = state(out)
     assert sorted(e["id"] for e in saved["employees"]) == ["ann", "secretary"]
+    assert "launch" not in {c["id"] for c in saved["conversations"]}
     assert [d["id"] for d in saved["office"]["organization"]["departments"]] == ["engineering"]
     assert re.search(r"^ann +Ann · Designer · green", result.stdout, re.MULTILINE)
 
@@ -244,12 +250,12 @@ def test_refusals_are_the_tools_reasons_in_one_line_and_change_nothing(fake, tmp
 def test_each_command_explains_itself(fake, tmp_path) -> None:
     out = tmp_path / "acme"
     lines = ["/help", "/department Engineering", "/hire --help", "/department -h", "/assign --help"]
-    lines += ["/help dismiss", "/quit"]
+    lines += ["/help dismiss", "/newroom -h", "/quit"]
     result = chat(out, fake, lines)
     assert result.returncode == 0, result.stderr
     text = result.stdout
     for usage in ("/department NAME [MISSION...]", "/hire NAME ARCHETYPE DEPARTMENT ROLE...",
-                  "/assign TO DESCRIPTION...", "/dismiss EMPLOYEE"):  # fmt: skip
+                  "/assign TO DESCRIPTION...", "/dismiss EMPLOYEE", "/newroom NAME MEMBER..."):  # fmt: skip
         assert re.search(rf"^  {re.escape(usage)} +\S", text, re.MULTILINE), usage  # in /help's list
         assert re.search(rf"^{re.escape(usage)}  \S", text, re.MULTILINE), usage  # its own --help
     assert re.search(r"^  ROLE\.\.\. +the rest of the line", text, re.MULTILINE)
@@ -258,3 +264,4 @@ def test_each_command_explains_itself(fake, tmp_path) -> None:
     assert "departments: engineering (Engineering)" in text
     assert "departments so far: engineering (Engineering)" in text
     assert "employees: none" in text  # /help dismiss: nobody to dismiss but the secretary
+    assert "rooms so far: engineering-casual" in text  # /newroom -h
