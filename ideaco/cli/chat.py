@@ -282,7 +282,7 @@ class ChatSession:
             self.done = True
         elif cmd.name == "help":
             topic = args[0] if args else None
-            self.show(views.help_lines(topic) + org_commands.choices_lines(office, topic))
+            self.show(views.help_lines(topic) + org_commands.help_lines(office, topic))
         elif cmd.name in org_commands.TOOLS:
             org_commands.run(office, cmd, self.conversation)
         elif cmd.name in ("room", "dm"):

@@ -39,8 +39,6 @@ class CommandSpec:
     # The last argument takes the rest of the line as typed (no quotes needed); the ones before it
     # are words, a "quoted one" may hold spaces.
     rest: bool = False
-    arguments: tuple[tuple[str, str], ...] = ()  # (ARG, what it is), for /help COMMAND
-    example: str = ""
 
 
 COMMANDS: dict[str, CommandSpec] = {
@@ -55,65 +53,16 @@ COMMANDS: dict[str, CommandSpec] = {
     "pause": CommandSpec("", "stop the clock (nobody wakes, thinks or speaks)"),
     "resume": CommandSpec("", "start the clock again"),
     "wait": CommandSpec("DURATION", "let simulated time pass, e.g. /wait 2m", 1, 1),
-    "department": CommandSpec(
-        "NAME [MISSION...]",
-        "open a department and its casual room (create_department)",
-        1,
-        2,
-        rest=True,
-        arguments=(
-            ("NAME", 'its name; its id is made from it ("quote" a name of several words)'),
-            ("MISSION...", "optional, the rest of the line: what the department is for"),
-        ),
-        example="/department Engineering Ship the product",
-    ),
+    # The organization commands: what they call and their arguments' help are in org_commands.py.
+    "department": CommandSpec("NAME [MISSION...]", "open a department and its casual room", 1, 2, rest=True),
     "hire": CommandSpec(
-        "NAME ARCHETYPE DEPARTMENT ROLE...",
-        "hire someone into a department (hire_employee)",
-        4,
-        4,
-        rest=True,
-        arguments=(
-            ("NAME", "their name; their id is made from it"),
-            ("ARCHETYPE", "the persona they start from"),
-            ("DEPARTMENT", "a department's id or name"),
-            ("ROLE...", "the rest of the line, e.g. Backend engineer"),
-        ),
-        example="/hire Bob old-hand engineering Backend engineer",
+        "NAME ARCHETYPE DEPARTMENT ROLE...", "hire someone into a department", 4, 4, rest=True
     ),
     "assign": CommandSpec(
-        "TO DESCRIPTION...",
-        "hand a requirement to a department or an employee (assign_requirement)",
-        2,
-        2,
-        rest=True,
-        arguments=(
-            ("TO", "a department (its lead gets the task, in a new work room req-N) or an employee"),
-            ("DESCRIPTION...", "the rest of the line: the requirement"),
-        ),
-        example="/assign engineering Build the login API",
+        "TO DESCRIPTION...", "hand a requirement to a department or an employee", 2, 2, rest=True
     ),
-    "dismiss": CommandSpec(
-        "EMPLOYEE",
-        "an employee leaves the company, their memory kept (dismiss_employee)",
-        1,
-        1,
-        rest=True,
-        arguments=(("EMPLOYEE", "an employee's id or name"),),
-        example="/dismiss bob",
-    ),
-    "newroom": CommandSpec(
-        "NAME MEMBER...",
-        "open a work room for some employees (create_room); /room ID then writes in it",
-        2,
-        2,
-        rest=True,
-        arguments=(
-            ("NAME", "its name; its id is made from it"),
-            ("MEMBER...", "the rest of the line: employees' ids or names, by spaces or commas"),
-        ),
-        example="/newroom Launch bob alice",
-    ),
+    "dismiss": CommandSpec("EMPLOYEE", "an employee leaves the company, their memory kept", 1, 1, rest=True),
+    "newroom": CommandSpec("NAME MEMBER...", "open a work room for some employees", 2, 2, rest=True),
     "quit": CommandSpec("", "save the office and leave (Ctrl-D, Ctrl-C); `ideaco chat RUNDIR` continues"),
     "help": CommandSpec("[COMMAND]", "this list, or one command's arguments (also /COMMAND --help)", 0, 1),
 }
@@ -186,7 +135,7 @@ def command_name(word: str) -> str:
 def usage(name: str) -> str:
     """The one line a wrong call of /name gets."""
     spec = COMMANDS[name]
-    more = f" (/{name} --help for more)" if spec.arguments else ""
+    more = f" (/{name} --help for more)" if spec.rest else ""
     return f"usage: /{name} {spec.usage}".rstrip() + more
 
 
@@ -273,18 +222,17 @@ def _clock(at: datetime) -> str:
 
 
 def help_lines(command: str | None = None) -> list[Text]:
-    """Every command in one line each, or one command: its usage, arguments and an example."""
+    """Every command in one line each, or one command's usage."""
     if command is not None:
         spec = COMMANDS[command]
-        lines = [_line((f"/{command} {spec.usage}".rstrip(), "bold"), f"  {spec.help}")]
-        width = max((len(arg) for arg, _ in spec.arguments), default=0) + 2
-        lines += [_line(f"  {arg.ljust(width)}", what) for arg, what in spec.arguments]
-        if spec.example:
-            lines.append(_line("  e.g. ", (spec.example, "bold")))
-        return lines
+        return [_line((f"/{command} {spec.usage}".rstrip(), "bold"), f"  {spec.help}")]
     lines = [Text("Type a message and press Enter to post it in the current conversation.", style="bold")]
-    for name, spec in COMMANDS.items():  # a long usage pushes its help along rather than widen all
-        lines.append(_line((f"  /{name} {spec.usage}".ljust(HELP_WIDTH - 2) + "  ", "bold"), spec.help))
+    for name, spec in COMMANDS.items():
+        usage_text = f"  /{name} {spec.usage}"
+        if len(usage_text) > HELP_WIDTH - 2:  # a long usage gets a line of its own, as argparse does
+            lines.append(Text(usage_text, style="bold"))
+            usage_text = ""
+        lines.append(_line((usage_text.ljust(HELP_WIDTH), "bold"), spec.help))
     return lines
 
 

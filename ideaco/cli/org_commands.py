@@ -9,6 +9,8 @@ soon as the command returns. The secretary is not woken for it; it reads the lin
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
 
 from ideaco.cli.chat_commands import Command, CommandError, rooms
@@ -18,13 +20,59 @@ from ideaco.office.office import Office
 from ideaco.office.org import SECRETARY, ToolResult
 from ideaco.persona import ARCHETYPES
 
-# The command, the secretary's tool it calls, and the tool's arguments in the command's order.
-TOOLS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "department": ("create_department", ("name", "mission")),
-    "hire": ("hire_employee", ("name", "archetype", "department", "role")),
-    "assign": ("assign_requirement", ("to", "description")),
-    "dismiss": ("dismiss_employee", ("id",)),
-    "newroom": ("create_room", ("name", "members")),
+
+@dataclass(frozen=True)
+class OrgCommand:
+    """A boss's command: the tool it calls, the tool's arguments in the command's order, their help."""
+
+    tool: str
+    params: tuple[str, ...]
+    arguments: tuple[tuple[str, str], ...]  # (ARG as in the usage, what it is)
+    example: str
+
+
+TOOLS: dict[str, OrgCommand] = {
+    "department": OrgCommand(
+        "create_department",
+        ("name", "mission"),
+        (
+            ("NAME", 'its name; its id is made from it ("quote" a name of several words)'),
+            ("MISSION...", "optional, the rest of the line: what the department is for"),
+        ),
+        "/department Engineering Ship the product",
+    ),
+    "hire": OrgCommand(
+        "hire_employee",
+        ("name", "archetype", "department", "role"),
+        (
+            ("NAME", "their name; their id is made from it"),
+            ("ARCHETYPE", "the persona they start from"),
+            ("DEPARTMENT", "a department's id or name"),
+            ("ROLE...", "the rest of the line, e.g. Backend engineer"),
+        ),
+        "/hire Bob old-hand engineering Backend engineer",
+    ),
+    "assign": OrgCommand(
+        "assign_requirement",
+        ("to", "description"),
+        (
+            ("TO", "a department (its lead gets the task, in a new work room req-N) or an employee"),
+            ("DESCRIPTION...", "the rest of the line: the requirement"),
+        ),
+        "/assign engineering Build the login API",
+    ),
+    "dismiss": OrgCommand(
+        "dismiss_employee", ("id",), (("EMPLOYEE", "an employee's id or name"),), "/dismiss bob"
+    ),
+    "newroom": OrgCommand(
+        "create_room",
+        ("name", "members"),
+        (
+            ("NAME", "its name; its id is made from it; /room ID then writes in it"),
+            ("MEMBER...", "the rest of the line: employees' ids or names, by spaces or commas"),
+        ),
+        "/newroom Launch bob alice",
+    ),
 }
 DONE = "Done by the boss"  # how the announcement of a command's effect begins
 
@@ -35,11 +83,11 @@ def run(office: Office, cmd: Command, fallback: str) -> ToolResult:
     The announcement goes to the secretary's boss chat, or to `fallback` (the boss's current
     conversation) in an office without a secretary.
     """
-    tool, names = TOOLS[cmd.name]
-    args: dict[str, object] = dict(zip(names, cmd.args, strict=False))
+    command = TOOLS[cmd.name]
+    args: dict[str, object] = dict(zip(command.params, cmd.args, strict=False))
     if "members" in args:  # typed as one rest of the line
         args["members"] = str(args["members"]).replace(",", " ").split()
-    result = office.apply_tool(tool, args)
+    result = office.apply_tool(command.tool, args)
     if not result.ok:
         raise CommandError(safe_text(result.message))
     # Saved before the announcement is logged: a kill in between loses the line, never the change
@@ -74,10 +122,15 @@ def department_lines(office: Office) -> list[Text]:
     return lines
 
 
-def choices_lines(office: Office, command: str | None) -> list[Text]:
-    """What an organization command's arguments can be in this office now (for /help COMMAND)."""
+def help_lines(office: Office, command: str | None) -> list[Text]:
+    """An organization command's arguments, an example, and what they can be in this office now."""
     if command not in TOOLS:
         return []
+    spec = TOOLS[command]
+    width = max(len(arg) for arg, _ in spec.arguments) + 2
+    lines = [Text.assemble("  calls the secretary's tool ", (spec.tool, "bold"), ", with the same checks")]
+    lines += [Text(f"  {arg.ljust(width)}{what}") for arg, what in spec.arguments]
+    lines.append(Text.assemble("  e.g. ", (spec.example, "bold")))
     departments = ", ".join(
         f"{d.id} ({safe_text(d.name)})" for d in office.company_model.departments.values()
     )
@@ -92,4 +145,4 @@ def choices_lines(office: Office, command: str | None) -> list[Text]:
         "dismiss": [("employees", people or "none")],
         "newroom": [("employees", people or "none"), ("rooms so far", ", ".join(rooms(office)) or "none")],
     }[command]
-    return [Text.assemble(f"  {label}: ", (values, "bold")) for label, values in shown]
+    return lines + [Text.assemble(f"  {label}: ", (values, "bold")) for label, values in shown]

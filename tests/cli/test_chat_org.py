@@ -256,10 +256,11 @@ def test_each_command_explains_itself(fake, tmp_path) -> None:
     text = result.stdout
     for usage in ("/department NAME [MISSION...]", "/hire NAME ARCHETYPE DEPARTMENT ROLE...",
                   "/assign TO DESCRIPTION...", "/dismiss EMPLOYEE", "/newroom NAME MEMBER..."):  # fmt: skip
-        assert re.search(rf"^  {re.escape(usage)} +\S", text, re.MULTILINE), usage  # in /help's list
+        assert re.search(rf"^  {re.escape(usage)}( +\S.*)?$", text, re.MULTILINE), usage  # in /help's list
         assert re.search(rf"^{re.escape(usage)}  \S", text, re.MULTILINE), usage  # its own --help
     assert re.search(r"^  ROLE\.\.\. +the rest of the line", text, re.MULTILINE)
     assert "e.g. /hire Bob old-hand engineering Backend engineer" in text
+    assert "calls the secretary's tool hire_employee, with the same checks" in text
     assert "archetypes: shy-introvert, chatterbox," in text and "old-hand, idealist" in text
     assert "departments: engineering (Engineering)" in text
     assert "departments so far: engineering (Engineering)" in text
