@@ -75,7 +75,7 @@ def read_prompt(body: dict[str, Any]) -> dict[str, Any]:
                     "text": text,
                 }
             )
-    tasks = _TASK.findall(user.split("## Recent messages", 1)[0])
+    tasks = _TASK.findall(user)  # the tasks block's lines (chat lines start with "* [" or "  [")
     return {
         "key": first,
         "name": name,

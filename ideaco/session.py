@@ -51,6 +51,8 @@ class ModelOptions:
     max_calls: int | None = None
     max_tokens: int | None = None
     concurrency: int = 2
+    threads: int | None = None  # embedded model: threads per llama.cpp instance
+    slots: int | None = None  # embedded model: prompt-cache slots in all
 
 
 @dataclass
@@ -118,6 +120,8 @@ def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSett
             gguf=options.gguf,
             scenario_llm=scenario_llm,
             env=os.environ,
+            threads=options.threads,
+            slots=options.slots,
         )
     except ValueError as exc:
         raise IdeacoError(str(exc)) from None
@@ -130,8 +134,10 @@ def open_llm(
     *,
     calls: int = 0,
     tokens: int = 0,
+    employees: int = 0,
 ) -> LLMStack:
-    """Build the model stack; says what it connects to, starts the embedded model if needed."""
+    """Build the model stack; says what it connects to, starts the embedded model if needed
+    (keeping `employees` prompts warm: one llama.cpp cache slot each)."""
     if options.replay is None and not settings.embedded and settings.base_url:
         check_reachable(settings.base_url)
     if options.replay is not None and not options.replay.is_file():
@@ -139,7 +145,7 @@ def open_llm(
     if options.replay is None and settings.embedded:
         status(f"starting the embedded model ({settings.gguf or 'SmolLM2-135M-Instruct'}) …")
     try:
-        return build_llm(
+        stack = build_llm(
             settings,
             record=options.record,
             replay=options.replay,
@@ -148,9 +154,13 @@ def open_llm(
             concurrency=options.concurrency,
             calls=calls,
             tokens=tokens,
+            employees=employees,
         )
     except LLMError as exc:
         raise IdeacoError(str(exc)) from None
+    if stack.layout is not None:
+        status(f"embedded model: {stack.layout.describe()}")
+    return stack
 
 
 def read_log(path: Path) -> list[dict]:
@@ -247,7 +257,7 @@ def _open_scenario(
         rundir = RunDir.for_new_run(scenario.name, Path(out) if out else None, datetime.now(), root=root)
     except RunDirError as exc:
         raise IdeacoError(str(exc)) from None
-    stack = open_llm(model, settings, status)
+    stack = open_llm(model, settings, status, employees=len(scenario.employees) + 1)  # and the secretary
     try:
         rundir.create()
     except (RunDirError, OSError) as exc:
@@ -339,6 +349,7 @@ def open_existing(
         status,
         calls=sum(u.get("calls", 1) for u in usage if u),
         tokens=sum(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0) for u in usage),
+        employees=len(state.get("employees") or ()) or len(scenario.employees) + 1,
     )
     try:  # from here on the run directory is ours: stale temp files go, a torn log line is repaired
         journal = RunJournal(rundir)

@@ -38,7 +38,7 @@ async def test_the_embedded_model_drives_an_office_to_valid_thoughts():
     scenario = load_scenario(SCENARIO)
     stack = build_llm(resolve_settings(env={}), concurrency=1)
     try:
-        assert stack.server is not None and stack.settings.embedded
+        assert stack.servers and stack.settings.embedded
         office = office_from_scenario(
             scenario,
             SCENARIO.parent,
@@ -67,7 +67,7 @@ async def test_the_embedded_model_drives_an_office_to_valid_thoughts():
             await stack.llm.aclose()
         finally:
             stack.close()
-    assert not stack.server
+    assert not stack.servers
 
     thoughts = office.journal.thoughts
     assert thoughts, "nobody thought within 2 simulated minutes of the boss's question"

@@ -43,6 +43,22 @@ MaxTokens = Annotated[
     int | None, typer.Option("--max-tokens", min=1, help="Stop cleanly after this many tokens.")
 ]
 Concurrency = Annotated[int, typer.Option("--concurrency", min=1, help="Model calls in flight at once.")]
+Threads = Annotated[
+    int | None,
+    typer.Option(
+        "--threads",
+        min=1,
+        help="Embedded model: threads per llama.cpp instance (default 1: one instance per call in flight; env IDEACO_THREADS).",
+    ),
+]
+Slots = Annotated[
+    int | None,
+    typer.Option(
+        "--slots",
+        min=1,
+        help="Embedded model: prompt-cache slots in all (default one per employee; env IDEACO_SLOTS).",
+    ),
+]
 Seed = Annotated[int, typer.Option("--seed", help="Seed of the run's one random generator.")]
 Out = Annotated[
     Path | None, typer.Option("--out", help="The run directory itself (default runs/<scenario>-<time>/).")
@@ -59,6 +75,8 @@ MODEL_FLAGS = (
     "max_calls",
     "max_tokens",
     "concurrency",
+    "threads",
+    "slots",
 )
 
 
@@ -92,6 +110,8 @@ def run(
     max_calls: MaxCalls = None,
     max_tokens: MaxTokens = None,
     concurrency: Concurrency = 2,
+    threads: Threads = None,
+    slots: Slots = None,
     show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
 ) -> None:
     """Run an office from SCENARIO on the simulated clock, printing the conversation."""
@@ -138,6 +158,8 @@ def chat(
     max_calls: MaxCalls = None,
     max_tokens: MaxTokens = None,
     concurrency: Concurrency = 2,
+    threads: Threads = None,
+    slots: Slots = None,
 ) -> None:
     """Talk to the office as the boss while it runs (type /help for commands)."""
     from ideaco.cli.chat import ChatOptions, chat_command

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol, runtime_checkable
 
 
@@ -20,6 +20,10 @@ class ChatRequest:
     schema_name: str = "thought"
     seed: int | None = None
     tag: str = ""
+    # Whose prompt prefix this is (an employee id): a local server keeps one cache slot per key.
+    # Neither changes the answer's key (record/replay): they only say where to compute it.
+    cache_key: str = ""
+    slot: int | None = None  # the llama.cpp slot chosen for cache_key (set by the router)
 
     def __post_init__(self) -> None:
         # Callers naturally build lists; a tuple keeps the request immutable.
@@ -41,16 +45,7 @@ class ChatRequest:
 
     def with_messages(self, *extra: dict, tag: str | None = None) -> ChatRequest:
         """A copy with messages appended (used by the repair turn)."""
-        return ChatRequest(
-            messages=self.messages + tuple(extra),
-            model=self.model,
-            max_tokens=self.max_tokens,
-            temperature=self.temperature,
-            json_schema=self.json_schema,
-            schema_name=self.schema_name,
-            seed=self.seed,
-            tag=self.tag if tag is None else tag,
-        )
+        return replace(self, messages=self.messages + tuple(extra), tag=self.tag if tag is None else tag)
 
 
 @dataclass(frozen=True)

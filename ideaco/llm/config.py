@@ -22,6 +22,10 @@ DEFAULT_RETRY_DELAY = 1.0
 TIMEOUT_ENV = "IDEACO_TIMEOUT"
 RETRIES_ENV = "IDEACO_RETRIES"
 RETRY_DELAY_ENV = "IDEACO_RETRY_DELAY"
+# How the embedded model runs (see ideaco.llm.embedded.choose_layout): threads per llama.cpp
+# instance, and prompt-cache slots in all. Unset: chosen for the machine and the office.
+THREADS_ENV = "IDEACO_THREADS"
+SLOTS_ENV = "IDEACO_SLOTS"
 
 # Keys a scenario's `llm:` block may hold (scenario validation can reuse this).
 SCENARIO_LLM_KEYS = frozenset({"base_url", "model", "temperature", "api_key_env", "max_tokens"})
@@ -41,6 +45,8 @@ class LLMSettings:
     timeout: float = DEFAULT_TIMEOUT
     retry_attempts: int = DEFAULT_RETRY_ATTEMPTS
     retry_base_delay: float = DEFAULT_RETRY_DELAY
+    threads: int | None = None  # embedded only: threads per llama.cpp instance
+    slots: int | None = None  # embedded only: prompt-cache slots in all
 
     def describe(self) -> str:
         """One line for the terminal, without the key."""
@@ -106,6 +112,8 @@ def resolve_settings(
     gguf: str | Path | None = None,
     scenario_llm: Mapping[str, Any] | None = None,
     env: Mapping[str, str],
+    threads: int | None = None,
+    slots: int | None = None,
 ) -> LLMSettings:
     """Merge the sources into one LLMSettings; ValueError with one clear line if they conflict."""
     block = _scenario_block(scenario_llm)
@@ -146,7 +154,16 @@ def resolve_settings(
         timeout=_env_number(env, TIMEOUT_ENV, DEFAULT_TIMEOUT),
         retry_attempts=int(_env_number(env, RETRIES_ENV, DEFAULT_RETRY_ATTEMPTS, integer=True)),
         retry_base_delay=_env_number(env, RETRY_DELAY_ENV, DEFAULT_RETRY_DELAY),
+        threads=threads or _env_count(env, THREADS_ENV),
+        slots=slots or _env_count(env, SLOTS_ENV),
     )
+
+
+def _env_count(env: Mapping[str, str], name: str) -> int | None:
+    """A positive integer from the environment, None when unset."""
+    if not (env.get(name) or "").strip():
+        return None
+    return int(_env_number(env, name, 1, integer=True))
 
 
 def model_for(settings: LLMSettings, employee_model: str | None, cli_model: str | None) -> str:

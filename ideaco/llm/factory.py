@@ -16,7 +16,7 @@ from ideaco.llm.recording import RecordingLLM, ReplayLLM
 from ideaco.llm.retry import RetryingLLM
 
 if TYPE_CHECKING:  # the embedded module stays unimported unless it is needed
-    from ideaco.llm.embedded import EmbeddedServer
+    from ideaco.llm.embedded import EmbeddedServer, Layout
 
 
 @dataclass
@@ -26,7 +26,8 @@ class LLMStack:
     llm: LLM
     budget: BudgetLLM
     settings: LLMSettings
-    server: EmbeddedServer | None = None
+    servers: list[EmbeddedServer] = dataclasses.field(default_factory=list)
+    layout: Layout | None = None  # how the embedded model runs (None: an endpoint or a replay)
 
     async def aclose(self) -> None:
         """Close clients and files, then stop the embedded server."""
@@ -36,9 +37,9 @@ class LLMStack:
             self.close()
 
     def close(self) -> None:
-        """Synchronous part of shutting down: stop the embedded server (idempotent)."""
-        server, self.server = self.server, None
-        if server is not None:
+        """Synchronous part of shutting down: stop the embedded servers (idempotent)."""
+        servers, self.servers = self.servers, []
+        for server in servers:
             server.stop()
 
 
@@ -56,29 +57,28 @@ def build_llm(
     tokens: int = 0,
     timeout: float | None = None,
     retry_base_delay: float | None = None,
+    employees: int = 0,
 ) -> LLMStack:
     """Build the stack. With `replay` nothing is contacted; the embedded server starts only if needed.
 
     `calls`/`tokens` restore the budget counters of a resumed run. `timeout` (seconds per
     answer), `retry_attempts` and `retry_base_delay` default to the settings' (environment
-    IDEACO_TIMEOUT, IDEACO_RETRIES, IDEACO_RETRY_DELAY).
+    IDEACO_TIMEOUT, IDEACO_RETRIES, IDEACO_RETRY_DELAY). `employees`: how many prompts the
+    embedded model keeps warm (one cache slot each, unless the settings' `slots` say otherwise).
     """
     timeout = settings.timeout if timeout is None else timeout
     retry_attempts = settings.retry_attempts if retry_attempts is None else retry_attempts
     retry_base_delay = settings.retry_base_delay if retry_base_delay is None else retry_base_delay
-    server: EmbeddedServer | None = None
+    servers: list[EmbeddedServer] = []
+    layout: Layout | None = None
     base: LLM
     if replay is not None:
         base = ReplayLLM(replay)
     elif settings.embedded:
-        from ideaco.llm.embedded import EmbeddedServer, find_default_model
+        from ideaco.llm.embedded import serve
 
-        model_path = Path(settings.gguf) if settings.gguf else find_default_model()
-        # One llama.cpp slot per concurrent call, each with a full slot of context.
-        server = EmbeddedServer(model_path, n_parallel=concurrency, alias=settings.model)
-        base_url = server.start()
+        layout, servers, base, base_url = serve(settings, concurrency, employees, timeout)
         settings = dataclasses.replace(settings, base_url=base_url)
-        base = OpenAIChatLLM(base_url, settings.api_key, llama_grammar=True, timeout=timeout)
     else:
         if not settings.base_url:
             raise ValueError("no base_url configured and not embedded")
@@ -92,7 +92,7 @@ def build_llm(
         llm = LimitedLLM(llm, concurrency=concurrency, requests_per_second=requests_per_second)
         budget = BudgetLLM(llm, max_calls=max_calls, max_tokens=max_tokens, calls=calls, tokens=tokens)
     except Exception:
-        if server is not None:
+        for server in servers:
             server.stop()
         raise
-    return LLMStack(llm=budget, budget=budget, settings=settings, server=server)
+    return LLMStack(llm=budget, budget=budget, settings=settings, servers=servers, layout=layout)

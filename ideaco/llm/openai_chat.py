@@ -142,6 +142,8 @@ class OpenAIChatLLM:
             # llama.cpp only: a repeat penalty stops small models looping inside a string
             # ("1.1.1.1...") until its maxLength, which halved their tokens per thought here.
             args["extra_body"] = {"repeat_penalty": LLAMA_REPEAT_PENALTY}
+            if request.slot is not None:  # the slot that holds this employee's prompt prefix
+                args["extra_body"]["id_slot"] = request.slot
             if schema is not None:
                 args["extra_body"]["grammar"] = llguidance_grammar(schema)
         elif mode == "json_schema" and schema is not None:

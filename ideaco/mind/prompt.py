@@ -2,13 +2,13 @@
 
 Pure: the office hands over a `PromptView` (who I am, where I am, what I read, `now` as text);
 this module renders the Jinja2 templates in `templates/` into chat messages. The system
-message holds the stable part (identity, scene, rules) so an endpoint's prefix cache can
-serve it; the user message holds what changes.
+message holds the stable part (identity, rules, answer format, scene) so an endpoint's prefix
+cache can serve it; the user message holds what changes, the slowest-changing first.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -42,6 +42,7 @@ MAX_LINES = 20
 MAX_LINE_CHARS = 400
 MAX_DEDUPE = 5
 MAX_DEDUPE_CHARS = 80
+MAX_ANSWERING_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,8 @@ class PromptView:
     tools: bool = False  # the secretary's organization tools
     org_block: str = ""  # the company as it is now (the secretary's view)
     quoted: tuple[str, ...] = ()  # messages quoted for a summary: conversation, never instructions
+    answering: ChatLine | None = None  # the line that woke me (the boss's, or one naming me)
+    compact: bool = False  # a small local model: shorter answer instructions
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -163,6 +166,7 @@ def render_prompt(view: PromptView) -> list[dict[str, str]]:
         language_name=LANGUAGES.get(view.language, view.language),
         tools=view.tools,
         archetypes=", ".join(ARCHETYPES),
+        compact=view.compact,
     )
     lines = [
         ChatLine(
@@ -190,5 +194,7 @@ def render_prompt(view: PromptView) -> list[dict[str, str]]:
         dedupe=[_clip(d, MAX_DEDUPE_CHARS) for d in view.dedupe[-MAX_DEDUPE:]],
         perspective=view.perspective,
         stamina_note=view.stamina_note,
+        answering=view.answering
+        and replace(view.answering, text=_clip(view.answering.text, MAX_ANSWERING_CHARS)),
     )
     return [{"role": "system", "content": system.strip()}, {"role": "user", "content": user.strip()}]

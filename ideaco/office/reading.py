@@ -17,7 +17,7 @@ from ideaco.llm.base import ChatRequest
 from ideaco.mind import recall, relationships, stamina, tasks
 from ideaco.mind.prompt import ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
-from ideaco.office.conversation import BOSS, ConversationKind
+from ideaco.office.conversation import BOSS, ConversationKind, Message
 from ideaco.office.org import SECRETARY, SUMMARY_NOTE, tools_allowed
 from ideaco.office.rules.mentions import named_in
 from ideaco.office.state import ConversationState, Employee
@@ -31,6 +31,7 @@ TRIGGER_NOTES = {
     Trigger.IDLE: "The room has been quiet for a while; you may start a topic if you feel like it.",
 }
 GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
+WINDOW_LEAST, WINDOW_STEP = 10, 10  # a compact prompt shows 10 to 19 lines
 
 
 def read_about(office: Office, employee: str, conversation: str, read_upto: int) -> set[str]:
@@ -67,6 +68,8 @@ def wire_context(
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
         tools=tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else (),
         compact=compact,
+        # A small model summarizes only what its prompt no longer shows.
+        summary=not compact or window_start(conv.count, conv.count - len(conv.recent)) > 0,
     )
 
 
@@ -94,6 +97,7 @@ def request_for(
         schema_name="flow_of_thought",
         seed=rng.randrange(2**31),
         tag=f"{emp.id} in {conv.id} at {now.isoformat()}",
+        cache_key=emp.id,  # a local server keeps this employee's prompt prefix in one slot
     )
 
 
@@ -109,9 +113,12 @@ def prompt_view(
 ) -> PromptView:
     """The prompt's view of `conv` for `emp` at `now` (`notes`: the engine's notes waiting for it)."""
     cursor = emp.desk.cursors.get(conv.id, 0)
+    compact = office.config.compact_schema
     first_seq = conv.count - len(conv.recent)
-    lines = [
-        ChatLine(
+    start = window_start(conv.count, first_seq) if compact else first_seq
+    lines, answering = [], None
+    for i, m in enumerate(conv.recent):
+        line = ChatLine(
             at=m.at.strftime("%H:%M"),
             sender=office.name_of(m.sender),
             text=m.text,
@@ -119,10 +126,14 @@ def prompt_view(
             is_boss=m.sender == BOSS,
             is_me=m.sender == emp.id,
         )
-        for i, m in enumerate(conv.recent)
-    ]
+        if first_seq + i >= start:
+            lines.append(line)
+        if line.unread and _addresses(m, emp.id, conv):
+            answering = line
     dedupe: list[str] = []
     for m in reversed(conv.recent):
+        if compact:
+            break  # a small model copies the hint's quotes into its message
         if m.from_agent and m.sender != emp.id and m.text not in dedupe:
             dedupe.append(m.text)
         if len(dedupe) == 3:
@@ -159,7 +170,23 @@ def prompt_view(
         tools=secretary,
         org_block=org_block(office) if secretary else "",
         quoted=tuple(summary_quotes(office, note)) if secretary else (),
+        answering=answering,
+        compact=compact,
     )
+
+
+def window_start(count: int, first_kept: int, least: int = WINDOW_LEAST, step: int = WINDOW_STEP) -> int:
+    """The first message a compact prompt shows: at least `least` of the `count` so far, starting on
+    a multiple of `step`, so that the window only grows at its end between two steps and the
+    previous prompt stays a prefix of the next one (a server's cache serves it)."""
+    return max(first_kept, (max(0, count - least) // step) * step)
+
+
+def _addresses(message: Message, employee: str, conv: ConversationState) -> bool:
+    """Whether a message is put to `employee`: it names them, or the boss wrote it to everyone here."""
+    if employee in message.mentions:
+        return True
+    return message.sender == BOSS and (conv.kind is ConversationKind.BOSS or not message.mentions)
 
 
 def org_block(office: Office, limit: int = 30) -> str:

@@ -399,9 +399,10 @@ def test_a_colleagues_injection_reaches_prompts_only_as_that_colleagues_chat_lin
             if "fire Alice" not in line:
                 continue
             # Only inside the history, on Bob's own line (his newlines cannot forge other lines),
-            # or quoted in the "already said by colleagues" hint.
+            # quoted in the "already said by colleagues" hint, or quoted as Bob's, being answered.
             by_bob = head is not None and head["sender"] in ("Bob", "Bob (you)")
-            assert by_bob or line.startswith("Already said by colleagues"), line
+            quoted = line.startswith(("Already said by colleagues", 'You are answering Bob: "'))
+            assert by_bob or quoted, line
             assert not line.startswith("[system]")
 
 

@@ -147,7 +147,7 @@ def _employee(
     people = _enum(props, "relationshipOps", "items", "properties", "employeeId")
     memories = _enum(props, "memoryOps", "items", "properties", "id")
     targets = _enum(props, "actions", "items", "properties", "args", "properties", "to")
-    pending = _TASK.findall(user.split("## Recent messages", 1)[0])
+    pending = _TASK.findall(user)  # the tasks block's lines (chat lines start with "* [" or "  [")
     extra: dict[str, Any] = {}
 
     # Relationships: Cyd sours on people, Eli warms to them, the rest drift a little.

@@ -49,14 +49,16 @@ class _FakeEmbeddedServer:
 
     instances: list[_FakeEmbeddedServer] = []
 
-    def __init__(self, model_path, *, n_parallel, alias, **kw):
-        self.model_path, self.n_parallel, self.alias = model_path, n_parallel, alias
+    def __init__(self, model_path, *, n_parallel, alias, threads=None, **kw):
+        self.model_path, self.n_parallel, self.alias, self.threads = model_path, n_parallel, alias, threads
+        self.base_url = None
         self.fake = FakeOpenAIServer(default='{"mood":"ok","score":2}')
         self.stopped = False
         _FakeEmbeddedServer.instances.append(self)
 
     def start(self) -> str:
-        return self.fake.start().base_url
+        self.base_url = self.fake.start().base_url
+        return self.base_url
 
     def stop(self) -> None:
         self.fake.stop()
@@ -68,17 +70,33 @@ async def test_build_llm_without_endpoint_starts_the_embedded_server_in_grammar_
     model.write_bytes(b"GGUF")
     monkeypatch.setattr(embedded_module, "EmbeddedServer", _FakeEmbeddedServer)
     settings = resolve_settings(gguf=model, env={})
-    stack = build_llm(settings, record=None, replay=None, max_calls=None, max_tokens=None, concurrency=3)
-    server = _FakeEmbeddedServer.instances[-1]
-    assert stack.server is server and server.n_parallel == 3 and server.alias == "tiny"
-    assert stack.settings.base_url == server.fake.base_url
-    request = ChatRequest(
-        messages=[{"role": "user", "content": "hi"}], model="tiny", json_schema={"type": "object"}
+    monkeypatch.setattr(embedded_module.os, "cpu_count", lambda: 2)
+    stack = build_llm(
+        settings, record=None, replay=None, max_calls=None, max_tokens=None, concurrency=3, employees=5
     )
-    result = await stack.llm.complete(request)
-    assert result.output_mode == "grammar" and "grammar" in server.fake.requests[0]
+    servers = _FakeEmbeddedServer.instances[-2:]
+    # 2 cores: two one-thread instances (not three: no more than the cores), 3 slots each for 5.
+    assert stack.servers == servers and stack.layout == embedded_module.Layout(2, 1, 3)
+    assert all(s.n_parallel == 3 and s.threads == 1 and s.alias == "tiny" for s in servers)
+    assert stack.settings.base_url == servers[0].base_url
+
+    def request(employee: str) -> ChatRequest:
+        return ChatRequest(
+            messages=[{"role": "user", "content": "hi"}],
+            model="tiny",
+            json_schema={"type": "object"},
+            cache_key=employee,
+        )
+
+    for employee in ("ann", "bob", "cyd", "ann"):
+        result = await stack.llm.complete(request(employee))
+        assert result.output_mode == "grammar"
+    first, second = (s.fake.requests for s in servers)
+    # Each employee keeps its server and slot: ann -> (0, 0), bob -> (1, 0), cyd -> (0, 1).
+    assert [r["id_slot"] for r in first] == [0, 1, 0] and [r["id_slot"] for r in second] == [0]
+    assert all("grammar" in r for r in first + second)
     await stack.aclose()
-    assert server.stopped and stack.server is None
+    assert all(s.stopped for s in servers) and stack.servers == []
 
 
 SMALL_SCHEMA = {

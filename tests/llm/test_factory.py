@@ -33,7 +33,7 @@ async def test_order_outermost_first_with_recording(fake, tmp_path):
     settings = resolve_settings(cli_base_url=fake.base_url, env={})
     stack = build_llm(settings, record=tmp_path / "rec.jsonl", replay=None, max_calls=5, max_tokens=None)
     assert layers(stack.llm) == [BudgetLLM, LimitedLLM, RetryingLLM, RecordingLLM, OpenAIChatLLM]
-    assert stack.budget is stack.llm and stack.server is None
+    assert stack.budget is stack.llm and stack.servers == []
     result = await stack.llm.complete(make_request())
     assert result.output_mode == "json_schema"  # a configured endpoint gets the cascade, not the grammar
     assert stack.budget.calls == 1
@@ -47,7 +47,7 @@ async def test_replay_contacts_nothing_even_when_embedded(tmp_path):
     line = {"key": request.key(), "response": {"content": "from file", "usage": {"prompt_tokens": 3}}}
     path.write_text(json.dumps(line) + "\n")
     stack = build_llm(resolve_settings(env={}), record=None, replay=path, max_calls=None, max_tokens=None)
-    assert stack.settings.embedded and stack.server is None
+    assert stack.settings.embedded and stack.servers == []
     assert layers(stack.llm)[-1] is ReplayLLM
     assert (await stack.llm.complete(request)).content == "from file"
     assert stack.budget.tokens == 3

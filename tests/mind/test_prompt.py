@@ -222,10 +222,10 @@ def test_the_user_message_shows_time_trigger_and_system_notes():
     )
     assert "It is Monday 09:01. The boss has written to you." in user
     assert "[system] Task task-2 is done.\n[system] Report." in user
-    # What changes every thought comes last, before the output format: the prefix before it is
-    # the same from one thought to the next (prefix caching).
+    # What changes every thought comes last: the prefix before it is the same from one thought
+    # to the next (prefix caching).
     assert user.index("It is Monday 09:01.") > user.index("## Recent messages")
-    assert user.index("[system] Report.") < user.index("## Your answer")
+    assert user.rstrip().endswith("[system] Report.\nAnswer with the JSON object described above.")
 
 
 def test_the_perspective_seed_is_shown():
@@ -250,35 +250,71 @@ def test_a_long_dedupe_item_is_clipped():
     assert "d" * 80 not in hint and "d" * 70 in hint
 
 
-def test_optional_blocks_appear_in_spec_order_before_the_chat():
-    _, user = render(
+def test_optional_blocks_come_slowest_changing_first():
+    system, user = render(
         tasks_block="## Primary objective\n[task-1] Ask Bob",
         memories_block="## Memories\n[m-1] Bob likes REST",
         impressions_block="## People here\nBob: pragmatic",
         history_summary="We are picking an API style.",
         stamina_note="You are getting tired.",
     )
+    # The conversation (new lines are added at its end) before what changes with each thought.
     order = [
+        "## Summary of this conversation so far",
+        "## Recent messages",
         "## Primary objective",
         "## Memories",
         "## People here",
-        "## Summary of this conversation so far",
-        "## Recent messages",
         "take this angle",
         "You are getting tired.",
-        "## Your answer",
+        "It is Monday 09:01.",
     ]
     positions = [user.index(marker) for marker in order]
     assert positions == sorted(positions)
+    # The system message: identity and rules (the same in every conversation), the answer
+    # format, then the scene.
+    order = ["You are Alice", "## Rules", "## Your answer", "## Where you are"]
+    positions = [system.index(marker) for marker in order]
+    assert positions == sorted(positions)
+
+
+def test_the_system_message_is_the_same_in_every_conversation_up_to_the_scene():
+    room, _ = render()
+    dm, _ = render(scene=Scene(id="dm:alice:bob", name="Alice & Bob", kind="dm", members=(ALICE, BOB)))
+    cut = room.index("## Where you are")
+    assert room[:cut] == dm[:cut] and room != dm
 
 
 def test_the_output_format_names_every_field():
-    _, user = render()
-    answer = user.split("## Your answer", 1)[1]
+    system, _ = render()
+    answer = system.split("## Your answer", 1)[1]
     for field in ("innerThoughts", "topicSaturation", "interestLevel", "shouldSpeak", "reason", "messages"):
         assert f"- {field}:" in answer
     for field in ("actions", "memorySummary", "memoryOps", "relationshipOps", "taskOps"):
         assert field in answer
+
+
+def test_a_small_model_gets_the_short_format():
+    system, _ = render(compact=True)
+    answer = system.split("## Your answer", 1)[1].split("## Where you are")[0]
+    full = render()[0].split("## Your answer", 1)[1].split("## Where you are")[0]
+    assert len(answer) < len(full) / 2
+    for field in ("innerThoughts", "shouldSpeak", "messages", "actions", "taskOps"):
+        assert field in answer
+    assert "reason" not in answer  # not on the compact wire
+
+
+def test_the_line_being_answered_is_quoted_last():
+    asked = line("09:00", "Boss", "Zoe, can you own the QA plan?", unread=True, is_boss=True)
+    _, user = render(answering=asked)
+    assert user.rstrip().endswith(
+        'You are answering Boss (BOSS): "Zoe, can you own the QA plan?" If you speak, answer that directly.\n'
+        "Answer with the JSON object described above."
+    )
+    _, user = render(answering=dataclasses.replace(asked, text="q" * 1000))
+    assert "q" * 300 not in user and "q" * 290 in user
+    _, user = render()
+    assert "You are answering" not in user
 
 
 @pytest.mark.parametrize("payload", ["{{ 7*7 }}", "{% raw %}x{% endraw %}", "{# c #}", "{% for x in y %}"])

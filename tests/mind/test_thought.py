@@ -444,15 +444,35 @@ def test_compact_bounds_are_never_larger_and_some_are_smaller():
         for path, node in walk(wire_schema(compact=True))
         if node.get("type") in ("string", "array")
     }
-    assert default.keys() == compact.keys()
+    # `reason` is off the compact wire (memorySummary is kept while asked for, as here).
+    assert default.keys() - {"$.reason"} == compact.keys()
     smaller = 0
-    for path, node in default.items():
+    for path, node in compact.items():
+        node, compact_node = default[path], node
         bound = "maxLength" if node["type"] == "string" else "maxItems"
-        assert compact[path][bound] <= node[bound], path
-        smaller += compact[path][bound] < node[bound]
+        assert compact_node[bound] <= node[bound], path
+        smaller += compact_node[bound] < node[bound]
     assert smaller >= 5
     assert compact["$.innerThoughts"]["maxLength"] == COMPACT_WIRE_LIMITS["innerThoughts"]
     assert wire_token_bound(wire_schema(compact=True)) < wire_token_bound(wire_schema())
+
+
+@pytest.mark.parametrize(
+    ("compact", "summary", "off"),
+    [
+        (False, False, set()),  # a remote model is always asked for everything
+        (True, True, {"reason"}),
+        (True, False, {"reason", "memorySummary"}),  # a small model summarizes only when lines left
+    ],
+)
+def test_what_the_compact_wire_leaves_off(compact: bool, summary: bool, off: set[str]) -> None:
+    schema = wire_schema(compact=compact, summary=summary)
+    full = wire_schema()
+    assert set(full["properties"]) - set(schema["properties"]) == off
+    assert set(full["required"]) - set(schema["required"]) == off
+    answer = {"innerThoughts": "hm", "topicSaturation": 2, "interestLevel": 3, "shouldSpeak": False}
+    thought, _ = validate_thought(answer)  # what is left off keeps its default
+    assert (thought.reason, thought.memorySummary) == ("", None)
 
 
 def test_wire_bounds_are_within_what_the_engine_keeps():

@@ -95,10 +95,12 @@ async def test_a_think_only_reads_the_office_and_resolve_applies_it(monkeypatch:
 
 
 async def test_every_thought_logs_what_it_applied() -> None:
-    office = guard_office(1)
-    office.start()
-    await office.run(timedelta(hours=2))
-    records = office.journal.thoughts
+    records = []
+    for seed in (1, 2, 3):  # together, the three seeds reach every mechanic (tests/guard)
+        office = guard_office(seed)
+        office.start()
+        await office.run(timedelta(hours=2))
+        records += office.journal.thoughts
     kinds = {step["step"] for r in records for step in r["applied"]["steps"]}
     assert {"mind", "draft", "owe", "tool", "employee", "conversation", "company"} <= kinds
     rules = {step.get("rule") for r in records for step in r["applied"]["steps"] if step["step"] == "draft"}

@@ -39,6 +39,9 @@ class WireContext:
     memory_ids: tuple[str, ...] | None = None
     tools: tuple[str, ...] = ()  # the organization tools offered (the secretary's)
     compact: bool = False
+    # Whether memorySummary is asked for. A small model (compact) is asked only when older
+    # messages have left the prompt's window: otherwise it spends 30 tokens restating them.
+    summary: bool = True
 
     def ids(self, source: str) -> Sequence[str] | None:
         return getattr(self, source)
@@ -152,6 +155,11 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
         props["messages"] |= {"minItems": 1}
     if ctx.people is None:
         props["relationshipOps"] |= {"maxItems": 0}
+    # Off the compact wire: `reason` (a small model writes it at its bound, and nobody reads it but
+    # the log) and, unless asked, memorySummary. Both keep their defaults ("" and None).
+    for name in ("reason",) * ctx.compact + ("memorySummary",) * (ctx.compact and not ctx.summary):
+        del props[name]
+        schema["required"].remove(name)
     return schema
 
 
@@ -163,6 +171,7 @@ def wire_schema(
     memory_ids: Sequence[str] | None = None,
     tools: Sequence[str] = (),
     compact: bool = False,
+    summary: bool = True,
 ) -> dict[str, Any]:
     """`thought_schema` with its context given as arguments."""
     return thought_schema(
@@ -173,6 +182,7 @@ def wire_schema(
             memory_ids=tuple(memory_ids) if memory_ids is not None else None,
             tools=tuple(tools),
             compact=compact,
+            summary=summary,
         )
     )
 

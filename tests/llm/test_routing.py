@@ -1,0 +1,76 @@
+"""The embedded model's layout for a machine, and each employee's fixed server and slot."""
+
+from __future__ import annotations
+
+import pytest
+
+from ideaco.llm.config import resolve_settings
+from ideaco.llm.embedded import MAX_SLOTS, Layout, choose_layout
+from ideaco.llm.routing import SlotRouter
+
+
+@pytest.mark.parametrize(
+    ("cpus", "concurrency", "employees", "threads", "slots", "layout"),
+    [
+        (2, 2, 6, None, None, Layout(2, 1, 3)),  # the default on 2 cores: two 1-thread instances
+        (2, 2, 7, None, None, Layout(2, 1, 4)),  # 7 employees: 4 + 4 slots
+        (1, 2, 6, None, None, Layout(1, 1, 6)),  # one core: one instance, whatever the concurrency
+        (8, 2, 6, None, None, Layout(2, 1, 3)),  # no more instances than calls in flight
+        (2, 1, 6, None, None, Layout(1, 1, 6)),
+        (2, 2, 6, 2, None, Layout(1, 2, 6)),  # --threads 2 on 2 cores: one instance of 2 threads
+        (4, 2, 6, 2, None, Layout(2, 2, 3)),
+        (2, 2, 6, 3, None, Layout(1, 3, 6)),  # more threads than cores: still one instance
+        (2, 2, 6, None, 2, Layout(2, 1, 1)),  # --slots 2: one slot per instance
+        (2, 2, 6, None, 1, Layout(2, 1, 1)),  # never fewer slots than instances
+        (2, 2, 0, None, None, Layout(2, 1, 1)),
+        (2, 2, 100, None, None, Layout(2, 1, MAX_SLOTS // 2)),  # slots are capped (memory)
+    ],
+)
+def test_choose_layout(cpus, concurrency, employees, threads, slots, layout) -> None:
+    assert choose_layout(cpus, concurrency, employees, threads=threads, slots=slots) == layout
+
+
+def test_layout_describes_itself() -> None:
+    assert Layout(2, 1, 3).describe() == "2 llama.cpp instances x (1 thread, 3 cache slots)"
+    assert Layout(1, 2, 1).describe() == "1 llama.cpp instance x (2 threads, 1 cache slot)"
+
+
+def test_a_key_keeps_its_place_and_keys_spread_over_servers_first() -> None:
+    router = SlotRouter(servers=2, slots=2)
+    places = [router.place(k) for k in ("ann", "bob", "cyd", "dan", "ann", "eve")]
+    assert places == [(0, 0), (1, 0), (0, 1), (1, 1), (0, 0), (0, 0)]  # eve shares ann's slot
+
+
+def test_a_router_needs_a_server_and_a_slot() -> None:
+    with pytest.raises(ValueError):
+        SlotRouter(0, 1)
+    with pytest.raises(ValueError):
+        SlotRouter(1, 0)
+
+
+def test_threads_and_slots_come_from_the_flags_or_the_environment() -> None:
+    env = {"IDEACO_THREADS": "2", "IDEACO_SLOTS": "4"}
+    assert (resolve_settings(env=env).threads, resolve_settings(env=env).slots) == (2, 4)
+    assert resolve_settings(env=env, threads=1, slots=8).threads == 1
+    assert resolve_settings(env={}).threads is None and resolve_settings(env={}).slots is None
+    with pytest.raises(ValueError, match="IDEACO_THREADS: expected a positive integer"):
+        resolve_settings(env={"IDEACO_THREADS": "0"})
+
+
+def test_where_a_request_is_computed_does_not_change_its_recorded_key() -> None:
+    from ideaco.llm.base import ChatRequest
+
+    plain = ChatRequest(messages=[{"role": "user", "content": "hi"}], model="m")
+    placed = ChatRequest(messages=[{"role": "user", "content": "hi"}], model="m", cache_key="ann", slot=3)
+    assert plain.key() == placed.key()
+
+
+def test_only_a_llama_cpp_request_names_its_slot() -> None:
+    from ideaco.llm.base import ChatRequest
+    from ideaco.llm.openai_chat import OpenAIChatLLM
+
+    request = ChatRequest(messages=[{"role": "user", "content": "hi"}], model="m", json_schema={}, slot=2)
+    local = OpenAIChatLLM("http://127.0.0.1:9/v1", None, llama_grammar=True)
+    remote = OpenAIChatLLM("http://127.0.0.1:9/v1", None)
+    assert local._arguments(request, "grammar")["extra_body"]["id_slot"] == 2
+    assert "extra_body" not in remote._arguments(request, "json_schema")
