@@ -65,11 +65,14 @@ def _line(item: MemoryItem, limit: int) -> str:
     return f"[{item.id}] ({item.category}, {item.importance}) {content}"
 
 
+MEMORIES_HEADING = "## Your memories (ids let you update or delete them)"
+
+
 def memory_block(long: list[MemoryItem], short: list[MemoryItem], cfg: MemoryConfig = DEFAULT_CONFIG) -> str:
     """The prompt's memory section: one line per item, long-term then short-term; '' when empty."""
     if not long and not short:
         return ""
-    lines = ["## Your memories (ids let you update or delete them)"]
+    lines = [MEMORIES_HEADING]
     if long:
         lines.append("Long-term:")
         lines += [_line(m, cfg.prompt_item_chars) for m in long]

@@ -213,6 +213,9 @@ def _hour(old: Relation | None, now: datetime) -> tuple[datetime, float]:
     return old.hour_from, old.moved
 
 
+IMPRESSIONS_HEADING = "## What you think of the people here"
+
+
 def impressions_block(
     table: Mapping[str, Relation],
     present: Iterable[str],
@@ -231,7 +234,7 @@ def impressions_block(
         lines.append(line)
     if not lines:
         return ""
-    return "\n".join(["## What you think of the people here", *lines])
+    return "\n".join([IMPRESSIONS_HEADING, *lines])
 
 
 def reset(table: dict[str, Relation], employee_id: str | None = None) -> int:

@@ -137,6 +137,14 @@ def task_line(task: Task, now: datetime) -> str:
     return line + " (stalled)" if task.stalled else line
 
 
+TASKS_HEADER = ("## Primary objective", "Your open tasks come before anything else:")
+RESOLVE_HINT = (
+    'When one is done, resolve it: taskOps [{{"op": "resolve", "taskId": "{example}", '
+    '"result": "what you found or did"}}]. If you cannot do it, fail it: '
+    '{{"op": "fail", "taskId": "{example}", "reason": "why"}}.'
+)
+
+
 def tasks_block(tasks: Iterable[Task], now: datetime) -> str:
     """The prompt's task section: one light line, or the primary objective with every pending task."""
     pending = sorted((t for t in tasks if t.pending), key=lambda t: t.created_at)
@@ -144,14 +152,7 @@ def tasks_block(tasks: Iterable[Task], now: datetime) -> str:
         return NO_TASKS_LINE
     example = pending[0].id  # a real id: small models copy the example literally
     return "\n".join(
-        [
-            "## Primary objective",
-            "Your open tasks come before anything else:",
-            *(task_line(t, now) for t in pending),
-            f'When one is done, resolve it: taskOps [{{"op": "resolve", "taskId": "{example}", '
-            '"result": "what you found or did"}]. If you cannot do it, fail it: '
-            f'{{"op": "fail", "taskId": "{example}", "reason": "why"}}.',
-        ]
+        [*TASKS_HEADER, *(task_line(t, now) for t in pending), RESOLVE_HINT.format(example=example)]
     )
 
 

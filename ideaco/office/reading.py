@@ -59,6 +59,9 @@ def wire_context(
     """What the schema of this thought lists: the people here, targets, open tasks, memories, tools."""
     mine = office.conversations_of(emp.id)
     people = tuple(m for m in conv.members if m != emp.id and m in office.employees)
+    if compact:  # a small model rates only those it reads about (the others' affinity cannot move)
+        seen = read_about(office, emp.id, conv.id, conv.count)
+        people = tuple(p for p in people if p in seen)
     colleagues = {m for c in mine for m in c.members if m != emp.id and m in office.employees}
     rooms = {c.id for c in mine if c.kind in GROUP_KINDS}
     return WireContext(
@@ -68,9 +71,17 @@ def wire_context(
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
         tools=tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else (),
         compact=compact,
-        # A small model summarizes only what its prompt no longer shows.
+        # A small model summarizes only what its prompt no longer shows, and is offered task ops
+        # only with tasks of its own, an engine note, or the boss's words to answer.
         summary=not compact or window_start(conv.count, conv.count - len(conv.recent)) > 0,
+        tasks=not compact or bool(emp.mind.pending_tasks or note or _boss_asks(emp, conv)),
     )
+
+
+def _boss_asks(emp: Employee, conv: ConversationState) -> bool:
+    """Whether an unread message of the boss's here is put to `emp`."""
+    cursor = emp.desk.cursors.get(conv.id, 0)
+    return any(m.sender == BOSS and _addresses(m, emp.id, conv) for m in conv.since(cursor))
 
 
 def request_for(

@@ -387,7 +387,7 @@ def maximal(node: dict[str, Any]) -> Any:
 
 SCHEMAS = {
     "default": wire_schema(),
-    "compact": wire_schema(compact=True),
+    "compact": wire_schema(["bob"], compact=True),
     "enums": wire_schema(["bob", "charlie", "bob"], ["api-design", "boss", "bob"]),
     "compact-enums": wire_schema(["charlie", "bob"], ["eng-casual", "bob", "boss"], compact=True),
 }
@@ -438,13 +438,16 @@ def test_without_people_or_targets_ids_are_bounded_strings():
 
 
 def test_compact_bounds_are_never_larger_and_some_are_smaller():
-    default = {path: node for path, node in walk(wire_schema()) if node.get("type") in ("string", "array")}
+    default = {
+        path: node for path, node in walk(wire_schema(["bob"])) if node.get("type") in ("string", "array")
+    }
     compact = {
         path: node
-        for path, node in walk(wire_schema(compact=True))
+        for path, node in walk(wire_schema(["bob"], compact=True))
         if node.get("type") in ("string", "array")
     }
-    # `reason` is off the compact wire (memorySummary is kept while asked for, as here).
+    # `reason` is off the compact wire (memorySummary, taskOps and relationshipOps are kept while
+    # asked for or offered, as here).
     assert default.keys() - {"$.reason"} == compact.keys()
     smaller = 0
     for path, node in compact.items():
@@ -458,16 +461,18 @@ def test_compact_bounds_are_never_larger_and_some_are_smaller():
 
 
 @pytest.mark.parametrize(
-    ("compact", "summary", "off"),
+    ("compact", "summary", "tasks", "people", "off"),
     [
-        (False, False, set()),  # a remote model is always asked for everything
-        (True, True, {"reason"}),
-        (True, False, {"reason", "memorySummary"}),  # a small model summarizes only when lines left
+        (False, False, False, (), set()),  # a remote model is always asked for everything
+        (True, True, True, ("bob",), {"reason"}),
+        (True, False, True, ("bob",), {"reason", "memorySummary"}),  # summaries once lines left
+        (True, True, False, ("bob",), {"reason", "taskOps"}),  # no tasks, note or boss to answer
+        (True, True, True, (), {"reason", "relationshipOps"}),  # nobody read about
     ],
 )
-def test_what_the_compact_wire_leaves_off(compact: bool, summary: bool, off: set[str]) -> None:
-    schema = wire_schema(compact=compact, summary=summary)
-    full = wire_schema()
+def test_what_the_compact_wire_leaves_off(compact, summary, tasks, people, off) -> None:
+    schema = wire_schema(people, compact=compact, summary=summary, tasks=tasks)
+    full = wire_schema(people)
     assert set(full["properties"]) - set(schema["properties"]) == off
     assert set(full["required"]) - set(schema["required"]) == off
     answer = {"innerThoughts": "hm", "topicSaturation": 2, "interestLevel": 3, "shouldSpeak": False}

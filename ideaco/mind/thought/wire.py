@@ -42,6 +42,7 @@ class WireContext:
     # Whether memorySummary is asked for. A small model (compact) is asked only when older
     # messages have left the prompt's window: otherwise it spends 30 tokens restating them.
     summary: bool = True
+    tasks: bool = True  # whether taskOps are offered (a compact schema leaves them off otherwise)
 
     def ids(self, source: str) -> Sequence[str] | None:
         return getattr(self, source)
@@ -156,8 +157,13 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     if ctx.people is None:
         props["relationshipOps"] |= {"maxItems": 0}
     # Off the compact wire: `reason` (a small model writes it at its bound, and nobody reads it but
-    # the log) and, unless asked, memorySummary. Both keep their defaults ("" and None).
-    for name in ("reason",) * ctx.compact + ("memorySummary",) * (ctx.compact and not ctx.summary):
+    # the log) and, unless asked or offered, memorySummary, taskOps and relationshipOps. Each keeps
+    # its default ("", None, []).
+    off = ["reason"] * ctx.compact + ["memorySummary"] * (ctx.compact and not ctx.summary)
+    off += ["taskOps"] * (ctx.compact and not ctx.tasks) + ["relationshipOps"] * (
+        ctx.compact and not ctx.people
+    )
+    for name in off:
         del props[name]
         schema["required"].remove(name)
     return schema
@@ -172,6 +178,7 @@ def wire_schema(
     tools: Sequence[str] = (),
     compact: bool = False,
     summary: bool = True,
+    tasks: bool = True,
 ) -> dict[str, Any]:
     """`thought_schema` with its context given as arguments."""
     return thought_schema(
@@ -183,6 +190,7 @@ def wire_schema(
             tools=tuple(tools),
             compact=compact,
             summary=summary,
+            tasks=tasks,
         )
     )
 

@@ -17,7 +17,7 @@ from enum import Enum
 from functools import lru_cache
 from importlib import resources
 
-from ideaco.mind import stamina  # the stamina notes are part of the prompt too
+from ideaco.mind import recall, relationships, stamina, tasks  # their fixed wording is in the prompt too
 
 
 class TextRule(str, Enum):
@@ -63,10 +63,11 @@ _PLACEHOLDERS = (
     re.compile(r"\{\{[^{}]{0,60}\}\}|\{[a-z]+(?:_[a-z]+)*\}"),  # {{ name }}, {name}, {company_name}
     re.compile(r"<[A-Za-z]+(?:_[A-Za-z]+)*>"),  # <NAME>, <message_info>
     re.compile(r"\[(?:x|n|\.\.\.|…)\]", re.I),  # [x], [...]
+    re.compile(r"\[[a-z]+ ?\d+\]", re.I),  # [service1], [task 1], [Name2]
 )
 _RUN = re.compile(r"([^\s.!?\-])\1{" + str(RUN - 1) + ",}")
 _URL = re.compile(r"\b(?:https?://|www\.)\S*", re.I)
-_DEBRIS = re.compile(r'[{}\[\]]\s*[,:]|"\s*:|[{\[]\s*[}\]]|\}\s*\}|\]\s*\]|\\n|\\"')
+_DEBRIS = re.compile(r'[{}\[\]]\s*[,:]\s*[{}\[\]"\']|"\s*:|[{\[]\s*[}\]]|\}\s*\}|\]\s*\]|\\n|\\"')
 
 
 def _words(text: str) -> list[str]:
@@ -78,9 +79,14 @@ def instruction_shingles() -> frozenset[tuple[str, ...]]:
     """5-word runs of the prompt's own fixed wording: its templates (template code removed) and notes."""
     texts = [
         resources.files("ideaco.mind").joinpath("templates", name).read_text(encoding="utf-8")
-        for name in ("system.j2", "conversation.j2", "tools.j2")
+        for name in ("system.j2", "conversation.j2", "tools.j2", "answer.j2", "answer_compact.j2")
     ]
-    texts += [stamina.YELLOW_NOTE, stamina.RED_NOTE]
+    texts += [stamina.YELLOW_NOTE, stamina.RED_NOTE, tasks.NO_TASKS_LINE, *tasks.TASKS_HEADER]
+    texts += [
+        tasks.RESOLVE_HINT.format(example="task"),
+        recall.MEMORIES_HEADING,
+        relationships.IMPRESSIONS_HEADING,
+    ]
     return shingles(re.sub(r"\{[{%#].*?[}%#]\}", " ", "\n".join(texts), flags=re.S))
 
 

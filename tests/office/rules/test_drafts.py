@@ -29,6 +29,7 @@ def rule(text: str, **kw: object) -> TextRule | None:
         "No.",
         '"Sure"',
         "Let's ship it, done by [task-3] tomorrow.",
+        "Noted in [mem-2], and v2 [beta] is out.",
         "hahahaha that's funny",
         "@Ana can you check https://example.com/status before lunch?",
         "I'd keep it simple: REST now, GraphQL later.",
@@ -50,6 +51,11 @@ def test_ordinary_messages_pass(text: str) -> None:
         ("Hi [insert other name], welcome", TextRule.PLACEHOLDER),
         ("[<message_info>] Your team is launching", TextRule.PLACEHOLDER),
         ("{{ name }} says hi", TextRule.PLACEHOLDER),
+        ("I am pleased with all of your services, including [service1].", TextRule.PLACEHOLDER),
+        ("What you think of [task 1] team lunch?", TextRule.PLACEHOLDER),
+        ("What you think of the people here? Great.", TextRule.PROMPT_ECHO),  # a heading made in code
+        ("Nice, what you found or did matters.", TextRule.PROMPT_ECHO),  # the tasks block's hint
+        ("This is what you say here, as yourself.", TextRule.PROMPT_ECHO),  # the compact format
         ("http://www.", TextRule.DEGENERATE),
         ("[6] },{", TextRule.DEGENERATE),
         ("25% of your staff delivers...}},{'topicSaturation':6}]}", TextRule.DEGENERATE),
