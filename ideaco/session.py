@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 from ideaco.errors import IdeacoError
 from ideaco.llm.base import LLMError
 from ideaco.llm.config import LLMSettings, model_for, resolve_settings
 from ideaco.llm.factory import LLMStack, build_llm
+from ideaco.llm.reach import check_reachable
 from ideaco.mind.tasks import counts_by_status
 from ideaco.office.build import StateError as ResumeError
 from ideaco.office.build import check_resumable, office_from_scenario, office_from_state
@@ -94,20 +93,6 @@ class OpenedRun:
         self.stack.close()
         self.office.journal.close()
         self.office.clock.close()
-
-
-def check_reachable(base_url: str, timeout: float = 3.0) -> None:
-    """Fail fast, before anything is written, when nothing listens at the endpoint."""
-    parsed = urlparse(base_url)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise IdeacoError(f"--base-url {base_url!r} is not an http(s) URL")
-    port = parsed.port or (443 if parsed.scheme == "https" else 80)
-    try:
-        with socket.create_connection((parsed.hostname, port), timeout=timeout):
-            pass
-    except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        raise IdeacoError(f"cannot reach the model endpoint {base_url} ({reason})") from None
 
 
 def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSettings:
