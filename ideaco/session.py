@@ -31,6 +31,7 @@ from ideaco.office.summary import summarize
 from ideaco.persona import PersonaError
 from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration
 from ideaco.store import runlog
+from ideaco.store.lock import RunLock, RunLockedError
 from ideaco.store.rundir import RunDir, RunDirError
 from ideaco.store.state import StateError, StateStore
 
@@ -63,6 +64,7 @@ class OpenedRun:
     rundir: RunDir
     resumed: bool
     model_options: ModelOptions = field(default_factory=ModelOptions)
+    lock: RunLock | None = None  # the one-writer lock, released by close()
 
     def describe_model(self) -> str:
         if self.model_options.replay is not None:
@@ -90,9 +92,13 @@ class OpenedRun:
         return summary
 
     def close(self) -> None:
-        self.stack.close()
-        self.office.journal.close()
-        self.office.clock.close()
+        try:
+            self.stack.close()
+            self.office.journal.close()
+            self.office.clock.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
 
 
 def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSettings:
@@ -244,25 +250,31 @@ def _open_scenario(
         raise IdeacoError(str(exc)) from None
     stack = open_llm(model, settings, status, employees=len(scenario.employees) + 1)  # and the secretary
     try:
-        rundir.create()
-    except (RunDirError, OSError) as exc:
+        lock = rundir.lock_new()
+    except (RunDirError, RunLockedError, OSError) as exc:
         stack.close()
         raise IdeacoError(str(exc)) from None
-    meta: dict[str, Any] = {}
-    config = _config(scenario, settings, meta)
-    office = office_from_scenario(
-        scenario,
-        base_dir,
-        llm=stack.llm,
-        clock=clock(scenario.start),
-        seed=seed,
-        journal=RunJournal(rundir),
-        model_for=lambda m: model_for(settings, m, model.model),
-        config=config,
-        meta=meta,
-    )
+    try:
+        rundir.claim(lock)  # a RunDirError is one line for the user
+        meta: dict[str, Any] = {}
+        config = _config(scenario, settings, meta)
+        office = office_from_scenario(
+            scenario,
+            base_dir,
+            llm=stack.llm,
+            clock=clock(scenario.start),
+            seed=seed,
+            journal=RunJournal(rundir),
+            model_for=lambda m: model_for(settings, m, model.model),
+            config=config,
+            meta=meta,
+        )
+    except BaseException:
+        stack.close()
+        lock.release()
+        raise
     office.end_at = scenario.start + (length or scenario.duration)
-    opened = OpenedRun(office, stack, rundir, resumed=False, model_options=model)
+    opened = OpenedRun(office, stack, rundir, resumed=False, model_options=model, lock=lock)
     # state.json before any log line: a run killed from here on can always be resumed.
     try:
         office.checkpoint()
@@ -286,11 +298,26 @@ def open_existing(
     endpoint is contacted or any file touched: a run directory this version cannot continue is
     one line and leaves the directory as it was.
     """
-    model = model or ModelOptions()
+    rundir = RunDir.open_existing(Path(path))  # a RunDirError is an IdeacoError: one line for the user
+    lock = rundir.lock()  # before reading anything: a second writer is refused, touching nothing
     try:
-        rundir = RunDir.open_existing(Path(path))
+        return _reopen(rundir, lock, model or ModelOptions(), duration, clock, status)
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _reopen(
+    rundir: RunDir,
+    lock: RunLock,
+    model: ModelOptions,
+    duration: str | timedelta | None,
+    clock: ClockFactory,
+    status: Callable[[str], None],
+) -> OpenedRun:
+    try:
         state = StateStore(rundir.state_path).load()
-    except (RunDirError, StateError) as exc:
+    except StateError as exc:
         raise IdeacoError(str(exc)) from None
     where = rundir.state_path
     if not state or not isinstance(state.get("office"), dict):
@@ -326,6 +353,7 @@ def open_existing(
         raise IdeacoError(f"{where}: {exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise IdeacoError(f"{where}: not a state this version can resume ({_problem(exc)})") from None
+    rundir.claim(lock)  # ours from here on, checked writable before any model starts or is paid
     # The budget counts what the logs hold: they may have run ahead of the last checkpoint.
     usage = [t.get("llm") or {} for t in thoughts]
     stack = open_llm(
@@ -355,7 +383,7 @@ def open_existing(
         office.end_at = now + length
     elif office.end_at is None or office.end_at <= now:
         office.end_at = now + scenario.duration
-    return OpenedRun(office, stack, rundir, resumed=True, model_options=model)
+    return OpenedRun(office, stack, rundir, resumed=True, model_options=model, lock=lock)
 
 
 class _NotConnected:

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ideaco.errors import IdeacoError
+from ideaco.redact import redact_urls
 from ideaco.store.atomic import atomic_write_text
 from ideaco.store.jsonl import JsonlLog
+from ideaco.store.lock import RunLock, command_line
 from ideaco.store.state import StateStore
 
 STATE = "state.json"
@@ -19,8 +24,8 @@ RUN_FILES = (STATE, MESSAGES, THOUGHTS, SUMMARY)
 DEFAULT_ROOT = Path("runs")
 
 
-class RunDirError(ValueError):
-    """A run directory that cannot be used; `str()` is one line naming the directory."""
+class RunDirError(IdeacoError, ValueError):
+    """A run directory that cannot be used; `str()` is one line naming the directory (for the user)."""
 
 
 class RunDir:
@@ -61,15 +66,7 @@ class RunDir:
             if target.exists() and not target.is_dir():
                 raise RunDirError(f"{target} exists and is not a directory")
             if target.is_dir():
-                held = [name for name in RUN_FILES if (target / name).exists()]
-                if STATE in held:
-                    raise RunDirError(
-                        f"{target} already holds a run (state.json); continue it with --resume {target}"
-                    )
-                if held:
-                    raise RunDirError(
-                        f"{target} already holds run files ({', '.join(held)}); choose another --out"
-                    )
+                _refuse_a_run_in(target)
             return cls(target)
         base = Path(root) / f"{scenario_name}-{now:%Y%m%d-%H%M%S}"
         target, n = base, 1
@@ -89,6 +86,45 @@ class RunDir:
         if not (target / STATE).is_file():
             raise RunDirError(f"{target} is not an ideaco run directory (no {STATE})")
         return cls(target)
+
+    def lock(self) -> RunLock:
+        """Take the one-writer lock (RunLockedError naming the holder if another process has it)."""
+        return RunLock.acquire(self.path)
+
+    def lock_new(self) -> RunLock:
+        """Create the directory and take its lock for a new run; refused if a run appeared meanwhile.
+
+        Checked again under the lock: two `ideaco run --out D` started together both found D empty.
+        """
+        self.create()
+        lock = self.lock()
+        try:
+            _refuse_a_run_in(self.path)
+        except BaseException:
+            lock.release()
+            raise
+        return lock
+
+    def check_writable(self) -> None:
+        """The run's files are regular files of this directory (not links), and the directory is writable.
+
+        Checked before any model call, so that a read-only folder or a planted link is one line
+        up front rather than an error after a paid call.
+        """
+        for name in RUN_FILES:
+            check_regular_or_missing(self.path / name)
+        if not os.access(self.path, os.W_OK | os.X_OK):
+            raise RunDirError(f"{self.path}: the run directory is not writable")
+
+    def claim(self, lock: RunLock) -> None:
+        """This process writes the directory from here on: its files checked, its writer named."""
+        self.check_writable()
+        try:
+            lock.announce(redact_urls(command_line()))
+        except OSError as exc:
+            raise RunDirError(
+                f"{self.path}: cannot write in the run directory ({exc.strerror or exc})"
+            ) from None
 
     def create(self) -> RunDir:
         """Make the directory (and its parents)."""
@@ -133,3 +169,27 @@ class RunDir:
         if not self.summary_path.exists():
             return None
         return json.loads(self.summary_path.read_text(encoding="utf-8"))
+
+
+def _refuse_a_run_in(target: Path) -> None:
+    held = [name for name in RUN_FILES if os.path.lexists(target / name)]
+    if STATE in held:
+        raise RunDirError(f"{target} already holds a run (state.json); continue it with --resume {target}")
+    if held:
+        raise RunDirError(f"{target} already holds run files ({', '.join(held)}); choose another --out")
+
+
+def check_regular_or_missing(path: Path) -> None:
+    """RunDirError unless `path` is missing or a regular file (a symbolic link is refused, not followed)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise RunDirError(f"{path}: cannot be checked ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise RunDirError(f"{path} is a symbolic link; ideaco writes only regular files in a run directory")
+    if not stat.S_ISREG(info.st_mode):
+        raise RunDirError(f"{path} is not a regular file")
+    if info.st_nlink > 1:
+        raise RunDirError(f"{path} has other hard links; ideaco writes only files of its own")

@@ -1,0 +1,83 @@
+"""Keeping secrets out of what ideaco prints and writes: URL credentials and API keys.
+
+`redact_url` hides a URL's user:password and secret-looking query values, for every place an
+endpoint is shown (the run line, errors, logs, the lock holder's command). `Scrubber` replaces
+whole occurrences of secrets in text a server sent back; a "secret" shorter than MIN_SECRET_CHARS
+(a key like `1` or `true`) is not scrubbed, because replacing it would corrupt ordinary answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
+
+HIDDEN = "***"
+MIN_SECRET_CHARS = 8
+_SECRET_PARAM = re.compile(r"key|token|secret|pass|auth|sig|credential", re.IGNORECASE)
+# A URL anywhere in a line of text (a command line, an error message).
+_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
+
+
+def _split(url: str):
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a malformed port
+    except ValueError:
+        return None
+    return parts
+
+
+def redact_url(url: str) -> str:
+    """`url` with its user:password and secret query values replaced by ***."""
+    parts = _split(url)
+    if parts is None:
+        # Not parseable: hide whatever sits between the scheme and an '@'.
+        return re.sub(r"(://)[^/@\s]*@", r"\1" + HIDDEN + "@", url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = HIDDEN + "@" + netloc.rsplit("@", 1)[1]
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        if any(_SECRET_PARAM.search(k) for k, _ in pairs):
+            query = urlencode([(k, HIDDEN if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="*")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def redact_urls(text: str) -> str:
+    """Every URL inside `text` redacted (see `redact_url`)."""
+    return _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+
+
+def url_secrets(url: str | None) -> list[str]:
+    """The secrets a URL carries (user, password, secret query values), decoded and as written."""
+    if not url:
+        return []
+    parts = _split(url)
+    if parts is None:
+        return []
+    found: list[str] = []
+    for value in (parts.username, parts.password):
+        if value:
+            found += [value, unquote(value)]
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        if value and _SECRET_PARAM.search(key):
+            found += [value, quote(value, safe="")]
+    return found
+
+
+class Scrubber:
+    """Replaces whole occurrences of the given secrets with ***; secrets too short to be one are kept."""
+
+    def __init__(self, secrets: Iterable[str | None]) -> None:
+        self.secrets = sorted({s for s in secrets if s and len(s) >= MIN_SECRET_CHARS}, key=len, reverse=True)
+        self._pattern = re.compile("|".join(re.escape(s) for s in self.secrets)) if self.secrets else None
+
+    def __bool__(self) -> bool:
+        return self._pattern is not None
+
+    def __call__(self, text: str) -> str:
+        if self._pattern is None or not text:
+            return text
+        return self._pattern.sub(HIDDEN, text)
