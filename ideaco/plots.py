@@ -5,6 +5,7 @@ matplotlib only (Agg backend, no display); every figure is closed once saved.
 
 from __future__ import annotations
 
+import io
 import math
 from datetime import datetime
 from pathlib import Path
@@ -21,8 +22,11 @@ from matplotlib.patches import FancyArrowPatch  # noqa: E402
 
 from ideaco.analysis import NO_TEXT, History, RunData, history  # noqa: E402
 from ideaco.mind import relationships, stamina  # noqa: E402
+from ideaco.store.atomic import atomic_write_bytes  # noqa: E402
+from ideaco.store.rundir import check_regular_or_missing  # noqa: E402
 
 DPI = 100
+PLOTS = ("relationships.png", "stamina.png", "activity.png")
 AFFINITY_CMAP = "RdYlGn"
 # Thought outcomes, in legend order: spoke first, then the gates of spec 1.5.
 OUTCOME_COLOURS = {
@@ -46,10 +50,14 @@ def label(text: str) -> str:
 
 
 def _save(fig: Any, path: Path) -> Path:
+    """Render in memory, then replace the file atomically: never written through a link left there."""
+    buffer = io.BytesIO()
     try:
-        fig.savefig(path, dpi=DPI)
+        fig.savefig(buffer, dpi=DPI, format="png")
     finally:
         plt.close(fig)
+    check_regular_or_missing(path)
+    atomic_write_bytes(path, buffer.getvalue())
     return path
 
 
@@ -185,6 +193,8 @@ def activity_png(run: RunData, path: Path) -> Path:
 def write_plots(run: RunData, hist: History | None = None, out_dir: Path | None = None) -> list[Path]:
     """Write relationships.png, stamina.png and activity.png (into the run directory); return their paths."""
     out = Path(out_dir or run.path)
+    for name in PLOTS:  # all three checked first: a refused plot leaves none half-replaced
+        check_regular_or_missing(out / name)
     hist = hist or history(run)
     return [
         relationships_png(run, hist, out / "relationships.png"),

@@ -316,8 +316,9 @@ def _reopen(
     status: Callable[[str], None],
 ) -> OpenedRun:
     try:
+        rundir.check_writable()  # no link, no FIFO, a writable directory: before anything is read
         state = StateStore(rundir.state_path).load()
-    except StateError as exc:
+    except (RunDirError, StateError) as exc:
         raise IdeacoError(str(exc)) from None
     where = rundir.state_path
     if not state or not isinstance(state.get("office"), dict):

@@ -19,6 +19,7 @@ from rich.text import Text
 from ideaco.analysis import RunData, RunError, history, load_run, report
 from ideaco.cli.display import format_duration, safe_text
 from ideaco.cli.errors import UserError
+from ideaco.store.rundir import RunDirError
 
 CLIP = 48  # characters of a task description in the tasks table
 MAX_TASK_ROWS = 40  # a long run's tasks: the first ones shown, the rest counted (all are in --json)
@@ -54,6 +55,8 @@ def _plots(run: RunData, hist: Any) -> list[Path]:
 
     try:
         return write_plots(run, hist)
+    except RunDirError as exc:  # a link or a special file where a plot goes
+        raise UserError(f"{exc}; use --no-plots to skip the plots") from None
     except OSError as exc:
         raise UserError(
             f"{run.path}: cannot write the plots ({exc.strerror or exc}); use --no-plots to skip them"

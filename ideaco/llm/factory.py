@@ -12,7 +12,7 @@ from ideaco.llm.budget import BudgetLLM
 from ideaco.llm.config import LLMSettings
 from ideaco.llm.limits import LimitedLLM
 from ideaco.llm.openai_chat import OpenAIChatLLM
-from ideaco.llm.recording import RecordingLLM, ReplayLLM
+from ideaco.llm.recording import RecordingLLM, ReplayLLM, open_record_file
 from ideaco.llm.retry import RetryingLLM
 
 if TYPE_CHECKING:  # the embedded module stays unimported unless it is needed
@@ -69,30 +69,33 @@ def build_llm(
     timeout = settings.timeout if timeout is None else timeout
     retry_attempts = settings.retry_attempts if retry_attempts is None else retry_attempts
     retry_base_delay = settings.retry_base_delay if retry_base_delay is None else retry_base_delay
+    # Opened first: an unwritable --record path is one line before a model starts or a call is paid.
+    record_file = open_record_file(record) if record is not None else None
     servers: list[EmbeddedServer] = []
     layout: Layout | None = None
     base: LLM
-    if replay is not None:
-        base = ReplayLLM(replay)
-    elif settings.embedded:
-        from ideaco.llm.embedded import serve
-
-        layout, servers, base, base_url = serve(settings, concurrency, employees, timeout)
-        settings = dataclasses.replace(settings, base_url=base_url)
-    else:
-        if not settings.base_url:
-            raise ValueError("no base_url configured and not embedded")
-        base = OpenAIChatLLM(settings.base_url, settings.api_key, timeout=timeout)
-
     try:
+        if replay is not None:
+            base = ReplayLLM(replay)
+        elif settings.embedded:
+            from ideaco.llm.embedded import serve
+
+            layout, servers, base, base_url = serve(settings, concurrency, employees, timeout)
+            settings = dataclasses.replace(settings, base_url=base_url)
+        else:
+            if not settings.base_url:
+                raise ValueError("no base_url configured and not embedded")
+            base = OpenAIChatLLM(settings.base_url, settings.api_key, timeout=timeout)
         llm: LLM = base
         if record is not None:
-            llm = RecordingLLM(llm, record)
+            llm = RecordingLLM(llm, record, record_file)
         llm = RetryingLLM(llm, attempts=retry_attempts, base_delay=retry_base_delay)
         llm = LimitedLLM(llm, concurrency=concurrency, requests_per_second=requests_per_second)
         budget = BudgetLLM(llm, max_calls=max_calls, max_tokens=max_tokens, calls=calls, tokens=tokens)
-    except Exception:
+    except BaseException:
         for server in servers:
             server.stop()
+        if record_file is not None:
+            record_file.close()
         raise
     return LLMStack(llm=budget, budget=budget, settings=settings, servers=servers, layout=layout)

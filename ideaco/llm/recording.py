@@ -3,11 +3,51 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections import deque
 from pathlib import Path
 from typing import IO
 
-from ideaco.llm.base import LLM, ChatRequest, ChatResult, ReplayMiss, Usage
+from ideaco.llm.base import LLM, ChatRequest, ChatResult, LLMError, ReplayMiss, Usage
+
+
+class RecordFileError(LLMError):
+    """The --record file cannot be written; found when the run opens, before any model call."""
+
+    kind = "record"
+
+
+def open_record_file(path: Path | str) -> IO[str]:
+    """Open the --record file for appending: a regular file, never through a symbolic link.
+
+    Opened when the run starts, so a path that cannot be written is one line before any call is paid.
+    """
+    target = Path(path)
+    if target.exists() and not target.is_symlink() and not target.is_file():
+        raise RecordFileError(f"--record {target} is not a regular file")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = "its folder is not a directory" if isinstance(exc, FileExistsError) else exc.strerror or exc
+        raise RecordFileError(f"--record {target}: cannot be written ({reason})") from None
+    try:
+        fd = os.open(
+            target,
+            os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK,
+            0o644,
+        )
+    except OSError as exc:
+        if os.path.islink(target):
+            raise RecordFileError(
+                f"--record {target} is a symbolic link; give the path of a regular file"
+            ) from None
+        raise RecordFileError(f"--record {target}: cannot be written ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise RecordFileError(f"--record {target} is not a regular file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "a", encoding="utf-8")
 
 
 def record_line(request: ChatRequest, result: ChatResult) -> dict:
@@ -30,19 +70,23 @@ def record_line(request: ChatRequest, result: ChatResult) -> dict:
 class RecordingLLM:
     """Appends one JSON line per successful call to `path` (flushed at once, so a killed run keeps it)."""
 
-    def __init__(self, inner: LLM, path: Path | str) -> None:
+    def __init__(self, inner: LLM, path: Path | str, file: IO[str] | None = None) -> None:
         self.inner = inner
         self.path = Path(path)
-        self._file: IO[str] | None = None
+        self._file: IO[str] | None = file if file is not None else open_record_file(self.path)
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         result = await self.inner.complete(request)
         if self._file is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("a", encoding="utf-8")
+            raise RecordFileError(f"--record {self.path}: the recording is closed")
         # One write per line: concurrent calls on the event loop never interleave inside a line.
-        self._file.write(json.dumps(record_line(request, result), ensure_ascii=False) + "\n")
-        self._file.flush()
+        try:
+            self._file.write(json.dumps(record_line(request, result), ensure_ascii=False) + "\n")
+            self._file.flush()
+        except OSError as exc:
+            raise RecordFileError(
+                f"--record {self.path}: cannot be written ({exc.strerror or exc})"
+            ) from None
         return result
 
     def close(self) -> None:

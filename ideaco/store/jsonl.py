@@ -4,14 +4,44 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import IO, Any
 
 _CHUNK = 64 * 1024
+# Every record is a JSON object: a torn last line ideaco wrote starts with this byte.
+_RECORD_START = b"{"
 
 
 class JsonlError(ValueError):
     """A log file with a corrupt line before its end; `str()` is one line naming file and line."""
+
+
+def open_own(path: str | Path, flags: int, mode: int = 0o644) -> int:
+    """A descriptor on a log of the run directory: never through a symbolic link, only a regular
+    file with no other hard link (appending or cutting would change the other name's file too).
+    """
+    p = Path(path)
+    try:
+        fd = os.open(p, flags | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0), mode)
+    except OSError as exc:
+        if os.path.islink(p):
+            raise JsonlError(
+                f"{p} is a symbolic link; ideaco writes only regular files in a run directory"
+            ) from None
+        raise JsonlError(f"{p}: cannot be opened for writing ({exc.strerror or exc})") from None
+    info = os.fstat(fd)
+    problem = None
+    if not stat.S_ISREG(info.st_mode):
+        problem = "is not a regular file"
+    elif info.st_nlink > 1:
+        problem = "has other hard links; ideaco writes only files of its own"
+    if problem is not None:
+        os.close(fd)
+        raise JsonlError(f"{p} {problem}")
+    if hasattr(os, "O_NONBLOCK"):  # only there so that opening a FIFO cannot hang: back to blocking
+        os.set_blocking(fd, True)
+    return fd
 
 
 def dumps(record: dict) -> str:
@@ -40,29 +70,52 @@ def _last_line_start(f: IO[bytes], end: int) -> int:
     return 0
 
 
+def _torn(fragment: bytes) -> bool:
+    """Whether cut bytes are what a killed write leaves: the start of one record, or zeros."""
+    text = fragment.strip(b"\x00 \t\r\n")
+    return not text or text.startswith(_RECORD_START)
+
+
 def repair(path: str | Path) -> int:
     """Cut a torn tail (a last line with no newline, or not a JSON object); return the bytes removed.
 
-    Only the end of the file is read, so this costs the same however long the log is.
+    Only the end of the file is read, so this costs the same however long the log is. Only what
+    a killed write leaves is cut: the start of one record (lines of zeros after a power cut
+    aside); any other tail is refused (JsonlError), as is a link or a file with other names.
     """
     p = Path(path)
-    if not p.exists():
+    if not os.path.lexists(p):
         return 0
-    with open(p, "r+b") as f:
+    with os.fdopen(open_own(p, os.O_RDWR), "r+b") as f:
         size = end = f.seek(0, os.SEEK_END)
+        records = 0  # non-blank lines cut: a killed write tears one
         if end > 0:
             f.seek(end - 1)
             if f.read(1) != b"\n":  # an unterminated line was cut mid-write
-                end = _last_line_start(f, end)
+                start = _last_line_start(f, end)
+                f.seek(start)
+                records += _cut(p, f.read(end - start))
+                end = start
         while end > 0:  # a terminated line that is not JSON (e.g. zeros after a power cut)
             start = _last_line_start(f, end - 1)
             f.seek(start)
-            if _valid(f.read(end - start)):
+            line = f.read(end - start)
+            if _valid(line):
                 break
+            records += _cut(p, line)
             end = start
+        if records > 1:
+            raise JsonlError(f"{p}: its last lines are not records ideaco wrote; not cutting them")
         if end < size:
             f.truncate(end)
         return size - end
+
+
+def _cut(path: Path, fragment: bytes) -> int:
+    """1 if `fragment` holds a torn record, 0 if only zeros; JsonlError if it is not ideaco's."""
+    if not _torn(fragment):
+        raise JsonlError(f"{path}: its last line is not a record ideaco wrote; not cutting it")
+    return 1 if fragment.strip(b"\x00 \t\r\n") else 0
 
 
 def read(path: str | Path) -> list[dict]:
@@ -103,7 +156,8 @@ class JsonlLog:
         self._seen: set[Any] = set()
         if unique_key is not None and self.path.exists():
             self._seen = {rec.get(unique_key) for rec in read(self.path)}
-        self._f: IO[str] | None = open(self.path, "a", encoding="utf-8", newline="\n")
+        fd = open_own(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        self._f: IO[str] | None = os.fdopen(fd, "a", encoding="utf-8", newline="\n")
 
     def append(self, record: dict) -> bool:
         """Write one record as one line; False if it was a duplicate and skipped."""

@@ -85,6 +85,9 @@ class RunDir:
             raise RunDirError(f"{target} is not a directory")
         if not (target / STATE).is_file():
             raise RunDirError(f"{target} is not an ideaco run directory (no {STATE})")
+        for name in RUN_FILES:  # a FIFO or a device in place of a log would hang or flood a reader
+            if (target / name).exists() and not (target / name).is_file():
+                raise RunDirError(f"{target / name} is not a regular file")
         return cls(target)
 
     def lock(self) -> RunLock:
@@ -111,8 +114,10 @@ class RunDir:
         Checked before any model call, so that a read-only folder or a planted link is one line
         up front rather than an error after a paid call.
         """
-        for name in RUN_FILES:
+        for name in (STATE, SUMMARY):
             check_regular_or_missing(self.path / name)
+        for name in (MESSAGES, THOUGHTS):  # appended and cut in place: no other name may share them
+            check_regular_or_missing(self.path / name, single_link=True)
         if not os.access(self.path, os.W_OK | os.X_OK):
             raise RunDirError(f"{self.path}: the run directory is not writable")
 
@@ -179,7 +184,7 @@ def _refuse_a_run_in(target: Path) -> None:
         raise RunDirError(f"{target} already holds run files ({', '.join(held)}); choose another --out")
 
 
-def check_regular_or_missing(path: Path) -> None:
+def check_regular_or_missing(path: Path, *, single_link: bool = False) -> None:
     """RunDirError unless `path` is missing or a regular file (a symbolic link is refused, not followed)."""
     try:
         info = os.lstat(path)
@@ -191,5 +196,5 @@ def check_regular_or_missing(path: Path) -> None:
         raise RunDirError(f"{path} is a symbolic link; ideaco writes only regular files in a run directory")
     if not stat.S_ISREG(info.st_mode):
         raise RunDirError(f"{path} is not a regular file")
-    if info.st_nlink > 1:
+    if single_link and info.st_nlink > 1:
         raise RunDirError(f"{path} has other hard links; ideaco writes only files of its own")
