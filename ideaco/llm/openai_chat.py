@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
 import json
 import logging
+import math
 import re
 import time
 from typing import Any
 
 import openai
 
+from ideaco import safejson
 from ideaco.llm.base import (
     ChatRequest,
     ChatResult,
@@ -23,6 +26,8 @@ from ideaco.llm.base import (
     LLMTimeout,
     Usage,
 )
+from ideaco.redact import Scrubber, redact_url, url_secrets
+from ideaco.redact import redact_urls as redact_urls_in
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +35,8 @@ log = logging.getLogger(__name__)
 CASCADE = ("json_schema", "json_object", "plain")
 NO_KEY = "sk-no-key"  # local servers want *some* key; the openai client refuses none
 _KEY_LIKE = re.compile(r"\bsk-[A-Za-z0-9_\-*.]{6,}")
+# A chat completion is kilobytes; a body far beyond that is not one (and is not parsed).
+MAX_BODY_BYTES = 8 * 1024 * 1024
 
 
 LLAMA_REPEAT_PENALTY = 1.3
@@ -81,10 +88,15 @@ class OpenAIChatLLM:
         *,
         llama_grammar: bool = False,
         timeout: float = 120.0,
+        no_key_note: str = "",
     ) -> None:
         self.base_url = base_url
+        self.shown_url = redact_url(base_url)  # what messages and logs show: no URL credentials
         self.llama_grammar = llama_grammar
+        self.timeout = timeout
         self._api_key = api_key
+        self._no_key_note = no_key_note  # why no key was sent, for a 401's message
+        self._secrets = Scrubber([api_key, *url_secrets(base_url)])
         self._client = openai.AsyncOpenAI(
             base_url=base_url, api_key=api_key or NO_KEY, max_retries=0, timeout=timeout
         )
@@ -93,7 +105,7 @@ class OpenAIChatLLM:
 
     def __repr__(self) -> str:
         # Never show the key.
-        return f"OpenAIChatLLM(base_url={self.base_url!r}, mode={self.structured_mode!r})"
+        return f"OpenAIChatLLM(base_url={self.shown_url!r}, mode={self.structured_mode!r})"
 
     @property
     def structured_mode(self) -> str:
@@ -118,7 +130,7 @@ class OpenAIChatLLM:
                 elif self._confirmed:
                     raise  # this endpoint accepted the mode before: the 400 is about something else
                 log.info(
-                    "%s refused %s (%s); trying %s", self.base_url, CASCADE[rung], exc, CASCADE[rung + 1]
+                    "%s refused %s (%s); trying %s", self.shown_url, CASCADE[rung], exc, CASCADE[rung + 1]
                 )
                 rung += 1
                 continue
@@ -157,26 +169,60 @@ class OpenAIChatLLM:
 
     async def _call(self, request: ChatRequest, mode: str) -> ChatResult:
         started = time.perf_counter()
+        create = self._client.chat.completions.with_raw_response.create
         try:
-            response = await self._client.chat.completions.create(**self._arguments(request, mode))
+            # A total deadline: the client's own timeout restarts with every byte received, so an
+            # endpoint that dribbles its answer would hold the call far past it.
+            raw = await asyncio.wait_for(create(**self._arguments(request, mode)), self.timeout)
+            body = raw.http_response.content
+        except asyncio.TimeoutError:
+            raise LLMTimeout(
+                f"request to {self.shown_url}{_label(request)} timed out after {self.timeout:g} s"
+            ) from None
         except openai.APIError as exc:
             # Not chained: the openai error's text holds the raw response body, which a server
             # may fill with the key; a traceback or log.exception would print it.
             raise self._map_error(exc, request) from None
         latency_ms = (time.perf_counter() - started) * 1000.0
-        choices = getattr(response, "choices", None) or []
-        if not choices:
-            raise LLMServerError(f"{self.base_url} returned no choices{_label(request)}")
-        # An echoing proxy or a debugging endpoint can put the key in the answer itself; it would
-        # then reach the thought log and the recording.
-        content = self._scrub_key(choices[0].message.content or "")
+        content, model, usage = self._read_body(body, request)
         return ChatResult(
             content=content,
-            model=getattr(response, "model", None) or request.model,
-            usage=_usage(response),
+            model=model,
+            usage=usage,
             latency_ms=latency_ms,
             output_mode=mode,
         )
+
+    def _read_body(self, body: bytes, request: ChatRequest) -> tuple[str, str, Usage]:
+        """The answer's content, model and usage from a response body, whatever the body holds.
+
+        Parsed here, not by the openai client: a body with invalid UTF-8 (replaced), nesting
+        without bound, the wrong shapes or numbers that are not numbers is an LLMServerError of
+        one line, never an exception the run cannot place.
+        """
+        where = f"{self.shown_url}{_label(request)}"
+        if len(body) > MAX_BODY_BYTES:
+            raise LLMServerError(f"bad response from {where}: a body of {len(body)} bytes is not an answer")
+        try:
+            data = safejson.loads(body)
+        except ValueError as exc:
+            raise LLMServerError(f"bad response from {where}: not a JSON answer ({_short(exc)})") from None
+        choices = data.get("choices") if isinstance(data, dict) else None
+        if not isinstance(choices, list) or not choices:
+            raise LLMServerError(f"{where} returned no choices")
+        message = choices[0].get("message") if isinstance(choices[0], dict) else None
+        if not isinstance(message, dict):
+            raise LLMServerError(f"bad response from {where}: choices[0] holds no message")
+        content = message.get("content")
+        if content is None:
+            content = ""
+        elif not isinstance(content, str):  # a list of parts, an object: the model's text as JSON
+            content = json.dumps(content, ensure_ascii=False)
+        model = data.get("model")
+        model = model if isinstance(model, str) and model else request.model
+        # An echoing proxy or a debugging endpoint can put the key in the answer itself; it would
+        # then reach the thought log and the recording.
+        return self._scrub_key(content), self._scrub_key(model), _usage(data)
 
     def _map_error(self, exc: openai.APIError, request: ChatRequest) -> LLMError:
         error = self._classify(exc, request)
@@ -184,11 +230,11 @@ class OpenAIChatLLM:
         return error
 
     def _classify(self, exc: openai.APIError, request: ChatRequest) -> LLMError:
-        where = f"{self.base_url}{_label(request)}"
+        where = f"{self.shown_url}{_label(request)}"
         if isinstance(exc, openai.APITimeoutError):
             return LLMTimeout(f"request to {where} timed out")
         if isinstance(exc, openai.APIConnectionError):
-            return LLMConnectionError(f"cannot reach model endpoint {self.base_url}: {_cause(exc)}")
+            return LLMConnectionError(f"cannot reach model endpoint {self.shown_url}: {_cause(exc)}")
         if isinstance(exc, openai.APIStatusError):
             status = exc.status_code
             detail = self._scrub(_detail(exc))
@@ -196,6 +242,10 @@ class OpenAIChatLLM:
                 retry_after = parse_retry_after(exc.response.headers)
                 return LLMRateLimited(f"rate limited by {where}: {detail}", retry_after=retry_after)
             if status in (401, 403):
+                if self._api_key is None and self._no_key_note:
+                    return LLMAuthError(
+                        f"{where} refused the request (HTTP {status}): {detail}; {self._no_key_note}"
+                    )
                 return LLMAuthError(f"{where} refused the API key (HTTP {status}): {detail}")
             if status >= 500:
                 return LLMServerError(f"{where} failed (HTTP {status}): {detail}", status=status)
@@ -204,11 +254,12 @@ class OpenAIChatLLM:
         return LLMServerError(f"bad response from {where}: {exc.message}")
 
     def _scrub_key(self, text: str) -> str:
-        return text.replace(self._api_key, "***") if self._api_key else text
+        """Whole occurrences of the key (and URL credentials) replaced; a key too short to be one is not."""
+        return self._secrets(text)
 
     def _scrub(self, text: str) -> str:
         """Servers may echo the key (or part of it) in an error: never let it into a message."""
-        return _KEY_LIKE.sub("***", self._scrub_key(text))
+        return _KEY_LIKE.sub("***", self._scrub_key(redact_urls_in(text)))
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -235,15 +286,30 @@ def _detail(exc: openai.APIStatusError) -> str:
     return str(exc.message)[:300]
 
 
-def _usage(response: Any) -> Usage:
-    usage = getattr(response, "usage", None)
-    prompt = getattr(usage, "prompt_tokens", 0) or 0
-    completion = getattr(usage, "completion_tokens", 0) or 0
-    details = getattr(usage, "prompt_tokens_details", None)
-    cached = getattr(details, "cached_tokens", None)
+def _short(exc: Exception) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _count(value: Any) -> int | None:
+    """A token count as reported, or None if it is not a sensible one (a string, NaN, negative...)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return int(value) if 0 <= value < 2**53 else None
+
+
+def _field(mapping: Any, name: str) -> Any:
+    return mapping.get(name) if isinstance(mapping, dict) else None
+
+
+def _usage(data: dict) -> Usage:
+    usage = _field(data, "usage")
+    prompt = _count(_field(usage, "prompt_tokens")) or 0
+    completion = _count(_field(usage, "completion_tokens")) or 0
+    cached = _count(_field(_field(usage, "prompt_tokens_details"), "cached_tokens"))
     if cached is None:
         # llama.cpp also reports its prompt-cache hits in a non-standard `timings` field.
-        extra = getattr(response, "model_extra", None) or {}
-        timings = extra.get("timings") if isinstance(extra, dict) else None
-        cached = timings.get("cache_n") if isinstance(timings, dict) else None
-    return Usage(prompt_tokens=int(prompt), completion_tokens=int(completion), cached_tokens=int(cached or 0))
+        cached = _count(_field(_field(data, "timings"), "cache_n"))
+    return Usage(prompt_tokens=prompt, completion_tokens=completion, cached_tokens=cached or 0)

@@ -10,12 +10,15 @@ from typing import Generic, TypeVar
 
 import pydantic
 
+from ideaco import safejson
 from ideaco.llm.base import LLM, ChatRequest, ChatResult, LLMError, Usage
 
 T = TypeVar("T")
 
 REPAIR_PROMPT = "Your answer was not valid: {error}. Reply again with only the corrected JSON object."
 MAX_ERROR_CHARS = 300
+# A thought is a few kilobytes; an answer a thousand times that is not one, whatever it holds.
+MAX_ANSWER_CHARS = 1_000_000
 
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 
@@ -28,12 +31,17 @@ def parse_json_lenient(text: str) -> dict:
     """
     if not text or not text.strip():
         raise ValueError("empty answer")
+    if len(text) > MAX_ANSWER_CHARS:
+        raise ValueError(f"answer too long ({len(text)} characters; a thought is a few thousand)")
     try:  # the common case (a constrained model): the whole answer is the object
-        whole = json.loads(text)
+        whole = safejson.loads(text)
         if isinstance(whole, dict):
             return whole
+    except safejson.Unsafe:
+        raise  # the same object found again below would fail the same way
     except ValueError:
         pass
+
     # Fenced blocks first: prose around them may hold braces of its own.
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     reason = "no JSON object found"
@@ -57,9 +65,12 @@ def _first_object(text: str) -> tuple[dict | None, str | None]:
         span = text[start : end + 1]
         for attempt in (span, _drop_trailing_commas(span)):
             try:
-                value = json.loads(attempt)
+                value = safejson.loads(attempt)
             except json.JSONDecodeError as exc:
                 why = why or f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                continue
+            except safejson.Unsafe as exc:  # too deep, NaN or Infinity: not an answer, however repaired
+                why = why or str(exc)
                 continue
             if isinstance(value, dict):
                 return value, None
@@ -92,11 +103,16 @@ def _matching_brace(text: str, start: int) -> int | None:
     return None
 
 
+_WHITESPACE = frozenset(" \t\r\n")
+
+
 def _drop_trailing_commas(text: str) -> str:
+    """`{"a": 1,}` -> `{"a": 1}`: one pass, linear however many commas the text holds."""
     out: list[str] = []
     in_string = False
     escaped = False
-    for index, char in enumerate(text):
+    pending_comma = -1  # index in `out` of a comma outside strings not yet followed by a value
+    for char in text:
         if in_string:
             if escaped:
                 escaped = False
@@ -104,12 +120,14 @@ def _drop_trailing_commas(text: str) -> str:
                 escaped = True
             elif char == '"':
                 in_string = False
+        elif char in _WHITESPACE:
+            out.append(char)
+            continue
+        elif char in "}]" and pending_comma >= 0:
+            out[pending_comma] = ""  # blanked, not deleted: O(1) however many there are
         elif char == '"':
             in_string = True
-        elif char == ",":
-            rest = text[index + 1 :].lstrip()
-            if rest[:1] in ("}", "]"):
-                continue
+        pending_comma = len(out) if char == "," and not in_string else -1
         out.append(char)
     return "".join(out)
 
@@ -158,7 +176,13 @@ class StructuredAnswer(Generic[T]):
 
 
 def _parse_and_validate(raw: str, validate: Callable[[dict], tuple[T, list[str]]]) -> tuple[T, list[str]]:
-    value, corrections = validate(parse_json_lenient(raw))
+    data = parse_json_lenient(raw)
+    try:
+        value, corrections = validate(data)
+    except ValueError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any answer at all is data: a logged invalid thought
+        raise ValueError(f"the answer could not be read ({type(exc).__name__})") from None
     return value, list(corrections)
 
 

@@ -19,6 +19,9 @@ What each request gets (a *spec*):
   ``extra`` fields merged into the response (e.g. llama.cpp's ``{"timings": {"cache_n": 12}}``).
 - ``ErrorReply(status, message=..., body=..., headers=..., delay=...)``: an HTTP error, e.g.
   ``ErrorReply(400, "response_format is not supported")`` or ``ErrorReply(503)``.
+- ``RawReply(body, status=200, chunk=..., interval=...)``: these exact bytes as the response body
+  (invalid UTF-8, broken or hostile JSON), optionally dribbled ``chunk`` bytes at a time with
+  ``interval`` seconds between pieces (an endpoint that keeps a connection alive byte by byte).
 - a callable ``(request_body: dict) -> spec``: decides per request.
 
 Where specs come from, for each request in order:
@@ -47,7 +50,15 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["ErrorReply", "FakeOpenAIServer", "Reply", "Spec", "last_user_content"]
+__all__ = [
+    "ErrorReply",
+    "FakeOpenAIServer",
+    "RawReply",
+    "Reply",
+    "Spec",
+    "completion_body",
+    "last_user_content",
+]
 
 
 @dataclass(frozen=True)
@@ -75,7 +86,39 @@ class ErrorReply:
     delay: float = 0.0
 
 
-Spec = str | dict | list | Reply | ErrorReply | Callable[[dict], Any]
+@dataclass(frozen=True)
+class RawReply:
+    """A response body sent byte for byte as given; see the module docstring."""
+
+    body: bytes
+    status: int = 200
+    content_type: str = "application/json"
+    chunk: int = 0  # >0: the body goes out in pieces of this many bytes...
+    interval: float = 0.0  # ...with this many seconds between them
+    delay: float = 0.0
+
+
+def completion_body(content: str | bytes, **fields: Any) -> bytes:
+    """The bytes of an ordinary chat completion whose content is `content` (bytes are put in as they
+    are, so they can hold invalid UTF-8); `fields` are added at the top level or replace its fields."""
+    marker = "\u0000CONTENT\u0000"
+    payload: dict[str, Any] = {
+        "id": "chatcmpl-raw",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "fake-model",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": marker}, "finish_reason": "stop"}
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        **fields,
+    }
+    text = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    raw = content if isinstance(content, bytes) else json.dumps(content, ensure_ascii=False)[1:-1].encode()
+    return text.replace(json.dumps(marker)[1:-1].encode(), raw)
+
+
+Spec = str | dict | list | Reply | ErrorReply | RawReply | Callable[[dict], Any]
 
 
 def last_user_content(body: dict) -> str:
@@ -189,10 +232,10 @@ class FakeOpenAIServer:
             self.in_flight -= 1
 
 
-def _resolve(spec: Spec, body: dict) -> Reply | ErrorReply:
-    while callable(spec) and not isinstance(spec, (Reply, ErrorReply)):
+def _resolve(spec: Spec, body: dict) -> Reply | ErrorReply | RawReply:
+    while callable(spec) and not isinstance(spec, (Reply, ErrorReply, RawReply)):
         spec = spec(body)
-    if isinstance(spec, (Reply, ErrorReply)):
+    if isinstance(spec, (Reply, ErrorReply, RawReply)):
         return spec
     if isinstance(spec, str):
         return Reply(spec)
@@ -251,6 +294,21 @@ class _ChatHandler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (e.g. its timeout fired): nothing to answer
 
+    def _send_raw(self, spec: RawReply) -> None:
+        try:
+            self.send_response(spec.status)
+            self.send_header("Content-Type", spec.content_type)
+            self.send_header("Content-Length", str(len(spec.body)))
+            self.end_headers()
+            step = spec.chunk or len(spec.body) or 1
+            for start in range(0, len(spec.body), step):
+                if start and spec.interval:
+                    time.sleep(spec.interval)
+                self.wfile.write(spec.body[start : start + step])
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (its deadline passed)
+
     def do_GET(self) -> None:  # noqa: N802 - stdlib naming
         if self.path.rstrip("/").endswith("/models"):
             self._send_json(200, {"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
@@ -274,7 +332,9 @@ class _ChatHandler(BaseHTTPRequestHandler):
             spec = _resolve(fake._next_spec(body), body)
             if spec.delay > 0:
                 time.sleep(spec.delay)
-            if isinstance(spec, ErrorReply):
+            if isinstance(spec, RawReply):
+                self._send_raw(spec)
+            elif isinstance(spec, ErrorReply):
                 payload = spec.body
                 if payload is None:
                     message = spec.message or f"fake error {spec.status}"
