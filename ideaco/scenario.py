@@ -120,8 +120,19 @@ class LLMSettings(_Strict):
     model: str | None = None
     base_url: str | None = None
     temperature: float | None = Field(None, ge=0, le=2)
-    api_key_env: str | None = None
+    api_key_env: str | None = None  # refused: named here only to say why
     max_tokens: int | None = Field(None, gt=0)
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _no_key_choice(cls, v: str | None) -> str | None:
+        if v is not None:
+            # The same rule as ideaco.llm.config's (which also guards a saved state's scenario).
+            raise ValueError(
+                "a scenario cannot choose which environment variable is sent as your API key; "
+                "pass --api-key-env NAME yourself"
+            )
+        return v
 
 
 class Department(_Strict):

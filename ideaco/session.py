@@ -53,6 +53,7 @@ class ModelOptions:
     concurrency: int = 2
     threads: int | None = None  # embedded model: threads per llama.cpp instance
     slots: int | None = None  # embedded model: prompt-cache slots in all
+    trust_scenario_endpoint: bool = False  # send the user's key to an endpoint the scenario chose
 
 
 @dataclass
@@ -113,6 +114,7 @@ def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSett
             env=os.environ,
             threads=options.threads,
             slots=options.slots,
+            trust_scenario_endpoint=options.trust_scenario_endpoint,
         )
     except ValueError as exc:
         raise IdeacoError(str(exc)) from None
@@ -135,6 +137,8 @@ def open_llm(
         raise IdeacoError(f"--replay file not found: {options.replay}")
     if options.replay is None and settings.embedded:
         status(f"starting the embedded model ({settings.gguf or 'SmolLM2-135M-Instruct'}) …")
+    if options.replay is None and settings.key_withheld:
+        status(f"note: {settings.withheld_note()}")
     try:
         stack = build_llm(
             settings,

@@ -27,6 +27,13 @@ ModelName = Annotated[str | None, typer.Option("--model", help="Model name for e
 ApiKeyEnv = Annotated[
     str | None, typer.Option("--api-key-env", help="Environment variable holding the API key.")
 ]
+TrustScenarioEndpoint = Annotated[
+    bool,
+    typer.Option(
+        "--trust-scenario-endpoint",
+        help="Send your API key to the endpoint the scenario's llm.base_url names (not sent otherwise).",
+    ),
+]
 Gguf = Annotated[
     Path | None, typer.Option("--gguf", help="Serve this local GGUF model in-process instead of SmolLM2.")
 ]
@@ -77,6 +84,7 @@ MODEL_FLAGS = (
     "concurrency",
     "threads",
     "slots",
+    "trust_scenario_endpoint",
 )
 
 
@@ -112,6 +120,7 @@ def run(
     concurrency: Concurrency = 2,
     threads: Threads = None,
     slots: Slots = None,
+    trust_scenario_endpoint: TrustScenarioEndpoint = False,
     show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
 ) -> None:
     """Run an office from SCENARIO on the simulated clock, printing the conversation."""
@@ -160,6 +169,7 @@ def chat(
     concurrency: Concurrency = 2,
     threads: Threads = None,
     slots: Slots = None,
+    trust_scenario_endpoint: TrustScenarioEndpoint = False,
 ) -> None:
     """Talk to the office as the boss while it runs (type /help for commands)."""
     from ideaco.cli.chat import ChatOptions, chat_command

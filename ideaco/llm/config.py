@@ -6,6 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+from ideaco.redact import redact_url
 
 DEFAULT_EMBEDDED_MODEL = "smollm2-135m"
 DEFAULT_REMOTE_MODEL = "gpt-4o-mini"
@@ -27,8 +30,14 @@ RETRY_DELAY_ENV = "IDEACO_RETRY_DELAY"
 THREADS_ENV = "IDEACO_THREADS"
 SLOTS_ENV = "IDEACO_SLOTS"
 
-# Keys a scenario's `llm:` block may hold (scenario validation can reuse this).
-SCENARIO_LLM_KEYS = frozenset({"base_url", "model", "temperature", "api_key_env", "max_tokens"})
+# Keys a scenario's `llm:` block may hold (scenario validation can reuse this). Not `api_key_env`:
+# a file someone sends you must not pick which of your variables is sent as a Bearer token.
+SCENARIO_LLM_KEYS = frozenset({"base_url", "model", "temperature", "max_tokens"})
+SCENARIO_KEY_ENV_REFUSED = (
+    "a scenario cannot choose which environment variable is sent as your API key; "
+    "pass --api-key-env NAME yourself"
+)
+TRUST_FLAG = "--trust-scenario-endpoint"
 
 
 @dataclass(frozen=True)
@@ -47,23 +56,36 @@ class LLMSettings:
     retry_base_delay: float = DEFAULT_RETRY_DELAY
     threads: int | None = None  # embedded only: threads per llama.cpp instance
     slots: int | None = None  # embedded only: prompt-cache slots in all
+    # Set when a key was in the environment but not sent: the scenario chose the endpoint.
+    key_withheld: str | None = None
 
     def describe(self) -> str:
-        """One line for the terminal, without the key."""
+        """One line for the terminal, without the key (or a password in the URL)."""
         if self.embedded:
             source = f"embedded llama.cpp ({self.gguf or 'SmolLM2-135M-Instruct'})"
         else:
-            source = str(self.base_url)
+            source = redact_url(str(self.base_url))
         return f"model {self.model} via {source}"
+
+    def withheld_note(self) -> str:
+        """Why no key goes to the endpoint, and how to send it ("" when nothing was withheld)."""
+        if not self.key_withheld:
+            return ""
+        return (
+            f"{self.key_withheld} is not sent to {redact_url(str(self.base_url))}, an endpoint the scenario "
+            f"chose; pass {TRUST_FLAG} to send it there, or --base-url to choose the endpoint yourself"
+        )
 
 
 def _scenario_block(scenario_llm: Mapping[str, Any] | None) -> dict[str, Any]:
-    block = dict(scenario_llm or {})
+    block = {k: v for k, v in (scenario_llm or {}).items() if not (k == "api_key_env" and v is None)}
+    if "api_key_env" in block:
+        raise ValueError(f"llm.api_key_env: {SCENARIO_KEY_ENV_REFUSED}")
     unknown = sorted(set(block) - SCENARIO_LLM_KEYS)
     if unknown:
         allowed = ", ".join(sorted(SCENARIO_LLM_KEYS))
         raise ValueError(f"llm: unknown key {unknown[0]!r} (allowed: {allowed})")
-    for name in ("base_url", "model", "api_key_env"):
+    for name in ("base_url", "model"):
         value = block.get(name)
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise ValueError(f"llm.{name}: expected a non-empty string, got {value!r}")
@@ -104,6 +126,18 @@ def _first(*values: str | None) -> str | None:
     return None
 
 
+def _origin(url: str | None) -> tuple[str, str, int | None] | None:
+    """(scheme, host, port) of a URL, for "the same endpoint"; None if it has none."""
+    try:
+        parts = urlsplit(url or "")
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:
+        return None
+    if not parts.hostname:
+        return None
+    return parts.scheme.lower(), parts.hostname.lower(), port
+
+
 def resolve_settings(
     *,
     cli_base_url: str | None = None,
@@ -114,8 +148,14 @@ def resolve_settings(
     env: Mapping[str, str],
     threads: int | None = None,
     slots: int | None = None,
+    trust_scenario_endpoint: bool = False,
 ) -> LLMSettings:
-    """Merge the sources into one LLMSettings; ValueError with one clear line if they conflict."""
+    """Merge the sources into one LLMSettings; ValueError with one clear line if they conflict.
+
+    The user's own flags and environment decide which key goes where: a key is sent to an endpoint
+    the scenario chose only with `trust_scenario_endpoint`, or when the user configured the same
+    endpoint (scheme, host and port) in IDEACO_BASE_URL / OPENAI_BASE_URL.
+    """
     block = _scenario_block(scenario_llm)
     if gguf is not None and cli_base_url:
         raise ValueError("--gguf and --base-url exclude each other: --gguf serves a local model file itself")
@@ -131,11 +171,16 @@ def resolve_settings(
         base_url = _first(cli_base_url, block.get("base_url"), *(env.get(name) for name in BASE_URL_ENVS))
     embedded = base_url is None
 
-    key_env = cli_api_key_env or block.get("api_key_env")
+    key_env = cli_api_key_env
     if key_env and not env.get(key_env):
-        origin = "--api-key-env" if cli_api_key_env else "llm.api_key_env"
-        raise ValueError(f"{origin}: environment variable {key_env} is not set")
+        raise ValueError(f"--api-key-env: environment variable {key_env} is not set")
     api_key = None if embedded else env.get(key_env or DEFAULT_API_KEY_ENV) or None
+    withheld = None
+    chosen_by_scenario = not embedded and not cli_base_url and base_url == block.get("base_url")
+    if api_key and chosen_by_scenario and not trust_scenario_endpoint:
+        users = {_origin(env.get(name)) for name in BASE_URL_ENVS if env.get(name)}
+        if _origin(base_url) not in users - {None}:
+            api_key, withheld = None, key_env or DEFAULT_API_KEY_ENV
 
     if embedded:
         default_model = Path(gguf_path).stem if gguf_path else DEFAULT_EMBEDDED_MODEL
@@ -156,6 +201,7 @@ def resolve_settings(
         retry_base_delay=_env_number(env, RETRY_DELAY_ENV, DEFAULT_RETRY_DELAY),
         threads=threads or _env_count(env, THREADS_ENV),
         slots=slots or _env_count(env, SLOTS_ENV),
+        key_withheld=withheld,
     )
 
 

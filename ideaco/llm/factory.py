@@ -85,7 +85,9 @@ def build_llm(
         else:
             if not settings.base_url:
                 raise ValueError("no base_url configured and not embedded")
-            base = OpenAIChatLLM(settings.base_url, settings.api_key, timeout=timeout)
+            base = OpenAIChatLLM(
+                settings.base_url, settings.api_key, timeout=timeout, no_key_note=settings.withheld_note()
+            )
         llm: LLM = base
         if record is not None:
             llm = RecordingLLM(llm, record, record_file)

@@ -14,7 +14,7 @@ ALL_ENV = {
     "OTHER_KEY": "sk-other-key",
     "SCENARIO_KEY": "sk-scenario-key",
 }
-SCENARIO = {"base_url": "http://scenario/v1", "model": "scenario-model", "api_key_env": "SCENARIO_KEY"}
+SCENARIO = {"base_url": "http://scenario/v1", "model": "scenario-model"}
 
 
 @pytest.mark.parametrize(
@@ -48,17 +48,37 @@ def test_model_precedence_and_defaults(cli, scenario, env, expected):
 
 
 @pytest.mark.parametrize(
-    ("cli_key_env", "scenario", "expected"),
+    ("cli_url", "cli_key_env", "scenario", "trust", "expected", "withheld"),
     [
-        ("OTHER_KEY", SCENARIO, "sk-other-key"),
-        (None, SCENARIO, "sk-scenario-key"),
-        (None, {}, "sk-openai-env-key"),
+        ("http://cli/v1", "OTHER_KEY", SCENARIO, False, "sk-other-key", None),
+        ("http://cli/v1", None, SCENARIO, False, "sk-openai-env-key", None),
+        (None, None, {}, False, "sk-openai-env-key", None),  # the user's own IDEACO_BASE_URL
+        # The scenario chose the host: the user's key goes there only with consent.
+        (None, "OTHER_KEY", SCENARIO, False, None, "OTHER_KEY"),
+        (None, None, SCENARIO, False, None, "OPENAI_API_KEY"),
+        (None, "OTHER_KEY", SCENARIO, True, "sk-other-key", None),
+        (None, None, {"base_url": "http://ideaco-env:80/v1"}, False, "sk-openai-env-key", None),  # same host
+        (None, None, {"base_url": "https://ideaco-env/v1"}, False, None, "OPENAI_API_KEY"),  # not same scheme
     ],
 )
-def test_api_key_precedence(cli_key_env, scenario, expected):
-    assert (
-        resolve_settings(cli_api_key_env=cli_key_env, scenario_llm=scenario, env=ALL_ENV).api_key == expected
+def test_api_key_goes_where_the_user_sent_it(cli_url, cli_key_env, scenario, trust, expected, withheld):
+    settings = resolve_settings(
+        cli_base_url=cli_url,
+        cli_api_key_env=cli_key_env,
+        scenario_llm=scenario,
+        env=ALL_ENV,
+        trust_scenario_endpoint=trust,
     )
+    assert settings.api_key == expected
+    assert settings.key_withheld == withheld
+    assert (withheld or "") in settings.withheld_note()
+
+
+def test_a_scenario_cannot_name_the_key_variable():
+    with pytest.raises(ValueError, match="llm.api_key_env: a scenario cannot choose"):
+        resolve_settings(
+            scenario_llm={"api_key_env": "SCENARIO_KEY"}, cli_base_url="http://x/v1", env=ALL_ENV
+        )
 
 
 def test_missing_key_is_fine_for_a_local_endpoint():
@@ -69,8 +89,6 @@ def test_missing_key_is_fine_for_a_local_endpoint():
 def test_a_named_key_variable_that_is_unset_is_an_error():
     with pytest.raises(ValueError, match="--api-key-env: environment variable NOPE is not set"):
         resolve_settings(cli_api_key_env="NOPE", cli_base_url="http://x/v1", env={})
-    with pytest.raises(ValueError, match="llm.api_key_env"):
-        resolve_settings(scenario_llm={"api_key_env": "NOPE"}, cli_base_url="http://x/v1", env={})
 
 
 def test_scenario_temperature_and_max_tokens_with_defaults():
