@@ -99,6 +99,8 @@ def read_yaml(path: str | Path) -> Any:
         raise PersonaError(path, f"not valid YAML{line}: {problem}") from None
     except yaml.YAMLError as exc:
         raise PersonaError(path, f"not valid YAML: {' '.join(str(exc).split())}") from None
+    except RecursionError:
+        raise PersonaError(path, "not valid YAML: nested too deeply") from None
 
 
 def read_mapping(path: str | Path) -> dict:

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 # A Flow-of-Thought is about 4 levels deep; a state file about 8. Far below the interpreter's
 # recursion limit, so nothing that walks a loaded value recursively can overflow it.
 MAX_DEPTH = 64
+
+
+# Fast paths: only text that could hold them pays for the checks below.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class Unsafe(ValueError):
@@ -51,7 +56,10 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
         raise Unsafe(str(exc)) from None
     except RecursionError:
         raise Unsafe(f"nested deeper than {max_depth} levels") from None
-    return clean(value, max_depth=max_depth)
+    deep = text.count("[") + text.count("{") > max_depth
+    if deep or ("\\u" in text and _SURROGATE_ESCAPE.search(text)) or _has_surrogate(text):
+        return clean(value, max_depth=max_depth)
+    return value
 
 
 def clean(value: Any, *, max_depth: int = MAX_DEPTH) -> Any:

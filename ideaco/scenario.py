@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -18,6 +19,16 @@ from pydantic import (
     model_validator,
 )
 
+from ideaco.bounds import (
+    RESERVED_IDS,
+    SECRETARY_ID,
+    Name,
+    PlaceId,
+    Seconds,
+    Start,
+    bounded,
+    refuse_key_choice,
+)
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -30,9 +41,6 @@ from ideaco.persona import (
 DEFAULT_START = datetime(2026, 1, 5, 9, 0, 0)
 DEFAULT_DURATION = timedelta(hours=2)
 EMPLOYEE_ID = re.compile(r"^[a-z][a-z0-9_-]*$")
-RESERVED_IDS = frozenset({"boss", "system", "all", "everyone"})
-# Room and department ids end up inside conversation ids (`boss:x`, `dm:a:b`), so no ':' or spaces.
-PLACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 _DURATION = re.compile(
     r"^(?:(\d+(?:\.\d+)?)d)?(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?$"
@@ -41,21 +49,21 @@ _CLOCK = re.compile(r"^(\d+):([0-5]\d)(?::([0-5]\d))?$")
 
 
 def parse_duration(value: str | int | float | timedelta) -> timedelta:
-    """Parse "2h", "30m", "90s", "1h30m", "1.5h", "1d" (or a number of seconds) into a timedelta."""
+    """Parse "2h", "30m", "90s", "1h30m", "1.5h", "1d" (or seconds) into a timedelta of at most 366 days."""
     if isinstance(value, timedelta):
-        return value
+        return bounded(value, value.total_seconds())
     if isinstance(value, bool):
         raise ValueError(f"{value!r} is not a duration (use e.g. 2h, 30m, 1h30m)")
     if isinstance(value, (int, float)):
         if value < 0:
             raise ValueError(f"{value!r} is negative")
-        return timedelta(seconds=value)
+        return bounded(value, float(value))
     text = str(value).strip().lower().replace(" ", "")
     match = _DURATION.match(text)
     if not text or not match or not any(match.groups()):
         raise ValueError(f"{value!r} is not a duration (use e.g. 2h, 30m, 90s, 1h30m)")
     d, h, m, s = (float(g) if g else 0.0 for g in match.groups())
-    return timedelta(days=d, hours=h, minutes=m, seconds=s)
+    return bounded(value, d * 86400 + h * 3600 + m * 60 + s)
 
 
 def parse_offset(value: str | int | float | timedelta) -> timedelta:
@@ -64,10 +72,12 @@ def parse_offset(value: str | int | float | timedelta) -> timedelta:
         match = _CLOCK.match(value.strip())
         if match:
             h, m, s = match.groups()
-            return timedelta(hours=int(h), minutes=int(m), seconds=int(s or 0))
+            return bounded(value, int(h) * 3600 + int(m) * 60 + int(s or 0))
     try:
         return parse_duration(value)
-    except ValueError:
+    except ValueError as exc:
+        if "longer than" in str(exc):
+            raise
         raise ValueError(f"{value!r} is not a time (use HH:MM from the start, or e.g. 1h30m)") from None
 
 
@@ -120,24 +130,13 @@ class LLMSettings(_Strict):
     model: str | None = None
     base_url: str | None = None
     temperature: float | None = Field(None, ge=0, le=2)
-    api_key_env: str | None = None  # refused: named here only to say why
+    api_key_env: Annotated[str | None, AfterValidator(refuse_key_choice)] = None  # named only to refuse it
     max_tokens: int | None = Field(None, gt=0)
-
-    @field_validator("api_key_env")
-    @classmethod
-    def _no_key_choice(cls, v: str | None) -> str | None:
-        if v is not None:
-            # The same rule as ideaco.llm.config's (which also guards a saved state's scenario).
-            raise ValueError(
-                "a scenario cannot choose which environment variable is sent as your API key; "
-                "pass --api-key-env NAME yourself"
-            )
-        return v
 
 
 class Department(_Strict):
-    id: str = Field(pattern=PLACE_ID.pattern)
-    name: str
+    id: PlaceId
+    name: Name
     mission: str = ""
     members: list[str] = Field(min_length=1)
     lead: str | None = None  # defaults to the first member
@@ -149,8 +148,8 @@ class Department(_Strict):
 
 class Employee(_Strict):
     id: str
-    name: str = Field(min_length=1)
-    role: str = Field(min_length=1)
+    name: Name = Field(min_length=1)
+    role: Name = Field(min_length=1)
     archetype: str | None = None
     persona: str | None = None  # a path relative to the scenario file
     age: int | None = Field(None, ge=14, le=120)
@@ -161,6 +160,8 @@ class Employee(_Strict):
     def _check_id(cls, v: str) -> str:
         if not EMPLOYEE_ID.match(v):
             raise ValueError(f"{v!r} is not a valid id (lowercase letters, digits, '-' and '_')")
+        if v == SECRETARY_ID:
+            raise ValueError(f"{v!r} is reserved (every company has its secretary)")
         if v in RESERVED_IDS:
             raise ValueError(f"{v!r} is reserved")
         return v
@@ -174,8 +175,8 @@ class Employee(_Strict):
 
 
 class Room(_Strict):
-    id: str = Field(pattern=PLACE_ID.pattern)
-    name: str
+    id: PlaceId
+    name: Name
     kind: Literal["work", "casual"] = "work"
     members: list[str]
 
@@ -208,17 +209,23 @@ class Scenario(_Strict):
     """A validated scenario; `to_dict()` and `Scenario.model_validate(d)` round-trip."""
 
     name: str = "scenario"  # the file stem, used for the default run directory
-    company: str = Field(min_length=1)
+    company: Name = Field(min_length=1)
     language: str = "en"
     duration: timedelta = DEFAULT_DURATION
-    start: datetime = DEFAULT_START
+    start: Start = DEFAULT_START
     llm: LLMSettings | None = None
     departments: list[Department] = Field(default_factory=list)
     employees: list[Employee] = Field(default_factory=list)  # the secretary is always added
     rooms: list[Room] = Field(default_factory=list)
     script: list[ScriptEntry] = Field(default_factory=list)
-    timers: dict[str, float] = Field(default_factory=dict)
-    gates: dict[str, float] = Field(default_factory=dict)
+    timers: dict[str, Seconds] = Field(default_factory=dict)
+    gates: dict[str, Seconds] = Field(default_factory=dict)
+
+    @field_validator("script")
+    @classmethod
+    def _in_time_order(cls, v: list[ScriptEntry]) -> list[ScriptEntry]:
+        # Lines listed out of order are posted in time order (ties keep the file's order), never dropped.
+        return sorted(v, key=lambda entry: entry.at)
 
     @field_validator("duration", mode="before")
     @classmethod
@@ -252,13 +259,18 @@ class Scenario(_Strict):
                 seen[ident] = where
 
         names: dict[str, str] = {}
+        ids = {e.id: i for i, e in reversed(list(enumerate(self.employees)))}  # each id's first index
         for i, e in enumerate(self.employees):
             claim(e.id, f"employees[{i}].id")
             key = e.name.strip().lower()
             if key in RESERVED_IDS:
                 problems.append((f"employees[{i}].name", f"{e.name!r} is reserved (it is a mention keyword)"))
+            elif key == SECRETARY_ID:
+                problems.append((f"employees[{i}].name", f"{e.name!r} is the secretary's name"))
             elif key in names:  # mentions use @Name, so names must tell employees apart
                 problems.append((f"employees[{i}].name", f"duplicate name {e.name!r} (also {names[key]})"))
+            elif key in ids and key != e.id:  # @key would name two people: one by id, one by name
+                problems.append((f"employees[{i}].name", f"{e.name!r} is the id of employees[{ids[key]}]"))
             names.setdefault(key, e.id)
             if e.archetype is None and e.persona is None:
                 problems.append((f"employees[{i}]", "needs an archetype or a persona file"))

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ideaco.bounds import check_clock
 from ideaco.errors import IdeacoError
 from ideaco.llm.base import LLMError
 from ideaco.llm.config import LLMSettings, model_for, resolve_settings
@@ -29,7 +30,7 @@ from ideaco.office.journal import MemoryJournal, RunJournal
 from ideaco.office.office import Office
 from ideaco.office.summary import summarize
 from ideaco.persona import PersonaError
-from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration
+from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration, scenario_problems
 from ideaco.store import runlog
 from ideaco.store.lock import RunLock, RunLockedError
 from ideaco.store.rundir import RunDir, RunDirError
@@ -202,9 +203,12 @@ def open_new_company(
     if not name:
         raise IdeacoError("--new needs a company name")
     stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "company"
-    scenario = Scenario.model_validate(
-        {"name": stem, "company": name, "duration": f"{int(duration.total_seconds())}s"}
-    )
+    try:
+        scenario = Scenario.model_validate(
+            {"name": stem, "company": name, "duration": f"{int(duration.total_seconds())}s"}
+        )
+    except ValueError as exc:  # pydantic's ValidationError
+        raise IdeacoError(f"--new: {scenario_problems(exc)[0][1]}") from None
     return _open_scenario(scenario, Path("."), model or ModelOptions(), seed, out, None, clock, status, root)
 
 
@@ -352,12 +356,13 @@ def _reopen(
         config = _config(scenario, settings, state["office"])
         # Rebuilt once without a model or the run directory, so that a state this version cannot
         # continue is one line before any endpoint is contacted or any file touched.
-        office_from_state(state, messages, thoughts=thoughts, llm=_NOT_CONNECTED, clock=SimClock(now),
-                          journal=MemoryJournal(), config=config)  # fmt: skip
+        probe = office_from_state(state, messages, thoughts=thoughts, llm=_NOT_CONNECTED, clock=SimClock(now),
+                                  journal=MemoryJournal(), config=config)  # fmt: skip
     except ResumeError as exc:
         raise IdeacoError(f"{where}: {exc}") from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise IdeacoError(f"{where}: not a state this version can resume ({_problem(exc)})") from None
+    check_clock(where, now, probe.end_at)
     rundir.claim(lock)  # ours from here on, checked writable before any model starts or is paid
     # The budget counts what the logs hold: they may have run ahead of the last checkpoint.
     usage = [t.get("llm") or {} for t in thoughts]
@@ -385,7 +390,7 @@ def _reopen(
         config=config,
     )
     if length is not None:
-        office.end_at = now + length
+        office.end_at = now + length  # both bounded by check_clock and parse_duration: no overflow
     elif office.end_at is None or office.end_at <= now:
         office.end_at = now + scenario.duration
     return OpenedRun(office, stack, rundir, resumed=True, model_options=model, lock=lock)

@@ -30,7 +30,7 @@ from ideaco.cli import chat_commands as views
 from ideaco.cli import org_commands
 from ideaco.cli.chat_commands import Command, CommandError, default_conversation, parse_line
 from ideaco.cli.display import Transcript, safe_text
-from ideaco.cli.errors import UserError
+from ideaco.cli.errors import UserError, write_failure
 from ideaco.cycle import Phase
 from ideaco.errors import IdeacoError
 from ideaco.office.clock import RealClock, SimClock
@@ -75,6 +75,11 @@ def chat_command(options: ChatOptions, *, interactive: bool | None = None) -> in
     try:
         asyncio.run(session.run())
         summary = opened.finish(time.monotonic() - wall_start)
+    except Exception as exc:
+        failure = write_failure(exc, opened.rundir.path)
+        if failure is None:
+            raise
+        raise failure from None
     finally:
         opened.close()
     if office.failed:

@@ -11,7 +11,36 @@ from ideaco.errors import IdeacoError as UserError  # the CLI's name for it
 
 EXIT_USAGE = 2
 
-__all__ = ["EXIT_USAGE", "UserError", "fail"]
+__all__ = ["EXIT_USAGE", "UserError", "fail", "write_failure"]
+
+
+def write_failure(exc: BaseException, rundir: object) -> UserError | None:
+    """A run stopped by a write the OS refused, as one line; None if `exc` is not such a stop.
+
+    The first refused write is named (a later failed save only follows from it): a disk that
+    filled up, a file grown too large, a folder made read-only while the run went on.
+    """
+    from ideaco.store.jsonl import JsonlError
+    from ideaco.store.state import StateError
+
+    causes = []
+    seen: BaseException | None = exc
+    while seen is not None and seen not in causes:
+        causes.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    found = [c for c in causes if isinstance(c, (OSError, StateError, JsonlError))]
+    if not found:
+        return None
+    named = [c for c in found if isinstance(c, OSError) and c.filename]
+    root = (named or found)[-1]  # the earliest in the chain, one that names its file if any does
+    if isinstance(root, OSError) and root.filename:
+        what = f"cannot write {root.filename} ({root.strerror or root})"
+    else:
+        what = str(root).splitlines()[0] if str(root) else f"cannot write in {rundir}"
+    return UserError(
+        f"{what}; the run stopped and what was logged before is kept: "
+        f"continue with --resume {rundir} once it can be written"
+    )
 
 
 def fail(message: str) -> None:

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli.display import Transcript, summary_table
-from ideaco.cli.errors import UserError
+from ideaco.cli.errors import UserError, write_failure
 from ideaco.office.office import Office
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new
 
@@ -62,6 +62,11 @@ def run_command(options: RunOptions, console: Console) -> int:
     try:
         asyncio.run(_run(office, transcript, start_sim))
         summary = opened.finish(time.monotonic() - wall_start)
+    except Exception as exc:
+        failure = write_failure(exc, opened.rundir.path)
+        if failure is None:
+            raise
+        raise failure from None
     finally:
         opened.close()
     console.print(summary_table(office, summary))

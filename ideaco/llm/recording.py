@@ -9,6 +9,7 @@ from collections import deque
 from pathlib import Path
 from typing import IO
 
+from ideaco import safejson
 from ideaco.llm.base import LLM, ChatRequest, ChatResult, LLMError, ReplayMiss, Usage
 
 
@@ -121,7 +122,7 @@ class ReplayLLM:
             if not line.strip():
                 continue
             try:
-                entry = json.loads(line)
+                entry = safejson.loads(line)
                 key, response = entry["key"], entry["response"]
                 response["content"]  # noqa: B018 - a line without content is corrupt
             except (ValueError, KeyError, TypeError) as exc:

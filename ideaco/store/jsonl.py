@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
+
+from ideaco import safejson
 
 _CHUNK = 64 * 1024
 # Every record is a JSON object: a torn last line ideaco wrote starts with this byte.
@@ -51,7 +54,7 @@ def dumps(record: dict) -> str:
 
 def _valid(line: bytes) -> bool:
     try:
-        return isinstance(json.loads(line), dict)
+        return isinstance(safejson.loads(line), dict)
     except ValueError:
         return False
 
@@ -127,7 +130,9 @@ def read(path: str | Path) -> list[dict]:
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = safejson.loads(line)
+        except safejson.Unsafe as exc:  # never a torn write: refused wherever it is
+            raise JsonlError(f"{path}: line {n} is not a record ideaco can read ({exc})") from None
         except ValueError:
             if n >= len(lines) - 1:  # the last line, terminated or not
                 break
@@ -139,49 +144,67 @@ def read(path: str | Path) -> list[dict]:
 
 
 class JsonlLog:
-    """An append-only log kept open in append mode; every record is flushed as it is written.
+    """An append-only log; every record goes to the file in one write as it is logged.
 
     With `unique_key`, a record whose key was already logged is skipped, so re-sending the same
     message id never duplicates it (spec 1.5). Opening an existing log repairs a torn tail first.
+    Writes go straight to the descriptor (no buffer): a write the OS refuses (disk full, file too
+    large) is an OSError at once, `on_failure` is told, and nothing is retried on close.
     """
 
     # Also reachable as JsonlLog.repair(path) / JsonlLog.read(path).
     repair = staticmethod(repair)
     read = staticmethod(read)
 
-    def __init__(self, path: str | Path, unique_key: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        unique_key: str | None = None,
+        on_failure: Callable[[OSError], None] | None = None,
+    ) -> None:
         self.path = Path(path)
         self.unique_key = unique_key
+        self.on_failure = on_failure
         self.repaired_bytes = repair(self.path)
         self._seen: set[Any] = set()
         if unique_key is not None and self.path.exists():
             self._seen = {rec.get(unique_key) for rec in read(self.path)}
-        fd = open_own(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        self._f: IO[str] | None = os.fdopen(fd, "a", encoding="utf-8", newline="\n")
+        self._fd: int | None = open_own(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
 
     def append(self, record: dict) -> bool:
         """Write one record as one line; False if it was a duplicate and skipped."""
-        if self._f is None:
+        if self._fd is None:
             raise ValueError(f"{self.path}: log is closed")
         key = record.get(self.unique_key) if self.unique_key is not None else None
         if key is not None and key in self._seen:
             return False
         line = dumps(record) + "\n"  # serialize first: a bad record must not leave half a line
-        self._f.write(line)
-        self._f.flush()
+        try:
+            data = line.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from somewhere: replaced, the line still written
+            data = safejson.clean_text(line).encode("utf-8")
+        try:
+            view = memoryview(data)
+            while view:  # O_APPEND: a short write's rest still lands at the end
+                view = view[os.write(self._fd, view) :]
+        except OSError as exc:
+            exc.filename = exc.filename or str(self.path)  # os.write names no file
+            if self.on_failure is not None:
+                self.on_failure(exc)
+            raise
         if key is not None:
             self._seen.add(key)
         return True
 
     def sync(self) -> None:
-        """Force what was written to disk (flush is enough against a killed process, not a power cut)."""
-        if self._f is not None:
-            os.fsync(self._f.fileno())
+        """Force what was written to disk (each write reaches the OS at once; this survives a power cut)."""
+        if self._fd is not None:
+            os.fsync(self._fd)
 
     def close(self) -> None:
-        if self._f is not None:
-            self._f.close()
-            self._f = None
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
 
     def __enter__(self) -> JsonlLog:
         return self

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ideaco import safejson
 from ideaco.errors import IdeacoError
 from ideaco.redact import redact_urls
 from ideaco.store.atomic import atomic_write_text
@@ -33,6 +34,9 @@ class RunDir:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        # The first write the OS refused (disk full, file too large): from then on the state is not
+        # saved again, since it would count records the logs do not hold. A resume starts from the logs.
+        self.write_failure: OSError | None = None
 
     def __repr__(self) -> str:
         return f"RunDir({str(self.path)!r})"
@@ -157,14 +161,24 @@ class RunDir:
         return removed
 
     def state_store(self) -> StateStore:
-        return StateStore(self.state_path)
+        return StateStore(self.state_path, refuse=self._refusal)
 
     def open_messages(self) -> JsonlLog:
         """The messages log; a message id already logged is never written twice."""
-        return JsonlLog(self.messages_path, unique_key="id")
+        return JsonlLog(self.messages_path, unique_key="id", on_failure=self._failed)
 
     def open_thoughts(self) -> JsonlLog:
-        return JsonlLog(self.thoughts_path)
+        return JsonlLog(self.thoughts_path, on_failure=self._failed)
+
+    def _failed(self, exc: OSError) -> None:
+        if self.write_failure is None:
+            self.write_failure = exc
+
+    def _refusal(self) -> str | None:
+        exc = self.write_failure
+        if exc is None:
+            return None
+        return f"a log could not be written ({exc.strerror or exc})"
 
     def write_summary(self, summary: dict[str, Any]) -> None:
         """Write summary.json atomically, pretty-printed."""
@@ -173,7 +187,7 @@ class RunDir:
     def read_summary(self) -> dict[str, Any] | None:
         if not self.summary_path.exists():
             return None
-        return json.loads(self.summary_path.read_text(encoding="utf-8"))
+        return safejson.loads(self.summary_path.read_bytes())
 
 
 def _refuse_a_run_in(target: Path) -> None:

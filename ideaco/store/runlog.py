@@ -9,12 +9,12 @@ Reading never writes and never takes the run's lock: it is safe while a run goes
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ideaco import safejson
 from ideaco.store import jsonl
 from ideaco.store.rundir import RunDir
 from ideaco.store.state import StateStore
@@ -217,7 +217,7 @@ class Tail:
         out: list[dict[str, Any]] = []
         for i, raw in enumerate(lines):
             try:
-                rec = json.loads(raw) if raw.strip() else None
+                rec = safejson.loads(raw) if raw.strip() else None  # bounded: never a RecursionError
             except ValueError:
                 rec = False
             if rec is False or (rec is not None and not isinstance(rec, dict)):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from tinydb import TinyDB
 from tinydb.middlewares import CachingMiddleware
 from tinydb.storages import Storage
 
+from ideaco import safejson
 from ideaco.store.atomic import atomic_write_bytes
 
 FORMAT_VERSION = 1
@@ -48,8 +50,8 @@ class AtomicJSONStorage(Storage):
             raise StateError(f"{self.path}: cannot be read ({exc.strerror or exc})") from None
         if not raw.strip():
             return None
-        try:
-            data = json.loads(raw)
+        try:  # bounded: NaN, Infinity or nesting without end is a doctored file, not a state
+            data = safejson.loads(raw)
         except ValueError as exc:
             raise StateError(f"{self.path}: not a valid state file ({exc})") from None
         if not isinstance(data, dict):
@@ -74,6 +76,11 @@ class CheckpointMiddleware(CachingMiddleware):
     """
 
     WRITE_CACHE_SIZE = math.inf  # type: ignore[assignment]
+
+    def close(self) -> None:
+        # Only an explicit flush() writes (StateStore.save does): closing after a save the OS
+        # refused (disk full) must not try it again, and leaves the file as the last good save.
+        self.storage.close()
 
 
 class _NotJson(Exception):
@@ -138,8 +145,9 @@ class StateStore:
     `meta` table records the format version and each table's shape, so `load()` returns what was saved.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, refuse: Callable[[], str | None] | None = None) -> None:
         self.path = Path(path)
+        self.refuse = refuse  # says why the state must not be saved now (None: it may)
         self.db = TinyDB(self.path, storage=CheckpointMiddleware(AtomicJSONStorage))
 
     def load(self) -> dict[str, Any] | None:
@@ -167,6 +175,9 @@ class StateStore:
 
     def save(self, state: dict[str, dict | list]) -> None:
         """Replace the content of each table in `state` (others are kept) and write the file once."""
+        why = self.refuse() if self.refuse is not None else None
+        if why:
+            raise StateError(f"{self.path}: not saved: {why}")
         clean = to_json(state)  # before touching the db: a bad value must not leave a half-applied save
         shapes = dict(self._meta().get("tables", {}))
         for name, content in clean.items():

@@ -1,0 +1,102 @@
+"""Limits on what a user gives ideaco: durations, dates and names it can run with to the end.
+
+Beyond these a run would not fail at the start but crash mid-way (a date past what `datetime`
+holds) or print something it should not (a name that forges a transcript line), so a scenario,
+a flag or a saved state outside them is refused in one line instead.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime, timedelta
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+from ideaco.errors import IdeacoError
+
+# Bounds that keep every date the engine computes (start + run + resumes + a chat's 10-year
+# horizon) far inside what `datetime` can hold.
+MAX_DURATION = timedelta(days=366)
+FIRST_YEAR, LAST_YEAR = 1900, 2999
+SECRETARY_ID = "secretary"  # every company has one (spec 2.9)
+RESERVED_IDS = frozenset({"boss", "system", "all", "everyone"})
+# Ids nothing in a scenario may take: the boss's and the system's, the mention keywords, the secretary's.
+TAKEN_IDS = RESERVED_IDS | {SECRETARY_ID}
+# Room and department ids end up inside conversation ids (`boss:x`, `dm:a:b`), so no ':' or spaces.
+PLACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# Bidirectional and line-breaking formatting characters: they let a name rearrange the transcript.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029")
+
+
+def bounded(value: object, seconds: float) -> timedelta:
+    """`seconds` as a timedelta of at most MAX_DURATION; ValueError naming `value` otherwise."""
+    if not math.isfinite(seconds) or seconds > MAX_DURATION.total_seconds():
+        raise ValueError(f"{value!r} is longer than {MAX_DURATION.days} days")
+    return timedelta(seconds=seconds)
+
+
+def check_seconds(number: float) -> float:
+    """A timer or gate setting: a finite number of seconds (or a count) from 0 to MAX_DURATION."""
+    if not math.isfinite(number) or not 0 <= number <= MAX_DURATION.total_seconds():
+        raise ValueError(f"{number!r} is out of range (0 to {MAX_DURATION.total_seconds():.0f})")
+    return number
+
+
+def check_name(value: str) -> str:
+    """A display name shown in transcripts and prompts: one line, no control or bidi characters."""
+    for ch in value:
+        if ch in _BIDI or not (ch.isprintable() or ch == " "):
+            raise ValueError(f"{value!r} contains the control character U+{ord(ch):04X}")
+    if value != value.strip():
+        raise ValueError(f"{value!r} starts or ends with a space")
+    return value
+
+
+def check_place_id(value: str) -> str:
+    """A room's or a department's id: not one the boss, the system, a mention or the secretary takes."""
+    if value.lower() in TAKEN_IDS:
+        raise ValueError(f"{value!r} is reserved")
+    return value
+
+
+def check_start(value: datetime) -> datetime:
+    """A simulated start that leaves room for every date the engine computes after it."""
+    if not FIRST_YEAR <= value.year <= LAST_YEAR:
+        raise ValueError(f"{value.isoformat()} is out of range (years {FIRST_YEAR}-{LAST_YEAR})")
+    return value
+
+
+def check_clock(where: object, now: datetime, end_at: datetime | None) -> None:
+    """A resumed run's clock (or its logs' last moment) and end: one line naming `where`
+    (IdeacoError) if the engine could overflow computing from them."""
+    try:
+        check_start(now)
+    except ValueError as exc:
+        raise IdeacoError(f"{where}: office.now (or the logs' last time) {exc}") from None
+    try:
+        too_far = end_at is not None and end_at - now > MAX_DURATION
+    except TypeError:  # one with a time zone, one without
+        raise IdeacoError(f"{where}: office.end_at and office.now cannot be compared") from None
+    if too_far and end_at is not None:
+        raise IdeacoError(
+            f"{where}: office.end_at {end_at.isoformat()} is more than {MAX_DURATION.days} days after office.now"
+        )
+
+
+def refuse_key_choice(value: str | None) -> str | None:
+    """A scenario's `llm.api_key_env`: refused, whatever it names (ideaco.llm.config says the same)."""
+    if value is not None:
+        raise ValueError(
+            "a scenario cannot choose which environment variable is sent as your API key; "
+            "pass --api-key-env NAME yourself"
+        )
+    return value
+
+
+# The same checks as pydantic field types, for the scenario's models.
+Name = Annotated[str, AfterValidator(check_name)]
+PlaceId = Annotated[str, Field(pattern=PLACE_ID.pattern), AfterValidator(check_place_id)]
+Start = Annotated[datetime, AfterValidator(check_start)]
+Seconds = Annotated[float, AfterValidator(check_seconds)]
