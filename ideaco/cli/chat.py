@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli import chat_commands as views
-from ideaco.cli import org_commands
+from ideaco.cli import org_commands, signals
 from ideaco.cli.chat_commands import Command, CommandError, default_conversation, parse_line
 from ideaco.cli.display import Transcript, safe_text
 from ideaco.cli.errors import UserError, write_failure
@@ -59,7 +59,8 @@ def chat_command(options: ChatOptions, *, interactive: bool | None = None) -> in
         interactive = _is_tty(sys.stdin) and _is_tty(sys.stdout)
     # Not a terminal: plain text, whatever FORCE_COLOR says; never wrap a line in two.
     console = Console(highlight=False, soft_wrap=True, force_terminal=interactive)
-    opened = open_chat(options, console, interactive=interactive)
+    with signals.interruptible():
+        opened = open_chat(options, console, interactive=interactive)
     office = opened.office
     session = ChatSession(opened, console, interactive=interactive)
     office.observers.append(Transcript(console))
@@ -74,14 +75,16 @@ def chat_command(options: ChatOptions, *, interactive: bool | None = None) -> in
     wall_start = time.monotonic()
     try:
         asyncio.run(session.run())
-        summary = opened.finish(time.monotonic() - wall_start)
+        with signals.held():  # a second Ctrl-C waits for the save
+            summary = opened.finish(time.monotonic() - wall_start)
     except Exception as exc:
         failure = write_failure(exc, opened.rundir.path)
         if failure is None:
             raise
         raise failure from None
     finally:
-        opened.close()
+        with signals.held():
+            opened.close()
     if office.failed:
         raise UserError(f"{office.stop_reason} (logs so far in {opened.rundir.path})")
     if office.stop_reason and office.stop_reason != QUIT_REASON:
@@ -93,7 +96,7 @@ def chat_command(options: ChatOptions, *, interactive: bool | None = None) -> in
             style="bold",
         )
     )
-    return 0
+    return signals.exit_code(session.stopped_by) if session.stopped_by is not None else 0
 
 
 def _is_tty(stream: object) -> bool:
@@ -171,6 +174,7 @@ class ChatSession:
         self.conversation = default_conversation(self.office)
         self.done = False
         self.quit_event: asyncio.Event | None = None
+        self.stopped_by: int | None = None  # Ctrl-C or SIGTERM: saved like /quit, exit 130 or 143
 
     @property
     def prompt(self) -> str:
@@ -183,8 +187,10 @@ class ChatSession:
     def hint(self, text: str) -> None:
         self.console.print(Text(text, style="yellow"))
 
-    def quit(self) -> None:
-        """Ctrl-C or a termination signal: leave as /quit does."""
+    def quit(self, signum: int | None = None) -> None:
+        """Ctrl-C or a termination signal: leave as /quit does (the exit code says which)."""
+        if signum is not None and self.stopped_by is None:
+            self.stopped_by = signum
         self.done = True
         self.office.stop(QUIT_REASON)
         if self.quit_event is not None:
@@ -197,7 +203,7 @@ class ChatSession:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(sig, self.quit)
+                loop.add_signal_handler(sig, self.quit, sig)
         office = self.office
         if office.clock.paused:
             office.clock.resume()
@@ -246,7 +252,10 @@ class ChatSession:
         async def ask() -> str:
             try:  # handle_sigint=False: Ctrl-C is a key here; a real SIGINT stays ours
                 return await prompt.prompt_async(self.prompt, handle_sigint=False)
-            except (EOFError, KeyboardInterrupt):  # caught here: out of a task they would end the loop
+            except KeyboardInterrupt:  # the Ctrl-C key: leave, saved, as an interrupt (exit 130)
+                self.stopped_by = self.stopped_by or signal.SIGINT
+                return "/quit"
+            except EOFError:  # Ctrl-D: an ordinary leave; caught here, out of a task they end the loop
                 return "/quit"
 
         try:

@@ -11,7 +11,18 @@ from ideaco.errors import IdeacoError as UserError  # the CLI's name for it
 
 EXIT_USAGE = 2
 
-__all__ = ["EXIT_USAGE", "UserError", "fail", "write_failure"]
+__all__ = ["EXIT_USAGE", "UserError", "fail", "interrupted", "write_failure"]
+
+
+def interrupted(signum: int) -> None:
+    """A stop signal before the office ran: one line on stderr, exit 130 (Ctrl-C) or 143 (SIGTERM)."""
+    import signal
+
+    what = "interrupted (Ctrl-C)" if signum == signal.SIGINT else "terminated (SIGTERM)"
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text("ideaco: ", style="bold") + Text(f"{what} while starting; the office had not run yet")
+    )
+    sys.exit(128 + signum)
 
 
 def write_failure(exc: BaseException, rundir: object) -> UserError | None:

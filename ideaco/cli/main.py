@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from ideaco.cli.errors import UserError, fail
+from ideaco.cli.errors import UserError, fail, interrupted
+from ideaco.cli.signals import Interrupted
 
 app = typer.Typer(
     name="ideaco",
@@ -144,6 +145,8 @@ def run(
         code = run_command(options, Console(highlight=False))
     except UserError as exc:
         fail(str(exc))
+    except Interrupted as stop:
+        interrupted(stop.signum)
     raise typer.Exit(code)
 
 
@@ -187,6 +190,8 @@ def chat(
         code = chat_command(options)
     except UserError as exc:
         fail(str(exc))
+    except Interrupted as stop:
+        interrupted(stop.signum)
     raise typer.Exit(code)
 
 

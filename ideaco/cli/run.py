@@ -12,6 +12,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from ideaco.cli import signals
 from ideaco.cli.display import Transcript, summary_table
 from ideaco.cli.errors import UserError, write_failure
 from ideaco.office.office import Office
@@ -47,7 +48,9 @@ def open_run(options: RunOptions, console: Console) -> OpenedRun:
 
 
 def run_command(options: RunOptions, console: Console) -> int:
-    opened = open_run(options, console)
+    """Run, print the summary; 0 when done (or a budget stop), 130/143 when Ctrl-C/SIGTERM stopped it."""
+    with signals.interruptible():
+        opened = open_run(options, console)
     office = opened.office
     transcript = Transcript(console, show_thoughts=options.show_thoughts)
     office.observers.append(transcript)
@@ -60,15 +63,17 @@ def run_command(options: RunOptions, console: Console) -> int:
     )
     wall_start = time.monotonic()
     try:
-        asyncio.run(_run(office, transcript, start_sim))
-        summary = opened.finish(time.monotonic() - wall_start)
+        stopped_by = asyncio.run(_run(office, transcript, start_sim))
+        with signals.held():  # a second Ctrl-C waits for the save
+            summary = opened.finish(time.monotonic() - wall_start)
     except Exception as exc:
         failure = write_failure(exc, opened.rundir.path)
         if failure is None:
             raise
         raise failure from None
     finally:
-        opened.close()
+        with signals.held():
+            opened.close()
     console.print(summary_table(office, summary))
     if summary.get("errors_by_kind"):
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(summary["errors_by_kind"].items()))
@@ -77,17 +82,31 @@ def run_command(options: RunOptions, console: Console) -> int:
         raise UserError(f"{office.stop_reason} (logs so far in {opened.rundir.path})")
     reason = office.stop_reason or "reached the end of the simulated time"
     console.print(Text(f"stopped: {reason}. Logs in {opened.rundir.path}", style="bold"))
-    return 0
+    return signals.exit_code(stopped_by) if stopped_by is not None else 0
 
 
-async def _run(office: Office, transcript: Transcript, start_sim: datetime) -> None:
+STOP_REASONS = {
+    signal.SIGINT: "interrupted (Ctrl-C); continue with --resume",
+    signal.SIGTERM: "terminated (SIGTERM); continue with --resume",
+}
+
+
+async def _run(office: Office, transcript: Transcript, start_sim: datetime) -> int | None:
+    """Run the office to its end; the signal that stopped it, if one did."""
     assert office.end_at is not None
     loop = asyncio.get_running_loop()
+    caught: list[int] = []
+
+    def stop(signum: int) -> None:
+        caught.append(signum)
+        office.stop(STOP_REASONS[signum])
+
     try:
-        loop.add_signal_handler(signal.SIGINT, office.stop, "interrupted (Ctrl-C); continue with --resume")
-        loop.add_signal_handler(signal.SIGTERM, office.stop, "terminated; continue with --resume")
-    except (NotImplementedError, RuntimeError):  # not on the main thread, or no signals here
+        for signum in STOP_REASONS:
+            loop.add_signal_handler(signum, stop, signum)
+    except (NotImplementedError, RuntimeError, ValueError):  # not on the main thread, or no signals here
         pass
     office.start()
     with transcript.start_progress(start_sim, office.end_at):
         await office.run(until=office.end_at)
+    return caught[0] if caught else None
