@@ -1,4 +1,4 @@
-"""Personas: the 12 archetypes under `personas/`, custom persona files, and merging them (spec 2.7)."""
+"""Personas: the 12 archetypes in `ideaco/personas/` (package data), custom persona files, merging them (spec 2.7)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ ARCHETYPES: tuple[str, ...] = (
     "idealist",
 )
 
-# Editable installs are what we support, so the repo's personas/ sits next to the package.
-PERSONAS_DIR = Path(__file__).resolve().parent.parent / "personas"
+# Package data: installed with ideaco (a wheel or an editable install alike), found from any directory.
+PERSONAS_DIR = Path(__file__).resolve().parent / "personas"
 
 
 class PersonaError(ValueError):
@@ -161,7 +161,7 @@ def persona_from_mapping(data: dict, path: str | Path, default_id: str) -> Perso
 
 
 def load_archetype(archetype_id: str, personas_dir: str | Path | None = None) -> Persona:
-    """Load `personas/<id>.yaml`; raises `PersonaError` for an unknown id or a bad file."""
+    """Load the archetype `<id>.yaml` (from `ideaco/personas/`); `PersonaError` for an unknown id or a bad file."""
     directory = Path(personas_dir) if personas_dir is not None else PERSONAS_DIR
     path = directory / f"{archetype_id}.yaml"
     if personas_dir is None and archetype_id not in ARCHETYPES:

@@ -37,6 +37,7 @@ from ideaco.persona import (
     load_persona_file,
     read_mapping,
 )
+from ideaco.shipped import shipped_scenarios
 
 DEFAULT_START = datetime(2026, 1, 5, 9, 0, 0)
 DEFAULT_DURATION = timedelta(hours=2)
@@ -394,7 +395,10 @@ def load_scenario(path: str | Path) -> Scenario:
     try:
         data = read_mapping(path)
     except PersonaError as exc:
-        raise ScenarioError(path_str, None, exc.message) from None
+        message = exc.message
+        if message == "file not found" and Path(path).parent == Path("."):  # a bare name: maybe a typo
+            message += f" (a shipped scenario runs by its name: {', '.join(shipped_scenarios())})"
+        raise ScenarioError(path_str, None, message) from None
     data.setdefault("name", Path(path).stem)
     try:
         scenario = Scenario.model_validate(data)

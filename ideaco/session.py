@@ -31,6 +31,7 @@ from ideaco.office.office import Office
 from ideaco.office.summary import summarize
 from ideaco.persona import PersonaError
 from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration, scenario_problems
+from ideaco.shipped import locate_scenario
 from ideaco.store import runlog
 from ideaco.store.lock import RunLock, RunLockedError
 from ideaco.store.rundir import RunDir, RunDirError
@@ -225,7 +226,7 @@ def open_new(
 ) -> OpenedRun:
     """Validate a scenario, then (only then) start the model, create the run directory, build the office."""
     model = model or ModelOptions()
-    path = Path(scenario_path)
+    path = locate_scenario(scenario_path)  # a file, or a shipped scenario by name
     try:
         scenario = load_scenario(path)
         scenario.resolve_personas(path.parent)
