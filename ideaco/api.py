@@ -206,10 +206,12 @@ def load(
     max_calls: int | None = None,
     max_tokens: int | None = None,
     concurrency: int = 2,
+    switches: dict[str, str] | None = None,
 ) -> Simulation:
     """A scenario file (a new run) or a run directory (continued), ready to run or step.
 
-    Takes the same model options as `ideaco run`; with none, the embedded model.
+    Takes the same model options as `ideaco run`; with none, the embedded model. `switches`
+    turn parts of the engine off for a new run, e.g. `{"gates": "off"}` (docs/evaluation.md).
     """
     options = ModelOptions(
         base_url=base_url,
@@ -226,5 +228,5 @@ def load(
     if path.is_dir():
         opened = open_existing(path, model=options, duration=duration)
     else:
-        opened = open_new(path, model=options, seed=seed, out=out, duration=duration)
+        opened = open_new(path, model=options, seed=seed, out=out, duration=duration, switches=switches)
     return Simulation(opened)

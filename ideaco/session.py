@@ -25,7 +25,7 @@ from ideaco.mind.tasks import counts_by_status
 from ideaco.office.build import StateError as ResumeError
 from ideaco.office.build import check_resumable, office_from_scenario, office_from_state
 from ideaco.office.clock import Clock, SimClock
-from ideaco.office.config import OfficeConfig, config_for
+from ideaco.office.config import OfficeConfig, Switches, config_for
 from ideaco.office.journal import MemoryJournal, RunJournal
 from ideaco.office.office import Office
 from ideaco.office.summary import summarize
@@ -175,16 +175,22 @@ def parse_run_duration(text: str) -> timedelta:
         raise IdeacoError(f"--duration {text!r}: {exc}") from None
 
 
-def _config(scenario: Scenario, settings: LLMSettings, meta: dict[str, Any]) -> OfficeConfig:
+def _config(
+    scenario: Scenario, settings: LLMSettings, meta: dict[str, Any], switches: Switches | None = None
+) -> OfficeConfig:
     """The engine's numbers for this run; the schema's bounds are chosen once and kept in its state.
 
     SmolLM2 fills every string to its bound: shorter bounds keep its thoughts to a few seconds.
-    A resume or a replay must ask the same way, so the choice made at the start is kept.
+    A resume or a replay must ask the same way, so the choice made at the start is kept. So are
+    an ablation's switches (kept only when one is off: a run of today's engine saves none).
     """
     config = config_for(scenario)
     if "compact_schema" not in meta:
         meta["compact_schema"] = settings.embedded and not settings.gguf
     config.compact_schema = bool(meta["compact_schema"])
+    if switches is not None and not switches.is_default:
+        meta["switches"] = switches.to_dict()
+    config.switches = Switches.from_dict(meta.get("switches"))
     return config
 
 
@@ -223,8 +229,13 @@ def open_new(
     clock: ClockFactory = SimClock,
     status: Callable[[str], None] = lambda _line: None,
     root: str | Path = "runs",
+    switches: Switches | dict[str, Any] | None = None,
 ) -> OpenedRun:
-    """Validate a scenario, then (only then) start the model, create the run directory, build the office."""
+    """Validate a scenario, then (only then) start the model, create the run directory, build the office.
+
+    `switches` turn parts of the engine off (an ablation, docs/evaluation.md); they are kept in
+    the run's state, so a resume continues with them.
+    """
     model = model or ModelOptions()
     path = locate_scenario(scenario_path)  # a file, or a shipped scenario by name
     try:
@@ -238,7 +249,12 @@ def open_new(
     length = (
         duration if isinstance(duration, timedelta) else parse_run_duration(duration) if duration else None
     )
-    return _open_scenario(scenario, path.parent, model, seed, out, length, clock, status, root)
+    if switches is not None and not isinstance(switches, Switches):
+        try:
+            switches = Switches.from_dict(switches)
+        except ValueError as exc:
+            raise IdeacoError(f"--switch {exc}") from None
+    return _open_scenario(scenario, path.parent, model, seed, out, length, clock, status, root, switches)
 
 
 def _open_scenario(
@@ -251,6 +267,7 @@ def _open_scenario(
     clock: ClockFactory,
     status: Callable[[str], None],
     root: str | Path,
+    switches: Switches | None = None,
 ) -> OpenedRun:
     settings = resolve_model_settings(model, scenario)
     try:
@@ -266,7 +283,7 @@ def _open_scenario(
     try:
         rundir.claim(lock)  # a RunDirError is one line for the user
         meta: dict[str, Any] = {}
-        config = _config(scenario, settings, meta)
+        config = _config(scenario, settings, meta, switches)
         office = office_from_scenario(
             scenario,
             base_dir,

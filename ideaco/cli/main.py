@@ -94,6 +94,17 @@ def _model_flags(params: dict) -> dict:
     return {name: params[name] for name in MODEL_FLAGS}
 
 
+def _switches(items: list[str]) -> dict[str, str]:
+    """`--switch gates=off` flags as a mapping (checked by `Switches.from_dict` when the run opens)."""
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            fail(f"--switch {item!r}: expected NAME=VALUE, e.g. gates=off")
+        out[name.strip()] = value.strip()
+    return out
+
+
 @app.callback()
 def _main() -> None:
     """ideaco: persistent employees who wake, think once, and decide for themselves whether to speak."""
@@ -123,6 +134,11 @@ def run(
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,
     show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
+    switch: list[str] | None = typer.Option(
+        None,
+        "--switch",
+        help="Turn a part of the engine off, e.g. gates=off, wake=broadcast (docs/evaluation.md); repeatable.",
+    ),
 ) -> None:
     """Run an office from SCENARIO on the simulated clock, printing the conversation."""
     from ideaco.cli.run import RunOptions, run_command
@@ -132,6 +148,8 @@ def run(
         fail("give a SCENARIO file, or --resume RUNDIR (not both)")
     if resume is not None and out is not None:
         fail("--out does not apply to --resume: the run continues in its own directory")
+    if resume is not None and switch:
+        fail("--switch does not apply to --resume: the run continues with the switches it started with")
     options = RunOptions(
         scenario=scenario,
         resume=resume,
@@ -140,6 +158,7 @@ def run(
         out=out,
         show_thoughts=show_thoughts,
         model=ModelOptions(**_model_flags(locals())),
+        switches=_switches(switch or []),
     )
     try:
         code = run_command(options, Console(highlight=False))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -28,6 +28,7 @@ class RunOptions:
     out: Path | None
     show_thoughts: bool
     model: ModelOptions
+    switches: dict[str, str] = field(default_factory=dict)  # an ablation: parts of the engine off
 
 
 def open_run(options: RunOptions, console: Console) -> OpenedRun:
@@ -44,6 +45,7 @@ def open_run(options: RunOptions, console: Console) -> OpenedRun:
         out=options.out,
         duration=options.duration,
         status=status,
+        switches=options.switches,
     )
 
 

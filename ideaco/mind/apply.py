@@ -36,6 +36,10 @@ class ThoughtFacts:
     calls: int = 1  # model calls the thought took (a repair is a second)
     task_counter: int = 0  # task ids handed out so far in the company
     speakers: Collection[str] | None = None  # whose words it read (None: anyone's affinity may move)
+    # Parts of the mind an ablation switches off (docs/evaluation.md): their ops are dropped.
+    memory: bool = True
+    relationships: bool = True
+    stamina: bool = True
 
 
 @dataclass
@@ -78,6 +82,8 @@ def apply_thought(mind: Mind, thought: Thought, facts: ThoughtFacts, now: dateti
     new = out.mind
 
     def event(name: str) -> None:
+        if not facts.stamina:  # switched off (an ablation): no stamina event happens
+            return
         if stamina.counts(new.stamina, name, now):
             out.events.append(name)
         else:
@@ -87,17 +93,21 @@ def apply_thought(mind: Mind, thought: Thought, facts: ThoughtFacts, now: dateti
     new.interest, new.saturation = thought.interestLevel, thought.topicSaturation
     for _ in range(facts.calls):
         event("llm_call")
-    notes = memories.apply_ops(new.memory, thought.memoryOps, now)
-    notes += memories.set_summary(new.memory, facts.conversation, thought.memorySummary)
-    rel_notes, swings = relationships.apply_ops(
-        new.relationships,
-        thought.relationshipOps,
-        now,
-        self_id=facts.employee,
-        people=facts.people,
-        speakers=facts.speakers,
-    )
-    notes += rel_notes
+    notes: list[str] = []
+    if facts.memory:
+        notes += memories.apply_ops(new.memory, thought.memoryOps, now)
+        notes += memories.set_summary(new.memory, facts.conversation, thought.memorySummary)
+    swings: list = []
+    if facts.relationships:
+        rel_notes, swings = relationships.apply_ops(
+            new.relationships,
+            thought.relationshipOps,
+            now,
+            self_id=facts.employee,
+            people=facts.people,
+            speakers=facts.speakers,
+        )
+        notes += rel_notes
     for _who, delta in swings:
         swing = stamina.affinity_event(round(delta))
         if swing:

@@ -236,7 +236,7 @@ def restore_cut_think(desk: Desk) -> None:
 def apply_tool(office: Office, tool: str, args: dict[str, Any]) -> ToolResult:
     """An organization tool called directly (the boss's own command): decided on a scratch copy, then applied."""
     scratch, now = Scratch(office.state), office.now()
-    outcome = run_tool(scratch, tool, args, ToolContext(office.company, now))
+    outcome = run_tool(scratch, tool, args, ToolContext(office.company, now, office.config.switches.stamina))
     steps: list[Step] = scratch.take(now)
     steps += [OweStep(employee, owed) for employee, owed in outcome.owed]
     for step in steps:

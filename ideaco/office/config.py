@@ -4,12 +4,73 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ideaco.office import rules
 
 if TYPE_CHECKING:
     from ideaco.scenario import Scenario
+
+
+WAKES = ("adaptive", "broadcast")
+SWITCHES = ("gates", "wake", "memory", "relationships", "personas", "stamina")
+
+
+@dataclass(frozen=True)
+class Switches:
+    """Parts of the engine an ablation turns off; the defaults are today's engine (docs/evaluation.md).
+
+    - gates off: the speech gates of spec 2.2 (saturation, anti-spam, cooldown) hold nothing; a
+      draft they would have held is posted (the loop breakers of 2.3 still apply).
+    - wake broadcast: every member answers every message (one think per message per other
+      member, 1-5 s later); no adaptive timers, no idle thinks (`office/policies.py`).
+    - memory off: memoryOps and memorySummary are dropped: the employee remembers nothing.
+    - relationships off: relationshipOps are dropped: no impressions, no affinity.
+    - personas off: every employee reads as a blank persona (name, role, age; no personality,
+      tone, quirk or tendencies), in the prompt and in the wake rules.
+    - stamina off: stamina never changes (always green: no notes, no reflection, no escalation).
+    """
+
+    gates: bool = True
+    wake: str = "adaptive"
+    memory: bool = True
+    relationships: bool = True
+    personas: bool = True
+    stamina: bool = True
+
+    def __post_init__(self) -> None:
+        if self.wake not in WAKES:
+            raise ValueError(f"wake={self.wake}: expected one of {', '.join(WAKES)}")
+
+    def persona_of(self, persona: dict[str, Any]) -> dict[str, Any]:
+        """The persona the engine reads for an employee: its own, or a blank one with personas off."""
+        return persona if self.personas else {}
+
+    @property
+    def is_default(self) -> bool:
+        return self == Switches()
+
+    def to_dict(self) -> dict[str, Any]:
+        """`{"gates": "off", "wake": "broadcast", ...}`: the form a sweep's `--vary` uses."""
+        return {
+            name: value if isinstance(value, str) else ("on" if value else "off")
+            for name, value in dataclasses.asdict(self).items()
+        }
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any] | None) -> Switches:
+        """Switches from `{"gates": "off", ...}` (or booleans); ValueError naming a bad one."""
+        out: dict[str, Any] = {}
+        for name, value in (values or {}).items():
+            if name not in SWITCHES:
+                raise ValueError(f"{name}: unknown switch (known: {', '.join(SWITCHES)})")
+            if name == "wake":
+                out[name] = str(value)
+            elif isinstance(value, bool) or value in ("on", "off"):
+                out[name] = value if isinstance(value, bool) else value == "on"
+            else:
+                raise ValueError(f"{name}={value}: expected on or off")
+        return cls(**out)
 
 
 @dataclass
@@ -18,6 +79,7 @@ class OfficeConfig:
 
     timers: rules.TimerConfig = field(default_factory=rules.TimerConfig)
     gates: rules.GateConfig = field(default_factory=rules.GateConfig)
+    switches: Switches = field(default_factory=Switches)
     think_seconds: float = 5.0  # simulated time one think takes
     compact_schema: bool = False  # shorter string bounds for small local models
     max_tokens: int = 700

@@ -29,13 +29,14 @@ from ideaco.office.conversation import BOSS, Message, boss_conversation_id
 from ideaco.office.directory import Directory
 from ideaco.office.journal import Journal
 from ideaco.office.org import ToolResult
+from ideaco.office.policies import policy_for
 from ideaco.office.records import thought_record
 from ideaco.office.speaking import build_message
 from ideaco.office.state import ConversationState, Employee, OfficeState
 from ideaco.office.stats import RunStats
 from ideaco.office.thinking import ThinkContext, ThinkResult
 from ideaco.office.view import Observer
-from ideaco.office.waking import AdaptiveWakes, WakePolicy
+from ideaco.office.waking import WakePolicy
 
 
 class Office:
@@ -65,7 +66,7 @@ class Office:
         self.rng = rng
         self.journal = journal
         self.config = config
-        self.policy: WakePolicy = policy or AdaptiveWakes()
+        self.policy: WakePolicy = policy or policy_for(config.switches.wake)
         self.model_for = model_for
         self.meta = meta or {}
         self.stats = stats or RunStats()

@@ -88,6 +88,7 @@ class Org(Protocol):
 class ToolContext:
     company_name: str
     now: datetime
+    stamina: bool = True  # off (an ablation): a task handed over does not change its owner's stamina
 
 
 @dataclass
@@ -266,8 +267,9 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         on_resolve_target=boss_conversation_id(owner.id),
     )
     owner.mind.tasks.append(task)
-    owner.mind.stamina = stamina.apply(owner.mind.stamina, "task_assigned")
-    org.stamina_event(owner.id, "task_assigned")
+    if ctx.stamina:
+        owner.mind.stamina = stamina.apply(owner.mind.stamina, "task_assigned")
+        org.stamina_event(owner.id, "task_assigned")
     owed.append((owner.id, Owed(place, Trigger.TASK, note)))
     return f"requirement {task.id} handed to {who}"
 

@@ -163,7 +163,7 @@ def prompt_view(
     return PromptView(
         me=Person(emp.id, emp.name, emp.role),
         age=emp.age,
-        persona=emp.persona,
+        persona=office.config.switches.persona_of(emp.persona),
         company=office.company,
         language=office.language,
         scene=scene,

@@ -17,6 +17,7 @@ from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Ow
 from ideaco.mind import stamina
 from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import rules
+from ideaco.office.config import Switches
 from ideaco.office.conversation import (
     BOSS,
     ConversationKind,
@@ -32,6 +33,7 @@ from ideaco.office.state import ConversationState
 from ideaco.office.steps import HoldStep
 
 GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
+ALL_ON = Switches()
 
 
 @dataclass(frozen=True)
@@ -89,22 +91,28 @@ def gate_draft(
     mentioned: bool,
     now: datetime,
     gates: rules.GateConfig,
+    switches: Switches = ALL_ON,
 ) -> Verdict | None:
-    """None when the draft may be posted now, else why not (its consequences made on `scratch`)."""
-    own = [m.at for m in conv.recent if m.sender == employee]
-    speech = rules.check_speech(conv.kind, own, saturation, mentioned, now, gates)
-    if not speech.allowed:
-        return Verdict(Gate(speech.gate), reopens_at=speech.reopens_at)
+    """None when the draft may be posted now, else why not (its consequences made on `scratch`).
+
+    With the gates switched off (an ablation) the speech gates hold nothing; the loop breakers stay.
+    """
+    if switches.gates:
+        own = [m.at for m in conv.recent if m.sender == employee]
+        speech = rules.check_speech(conv.kind, own, saturation, mentioned, now, gates)
+        if not speech.allowed:
+            return Verdict(Gate(speech.gate), reopens_at=speech.reopens_at)
     if rules.is_closed(conv.closed_until, now):
         detail = f"closed to agent posts until {conv.closed_until.isoformat()}"  # type: ignore[union-attr]
         return Verdict(Gate.LOOP_BREAKER, LoopRule.RING, detail)
     history = list(conv.recent)
     duplicate = rules.check_duplicate(history, employee, text, now)
-    if not duplicate.allowed:  # repeating oneself costs stamina (spec 2.6)
+    if not duplicate.allowed and switches.stamina:  # repeating oneself costs stamina (spec 2.6)
         mind = scratch.employee(employee).mind
         if stamina.counts(mind.stamina, "repetition", now):
             scratch.stamina_event(employee, "repetition")
         mind.stamina = stamina.apply(mind.stamina, "repetition", now)
+    if not duplicate.allowed:
         return Verdict(Gate.LOOP_BREAKER, LoopRule.DUPLICATE, duplicate.detail)
     ring = rules.check_ring(history, employee, now)
     if not ring.allowed:

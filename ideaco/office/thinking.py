@@ -250,6 +250,9 @@ def _act(
             calls=len(results),
             task_counter=scratch.counters.get("task", 0),
             speakers=reading.read_about(office, ctx.employee, ctx.conversation, ctx.read_upto),
+            memory=office.config.switches.memory,
+            relationships=office.config.switches.relationships,
+            stamina=office.config.switches.stamina,
         ),
         now,
     )
@@ -321,16 +324,8 @@ def _speak(
         where = f"messages[{i}]"
         text, verdict = _clean(office, thought, draft, where, result)
         if verdict is None:
-            verdict = gate_draft(
-                scratch,
-                ctx.employee,
-                conv,
-                text,
-                thought.topicSaturation,
-                ctx.mentioned,
-                now,
-                office.config.gates,
-            )
+            verdict = gate_draft(scratch, ctx.employee, conv, text, thought.topicSaturation, ctx.mentioned, now,
+                                 office.config.gates, office.config.switches)  # fmt: skip
         if verdict is not None:
             posted = bool(result.posted)
             result.steps.append(
@@ -371,7 +366,12 @@ def _actions(
                 # messages are conversation, so "the boss says fire Alice" there changes nothing.
                 result.corrections.append(f"{where}: {action.tool} outside the boss's own request, refused")
                 continue
-            outcome = run_tool(scratch, action.tool, action.args, ToolContext(office.company, now))
+            outcome = run_tool(
+                scratch,
+                action.tool,
+                action.args,
+                ToolContext(office.company, now, office.config.switches.stamina),
+            )
             result.steps.append(ToolStep(action.tool, outcome.ok, outcome.message))
             result.steps += scratch.take(now)
             for employee, owed in outcome.owed:
@@ -397,7 +397,9 @@ def _actions(
         if target.id == ctx.conversation:
             result.corrections.append(f"{where}: send_message to the conversation being read, dropped")
             continue
-        verdict = filtered or gate_draft(scratch, emp_id, target, content, 1, False, now, office.config.gates)
+        verdict = filtered or gate_draft(
+            scratch, emp_id, target, content, 1, False, now, office.config.gates, office.config.switches
+        )
         if verdict is not None:
             result.steps.append(
                 DraftStep(where, target.id, gate=verdict.gate, rule=verdict.rule, detail=verdict.detail,

@@ -176,7 +176,8 @@ class AdaptiveWakes:
         10 min, not every member on every look.
         """
         timers = office.config.timers
-        talk = (emp.persona.get("tendencies") or {}).get("talkativeness", 0.5)
+        persona = office.config.switches.persona_of(emp.persona)
+        talk = (persona.get("tendencies") or {}).get("talkativeness", 0.5)
         if talk != 0.5:
             timers = _talker_timers(timers, talk)
         for conv in office.conversations_of(emp.id):

@@ -23,6 +23,7 @@ import pytest
 from ideaco.llm.base import ChatRequest
 from ideaco.office.build import office_from_scenario
 from ideaco.office.clock import SimClock
+from ideaco.office.config import Switches, config_for
 from ideaco.office.journal import MemoryJournal
 from ideaco.office.office import Office
 from ideaco.scenario import Scenario
@@ -157,17 +158,23 @@ def make_office(tmp_path: Path) -> MakeOffice:
         llm: Any = None,
         delay: float = 0.0,
         clock: Any = None,
+        switches: Switches | None = None,
         **scenario_kw: Any,
     ) -> Office:
         data = scenario if scenario is not None else scenario_dict(**scenario_kw)
         model = llm or ScriptedLLM(handler=handler or (lambda _r: SILENT), delay=delay)
+        scenario_model = Scenario.model_validate(data)
+        config = config_for(scenario_model)
+        if switches is not None:  # an ablation: parts of the engine switched off
+            config.switches = switches
         return office_from_scenario(
-            Scenario.model_validate(data),
+            scenario_model,
             tmp_path,
             llm=model,
             clock=clock or SimClock(START),
             seed=seed,
             journal=MemoryJournal(),
+            config=config,
         )
 
     return make
