@@ -1,4 +1,4 @@
-"""PNG plots of a run, written into its run directory: relationships, stamina, activity.
+"""PNG plots of a run, written into its run directory: relationships, stamina, activity, who talks to whom.
 
 matplotlib only (Agg backend, no display); every figure is closed once saved.
 """
@@ -21,6 +21,7 @@ from matplotlib.colors import Normalize  # noqa: E402
 from matplotlib.patches import FancyArrowPatch  # noqa: E402
 
 from ideaco.analysis import NO_TEXT, History, RunData, history  # noqa: E402
+from ideaco.metrics.social import BOSS, talk_edges  # noqa: E402
 from ideaco.mind import relationships, stamina  # noqa: E402
 from ideaco.store.atomic import atomic_write_bytes  # noqa: E402
 from ideaco.store.rundir import check_regular_or_missing  # noqa: E402
@@ -190,8 +191,47 @@ def activity_png(run: RunData, path: Path) -> Path:
     return _save(fig, path)
 
 
+def talk_png(run: RunData, path: Path) -> Path:
+    """Who talks to whom: people on a circle (the boss at the top), an arrow A -> B as wide as A's messages to B."""
+    edges = talk_edges(run.messages, {e.id for e in run.employees} | {BOSS})
+    names = {**run.names, BOSS: "Boss"}
+    people = [BOSS, *(e.id for e in run.employees)]
+    n = len(people)
+    pos = {
+        p: (math.cos(math.pi / 2 - 2 * math.pi * i / n), math.sin(math.pi / 2 - 2 * math.pi * i / n))
+        for i, p in enumerate(people)
+    }
+    most = max((e["count"] for e in edges), default=1)
+    fig, ax = plt.subplots(figsize=(7.5, 7.5))
+    for edge in edges:
+        (x1, y1), (x2, y2) = pos[edge["from"]], pos[edge["to"]]
+        ax.add_patch(
+            FancyArrowPatch(
+                (x1, y1), (x2, y2), connectionstyle="arc3,rad=0.18", arrowstyle="-|>", mutation_scale=14,
+                shrinkA=24, shrinkB=24, color="#3182bd", alpha=0.75, linewidth=0.6 + 5.4 * edge["count"] / most,
+                zorder=1,
+            )
+        )  # fmt: skip
+        mx, my, dx, dy = (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1
+        ax.text(mx + 0.09 * dy, my - 0.09 * dx, str(edge["count"]), fontsize=8, ha="center", va="center",
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "#3182bd", "lw": 0.6}, zorder=3)  # fmt: skip
+    for who, (x, y) in pos.items():
+        face = "#fde0dd" if who == BOSS else "#deebf7"
+        ax.scatter([x], [y], s=1400, color=face, edgecolors="#3182bd", zorder=2)
+        ax.text(x, y, label(names.get(who, who)), ha="center", va="center", fontsize=9, zorder=4)
+    if not edges:
+        ax.text(0, 0, "nobody talked", ha="center", va="center", color="grey")
+    ax.set_xlim(-1.35, 1.35)
+    ax.set_ylim(-1.35, 1.35)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title("Who talks to whom (A \u2192 B: messages from A to B; docs/evaluation.md)")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
 def write_plots(run: RunData, hist: History | None = None, out_dir: Path | None = None) -> list[Path]:
-    """Write relationships.png, stamina.png and activity.png (into the run directory); return their paths."""
+    """Write relationships.png, stamina.png, activity.png and talk.png (into the run directory); return their paths."""
     out = Path(out_dir or run.path)
     for name in PLOTS:  # all three checked first: a refused plot leaves none half-replaced
         check_regular_or_missing(out / name)
@@ -200,4 +240,5 @@ def write_plots(run: RunData, hist: History | None = None, out_dir: Path | None 
         relationships_png(run, hist, out / "relationships.png"),
         stamina_png(run, hist, out / "stamina.png"),
         activity_png(run, out / "activity.png"),
+        talk_png(run, out / "talk.png"),
     ]

@@ -14,7 +14,7 @@ from ideaco.store.state import StateStore
 from tests.test_analysis import make_run
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-NAMES = ("relationships.png", "stamina.png", "activity.png")
+NAMES = ("relationships.png", "stamina.png", "activity.png", "talk.png")
 
 
 def assert_png(path: Path) -> None:

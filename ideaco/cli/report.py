@@ -1,4 +1,4 @@
-"""`ideaco report RUNDIR`: metrics per employee and per simulated hour, and PNG plots.
+"""`ideaco report RUNDIR`: metrics per employee and per simulated hour, collaboration, and PNG plots.
 
 Human tables by default, one JSON document on stdout with `--json`. Names, roles and task
 descriptions are agent- or user-written: they are shown literally (see display.py).
@@ -17,9 +17,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ideaco.analysis import RunData, RunError, history, load_run, report
+from ideaco.cli.collaboration import boss_table, collaboration_table
 from ideaco.cli.display import format_duration, safe_text
 from ideaco.cli.errors import UserError
 from ideaco.store.rundir import RunDirError
+from ideaco.metrics import evaluate
 
 CLIP = 48  # characters of a task description in the tasks table
 MAX_TASK_ROWS = 40  # a long run's tasks: the first ones shown, the rest counted (all are in --json)
@@ -33,6 +35,7 @@ def report_command(rundir: Path, *, as_json: bool, plots: bool, console: Console
         raise UserError(str(exc)) from None
     hist = history(run)
     data = report(run, hist)
+    data["collaboration"] = evaluate(run, hist)
     written = _plots(run, hist) if plots else []
     if as_json:
         data["plots"] = [str(p) for p in written]
@@ -223,3 +226,8 @@ def show(console: Console, data: dict[str, Any]) -> None:
         console.print(tasks_table(data))
     if any(row["relationships"] for row in data["employees"].values()):
         console.print(relationships_table(data))
+    if "collaboration" in data:
+        console.print(collaboration_table(data["collaboration"]))
+        if data["collaboration"]["boss"]["lines"]:
+            names = {eid: row["name"] for eid, row in data["employees"].items()}
+            console.print(boss_table(data["collaboration"], names))

@@ -1,0 +1,60 @@
+"""`ideaco report`'s collaboration section as tables: the metrics of docs/evaluation.md, and the boss's lines."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from ideaco.cli.display import safe_text
+from ideaco.metrics import SUMMARY
+
+MAX_BOSS_ROWS = 30
+
+
+def value_text(key: str, value: Any) -> str:
+    """A metric's value as a table shows it: rates in %, seconds as a duration, counts as they are."""
+    if value is None:
+        return "-"
+    if (
+        key.endswith("_rate")
+        or key.startswith("silence_")
+        or key in ("speak_rate", "echo", "talk_reciprocity")
+    ):
+        return f"{100 * value:.1f}%"
+    if key.endswith("_s"):
+        return f"{value:,.1f} s"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    return f"{value:,}"
+
+
+def collaboration_table(section: dict[str, Any]) -> Table:
+    table = Table(title="Collaboration (docs/evaluation.md)")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    summary = section["summary"]
+    for metric in SUMMARY:
+        table.add_row(metric.label, value_text(metric.key, summary.get(metric.key)))
+    return table
+
+
+def boss_table(section: dict[str, Any], names: dict[str, str]) -> Table:
+    table = Table(title="The boss's lines: who answered, how soon")
+    for column in ("at", "where", "kind", "answered by", "after"):
+        table.add_column(column, justify="right" if column == "after" else "left")
+    lines = section["boss"]["lines"]
+    for row in lines[:MAX_BOSS_ROWS]:
+        who = row["answered_by"]
+        table.add_row(
+            f"{datetime.fromisoformat(row['at']):%H:%M}",
+            Text(safe_text(row["conversation"])),
+            row["kind"],
+            Text(safe_text(names.get(who, who))) if who else Text("nobody", style="yellow"),
+            value_text("latency_s", row["latency_s"]),
+        )
+    if len(lines) > MAX_BOSS_ROWS:
+        table.caption = f"… and {len(lines) - MAX_BOSS_ROWS} more (all of them with --json)"
+    return table

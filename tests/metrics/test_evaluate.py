@@ -1,0 +1,91 @@
+"""`evaluate(run)` and `ideaco report`'s collaboration section on a real run (the guard's scripted office).
+
+The run is replayed from the guard's recording: tasks with claim keys, a refused claim, the
+secretary, hires and dismissals, boss lines in rooms and 1-on-1s.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ideaco.cli.main import app
+from ideaco.metrics import SUMMARY, evaluate
+from ideaco.store.runlog import RunLog
+from tests.guard.runs import RUNS
+
+CLEAN_ENV = {"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None, "OPENAI_BASE_URL": None, "IDEACO_MODEL": None}
+
+
+@pytest.fixture(scope="module")
+def office_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    guarded = next(r for r in RUNS if r.name == "office-s1")
+    out = tmp_path_factory.mktemp("metrics") / "run"
+    result = CliRunner().invoke(app, guarded.args(out), env=CLEAN_ENV)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_every_summary_metric_is_computed(office_run: Path) -> None:
+    section = evaluate(RunLog.open(office_run))
+    assert list(section["summary"]) == [m.key for m in SUMMARY]
+    summary = section["summary"]
+    assert summary["agent_messages"] > 0 and summary["calls"] > summary["agent_messages"] / 2
+    assert 0 < summary["speak_rate"] < 1
+    assert summary["boss_answered_rate"] == 1.0
+
+
+def test_tasks_claims_and_cost_per_resolved_task(office_run: Path) -> None:
+    run = RunLog.open(office_run)
+    section = evaluate(run)
+    tasks = section["tasks"]
+    # Every task the thoughts created ends in one status; the scripted office claims, refuses a
+    # claim, resolves and fails tasks (tests/guard/scripted.py).
+    assert tasks["created"] == tasks["resolved"] + tasks["failed"] + tasks["pending"]
+    assert tasks["claimed"] >= 1 and tasks["claims_refused"] >= 1
+    assert tasks["resolved"] >= 1 and tasks["failed"] >= 1
+    assert tasks["per_resolved"]["calls"] == round(section["summary"]["calls"] / tasks["resolved"], 2)
+    assert tasks["time_to_resolve"]["count"] == tasks["resolved"]
+    created = [
+        t for rec in run.thoughts for step in rec["applied"]["steps"] if step["step"] == "mind"
+        for t in (step.get("tasks") or {}).get("added", ())
+    ]  # fmt: skip
+    assert len(created) == tasks["created"]
+
+
+def test_affinity_and_mood_trajectories_come_from_applied(office_run: Path) -> None:
+    run = RunLog.open(office_run)
+    section = evaluate(run)
+    cyd = section["affinity"]["cyd"]["ana"]
+    assert len(cyd) >= 2 and all(1 <= p["after"] <= 100 for p in cyd)
+    assert any(p["before"] != p["after"] for p in cyd)
+    assert [p["at"] for p in cyd] == sorted(p["at"] for p in cyd)
+    spoken = [t for t in run.thoughts if t.get("thought")]
+    assert sum(len(v) for v in section["mood"]["by_employee"].values()) == len(spoken)
+
+
+def test_report_json_has_the_section_and_writes_the_talk_graph(office_run: Path) -> None:
+    before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in office_run.iterdir()}
+    result = CliRunner().invoke(app, ["report", str(office_run), "--json"], env=CLEAN_ENV)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert set(doc["collaboration"]) >= {"summary", "boss", "mentions", "tasks", "silences", "messages",
+                                         "talk", "personas", "mood", "affinity"}  # fmt: skip
+    assert (office_run / "talk.png").read_bytes()[:4] == b"\x89PNG"
+    # Reading a run never changes it: the logs and the state are as they were.
+    after = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in office_run.iterdir()}
+    assert {k: v for k, v in after.items() if k in before} == before
+
+
+def test_the_human_report_shows_the_collaboration_tables(office_run: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["report", str(office_run), "--no-plots"], env={**CLEAN_ENV, "COLUMNS": "120"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "Collaboration (docs/evaluation.md)" in result.stdout
+    assert "boss lines answered" in result.stdout and "100.0%" in result.stdout
+    assert "The boss's lines: who answered, how soon" in result.stdout
