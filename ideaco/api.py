@@ -197,7 +197,7 @@ def load(
     out: str | Path | None = None,
     seed: int = 7,
     duration: str | None = None,
-    base_url: str | None = None,
+    base_url: str | list[str] | None = None,
     model: str | None = None,
     api_key_env: str | None = None,
     gguf: str | Path | None = None,

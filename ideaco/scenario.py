@@ -129,7 +129,7 @@ class LLMSettings(_Strict):
     """The scenario's `llm:` block; CLI flags and per-employee `model:` override it (spec 1.2)."""
 
     model: str | None = None
-    base_url: str | None = None
+    base_url: str | list[str] | None = None  # several: calls are balanced over them
     temperature: float | None = Field(None, ge=0, le=2)
     api_key_env: Annotated[str | None, AfterValidator(refuse_key_choice)] = None  # named only to refuse it
     max_tokens: int | None = Field(None, gt=0)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ideaco.bounds import check_clock
+from ideaco.endpoints import add_counts, check_some_reachable
 from ideaco.errors import IdeacoError
 from ideaco.llm.base import LLMError
 from ideaco.llm.config import LLMSettings, model_for, resolve_settings
@@ -44,7 +45,7 @@ ClockFactory = Callable[[datetime], Clock]
 class ModelOptions:
     """The model flags every office-running command takes (spec 1.2)."""
 
-    base_url: str | None = None
+    base_url: str | list[str] | None = None  # several: calls are balanced over them
     model: str | None = None
     api_key_env: str | None = None
     gguf: Path | None = None
@@ -79,6 +80,9 @@ class OpenedRun:
         office = self.office
         previous = office.meta.get("wall_time_s", 0.0)
         office.meta["wall_time_s"] = previous + wall_time_s
+        endpoints = add_counts(office.meta.get("endpoints") or {}, self.stack.endpoint_counts())
+        if endpoints:
+            office.meta["endpoints"] = endpoints
         summary = summarize(
             read_log(self.rundir.thoughts_path),
             read_log(self.rundir.messages_path),
@@ -90,6 +94,8 @@ class OpenedRun:
             errors=office.stats.errors,
             tasks=counts_by_status(t for e in office.employees.values() for t in e.mind.tasks),
         )
+        if endpoints:  # several endpoints: the calls each answered, this session and earlier ones
+            summary["endpoints"] = endpoints
         self.rundir.write_summary(summary)
         office.checkpoint()
         return summary
@@ -134,7 +140,7 @@ def open_llm(
     """Build the model stack; says what it connects to, starts the embedded model if needed
     (keeping `employees` prompts warm: one llama.cpp cache slot each)."""
     if options.replay is None and not settings.embedded and settings.base_url:
-        check_reachable(settings.base_url)
+        check_some_reachable(settings.endpoints, status)
     if options.replay is not None and not options.replay.is_file():
         raise IdeacoError(f"--replay file not found: {options.replay}")
     if options.replay is None and settings.embedded:

@@ -22,7 +22,12 @@ app = typer.Typer(
 
 # The model flags every office-running command takes (spec 1.2), declared once.
 BaseUrl = Annotated[
-    str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")
+    list[str] | None,
+    typer.Option(
+        "--base-url",
+        help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1; give it more than once to balance "
+        "calls over several.",
+    ),
 ]
 ModelName = Annotated[str | None, typer.Option("--model", help="Model name for every employee.")]
 ApiKeyEnv = Annotated[

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,9 @@ MODEL_ENV = "IDEACO_MODEL"
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRY_ATTEMPTS = 4
 DEFAULT_RETRY_DELAY = 1.0
+DEFAULT_ENDPOINT_REST = 10.0  # seconds a failing endpoint rests first, when there are several
 TIMEOUT_ENV = "IDEACO_TIMEOUT"
+ENDPOINT_REST_ENV = "IDEACO_ENDPOINT_REST"
 RETRIES_ENV = "IDEACO_RETRIES"
 RETRY_DELAY_ENV = "IDEACO_RETRY_DELAY"
 # How the embedded model runs (see ideaco.llm.embedded.choose_layout): threads per llama.cpp
@@ -44,7 +46,7 @@ TRUST_FLAG = "--trust-scenario-endpoint"
 class LLMSettings:
     """Resolved model settings for a run. `embedded`: no endpoint given, ideaco serves one itself."""
 
-    base_url: str | None
+    base_url: str | None  # the first endpoint (the only one, usually)
     model: str
     api_key: str | None = field(default=None, repr=False)
     temperature: float = DEFAULT_TEMPERATURE
@@ -58,13 +60,20 @@ class LLMSettings:
     slots: int | None = None  # embedded only: prompt-cache slots in all
     # Set when a key was in the environment but not sent: the scenario chose the endpoint.
     key_withheld: str | None = None
+    base_urls: tuple[str, ...] = ()  # every endpoint when several are given (calls are balanced over them)
+    endpoint_rest: float = DEFAULT_ENDPOINT_REST
+
+    @property
+    def endpoints(self) -> tuple[str, ...]:
+        """The endpoints to call: several, one, or none (embedded)."""
+        return self.base_urls or ((self.base_url,) if self.base_url else ())
 
     def describe(self) -> str:
         """One line for the terminal, without the key (or a password in the URL)."""
         if self.embedded:
             source = f"embedded llama.cpp ({self.gguf or 'SmolLM2-135M-Instruct'})"
         else:
-            source = redact_url(str(self.base_url))
+            source = ", ".join(redact_url(u) for u in self.endpoints)
         return f"model {self.model} via {source}"
 
     def withheld_note(self) -> str:
@@ -72,7 +81,7 @@ class LLMSettings:
         if not self.key_withheld:
             return ""
         return (
-            f"{self.key_withheld} is not sent to {redact_url(str(self.base_url))}, an endpoint the scenario "
+            f"{self.key_withheld} is not sent to {', '.join(redact_url(u) for u in self.endpoints)}, an endpoint the scenario "
             f"chose; pass {TRUST_FLAG} to send it there, or --base-url to choose the endpoint yourself"
         )
 
@@ -85,8 +94,15 @@ def _scenario_block(scenario_llm: Mapping[str, Any] | None) -> dict[str, Any]:
     if unknown:
         allowed = ", ".join(sorted(SCENARIO_LLM_KEYS))
         raise ValueError(f"llm: unknown key {unknown[0]!r} (allowed: {allowed})")
+    urls = block.get("base_url")
+    if isinstance(urls, list):  # several endpoints: calls are balanced over them
+        if not urls or not all(isinstance(u, str) and u.strip() for u in urls):
+            raise ValueError(f"llm.base_url: expected a URL or a list of URLs, got {urls!r}")
+        block["base_url"] = [u.strip() for u in urls]
     for name in ("base_url", "model"):
         value = block.get(name)
+        if name == "base_url" and isinstance(value, list):
+            continue
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise ValueError(f"llm.{name}: expected a non-empty string, got {value!r}")
     temperature = block.get("temperature")
@@ -138,9 +154,15 @@ def _origin(url: str | None) -> tuple[str, str, int | None] | None:
     return parts.scheme.lower(), parts.hostname.lower(), port
 
 
+def _url_list(value: str | Sequence[str] | None) -> list[str]:
+    if not value:
+        return []
+    return [value] if isinstance(value, str) else [v for v in value if v]
+
+
 def resolve_settings(
     *,
-    cli_base_url: str | None = None,
+    cli_base_url: str | Sequence[str] | None = None,
     cli_model: str | None = None,
     cli_api_key_env: str | None = None,
     gguf: str | Path | None = None,
@@ -161,6 +183,7 @@ def resolve_settings(
         raise ValueError("--gguf and --base-url exclude each other: --gguf serves a local model file itself")
 
     gguf_path: str | None = None
+    urls: list[str] = []
     if gguf is not None:
         path = Path(gguf).expanduser()
         if not path.is_file():
@@ -168,7 +191,14 @@ def resolve_settings(
         gguf_path = str(path)
         base_url = None  # --gguf beats any endpoint from the scenario or the environment
     else:
-        base_url = _first(cli_base_url, block.get("base_url"), *(env.get(name) for name in BASE_URL_ENVS))
+        urls = (
+            _url_list(cli_base_url)
+            or _url_list(block.get("base_url"))
+            or _url_list(_first(*(env.get(name) for name in BASE_URL_ENVS)))
+        )
+        if len(set(urls)) != len(urls):
+            raise ValueError(f"--base-url: the same endpoint is given twice ({', '.join(urls)})")
+        base_url = urls[0] if urls else None
     embedded = base_url is None
 
     key_env = cli_api_key_env
@@ -176,10 +206,11 @@ def resolve_settings(
         raise ValueError(f"--api-key-env: environment variable {key_env} is not set")
     api_key = None if embedded else env.get(key_env or DEFAULT_API_KEY_ENV) or None
     withheld = None
-    chosen_by_scenario = not embedded and not cli_base_url and base_url == block.get("base_url")
+    scenario_urls = _url_list(block.get("base_url"))
+    chosen_by_scenario = not embedded and not cli_base_url and bool(scenario_urls) and urls == scenario_urls
     if api_key and chosen_by_scenario and not trust_scenario_endpoint:
         users = {_origin(env.get(name)) for name in BASE_URL_ENVS if env.get(name)}
-        if _origin(base_url) not in users - {None}:
+        if any(_origin(url) not in users - {None} for url in urls):
             api_key, withheld = None, key_env or DEFAULT_API_KEY_ENV
 
     if embedded:
@@ -190,6 +221,7 @@ def resolve_settings(
 
     return LLMSettings(
         base_url=base_url.rstrip("/") if base_url else None,
+        base_urls=tuple(u.rstrip("/") for u in urls) if len(urls) > 1 else (),
         model=model,
         api_key=api_key,
         temperature=float(block.get("temperature", DEFAULT_TEMPERATURE)),
@@ -202,6 +234,7 @@ def resolve_settings(
         threads=threads or _env_count(env, THREADS_ENV),
         slots=slots or _env_count(env, SLOTS_ENV),
         key_withheld=withheld,
+        endpoint_rest=_env_number(env, ENDPOINT_REST_ENV, DEFAULT_ENDPOINT_REST),
     )
 
 

@@ -1,4 +1,8 @@
-"""Compose the LLM stack in one place: Budget -> Limited -> Retrying -> Recording -> base client."""
+"""Compose the LLM stack in one place: Budget -> Limited -> Retrying -> Recording -> base client.
+
+The base client is one endpoint's `OpenAIChatLLM`, or with several endpoints a `BalancedLLM` over
+one client each (the fewest calls in flight first; a failing endpoint rested), or a replay.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ideaco.llm.balanced import BalancedLLM
 from ideaco.llm.base import LLM
 from ideaco.llm.budget import BudgetLLM
 from ideaco.llm.config import LLMSettings
@@ -28,6 +33,11 @@ class LLMStack:
     settings: LLMSettings
     servers: list[EmbeddedServer] = dataclasses.field(default_factory=list)
     layout: Layout | None = None  # how the embedded model runs (None: an endpoint or a replay)
+    balancer: BalancedLLM | None = None  # several endpoints
+
+    def endpoint_counts(self) -> dict[str, dict[str, int]]:
+        """Per endpoint: calls answered and failures ({} with one endpoint, none, or a replay)."""
+        return self.balancer.counts() if self.balancer is not None else {}
 
     async def aclose(self) -> None:
         """Close clients and files, then stop the embedded server."""
@@ -73,6 +83,7 @@ def build_llm(
     record_file = open_record_file(record) if record is not None else None
     servers: list[EmbeddedServer] = []
     layout: Layout | None = None
+    balancer: BalancedLLM | None = None
     base: LLM
     try:
         if replay is not None:
@@ -82,6 +93,13 @@ def build_llm(
 
             layout, servers, base, base_url = serve(settings, concurrency, employees, timeout)
             settings = dataclasses.replace(settings, base_url=base_url)
+        elif len(settings.endpoints) > 1:
+            note = settings.withheld_note()
+            clients = [
+                (url, OpenAIChatLLM(url, settings.api_key, timeout=timeout, no_key_note=note))
+                for url in settings.endpoints
+            ]
+            base = balancer = BalancedLLM(clients, rest_s=settings.endpoint_rest)
         else:
             if not settings.base_url:
                 raise ValueError("no base_url configured and not embedded")
@@ -100,4 +118,6 @@ def build_llm(
         if record_file is not None:
             record_file.close()
         raise
-    return LLMStack(llm=budget, budget=budget, settings=settings, servers=servers, layout=layout)
+    return LLMStack(
+        llm=budget, budget=budget, settings=settings, servers=servers, layout=layout, balancer=balancer
+    )
