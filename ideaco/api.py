@@ -5,6 +5,7 @@
     sim.run("30m")                     # simulated time; or sim.step() event by event
     sim.say("launch", "Status check?")   # as the boss (a room, boss:<id>, or an employee id)
     sim.employee("dan").tasks          # memory, relationships, tasks, stamina
+    sim.interview("dan", "How is the launch going?")   # in character; the run does not change
     sim.close()                        # summary.json written, model stopped
 
 The office runs on its own event loop in a background thread, so the same calls work in a
@@ -23,13 +24,17 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ideaco.interview import Answer, ask_everyone, interviewees, parse_at
 from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
+from ideaco.mind.interview import Interviewee
 from ideaco.mind.memory import MemoryItem
+from ideaco.mind.prompt import Person
 from ideaco.mind.tasks import Task
 from ideaco.office.conversation import Message
 from ideaco.office.office import Office
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, parse_run_duration, read_log
+from ideaco.store.runlog import RunLog
 
 T = TypeVar("T")
 
@@ -163,6 +168,44 @@ class Simulation:
                 "zone": st.zone(mind.stamina),
             },
         )
+
+    # ------------------------------------------------------------------ interviews
+
+    def interview(self, employee: str, question: str, *, at: str | datetime | None = None) -> str:
+        """Ask one employee a question; it answers in character from its memory, relationships and
+        tasks — as they are now, or at `at` ("09:30" or a datetime) — and the run does not change."""
+        if employee not in self.office.employees:
+            raise KeyError(f"no employee {employee!r} (known: {', '.join(self.employees)})")
+        return self._interview(question, [employee], at)[employee]
+
+    def interview_all(self, question: str, *, at: str | datetime | None = None) -> dict[str, str]:
+        """Ask everyone the same question: employee id -> answer."""
+        return self._interview(question, None, at)
+
+    def _interview(self, question: str, who: list[str] | None, at: str | datetime | None) -> dict[str, str]:
+        office = self.office
+        if at is None:
+            now, people = self.now, {
+                e.id: Interviewee(Person(e.id, e.name, e.role), e.age, office.config.switches.persona_of(e.persona),
+                                  e.mind.copy(), {p.id: p.name for p in office.employees.values()})
+                for e in office.employees.values()
+            }  # fmt: skip
+        else:
+            run = RunLog.open(self.path)
+            now = at if isinstance(at, datetime) else parse_at(at, run.start.date())
+            people = interviewees(run, now)
+        if who is not None:
+            people = {e: people[e] for e in who if e in people}
+        # Past the run's budget: an interview is not part of the run.
+        llm = self._opened.stack.budget.inner
+
+        async def go() -> list[Answer]:
+            return await ask_everyone(
+                llm, people, [question], now, company=office.company, language=office.language,
+                model_for=lambda e: office.model_for(office.employees[e].model), temperature=office.config.temperature,
+            )  # fmt: skip
+
+        return {a.employee: a.answer for a in self._call(go())}
 
     # ------------------------------------------------------------------ closing
 

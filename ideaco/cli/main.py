@@ -268,6 +268,42 @@ def report(
     raise typer.Exit(code)
 
 
+@app.command()
+def interview(
+    rundir: Path = typer.Argument(..., help="A run directory."),
+    words: list[str] = typer.Argument(..., help='EMPLOYEE "question", or with --all just "question".'),
+    everyone: bool = typer.Option(False, "--all", help="Ask every employee."),
+    at: str | None = typer.Option(
+        None, "--at", help="Ask about this simulated moment (HH:MM or ISO), not the end."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="The answers as one JSON document."),
+    base_url: BaseUrl = None,
+    model: ModelName = None,
+    api_key_env: ApiKeyEnv = None,
+    gguf: Gguf = None,
+    record: Record = None,
+    replay: Replay = None,
+) -> None:
+    """Ask an employee a question, in character, from its memory, relationships and tasks (the run is only read)."""
+    from ideaco.cli.interview import InterviewOptions, interview_command
+    from ideaco.session import ModelOptions
+
+    options = InterviewOptions(
+        rundir=rundir,
+        words=words,
+        everyone=everyone,
+        at=at,
+        as_json=as_json,
+        model=ModelOptions(base_url=base_url, model=model, api_key_env=api_key_env, gguf=gguf, record=record,
+                           replay=replay),
+    )  # fmt: skip
+    try:
+        code = interview_command(options)
+    except UserError as exc:
+        fail(str(exc))
+    raise typer.Exit(code)
+
+
 @app.command("reset-relationships")
 def reset_relationships(
     rundir: Path = typer.Argument(..., help="A run directory."),

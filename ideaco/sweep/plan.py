@@ -1,0 +1,154 @@
+"""What a sweep runs: every combination of the varied switches, for every seed, each a run directory.
+
+Pure: parsing `--seeds 1-10` and `--vary gates=on,off`, naming variants and runs, and laying out
+the sweep's directory (docs/evaluation.md):
+
+    DIR/sweep.json            the plan (a re-run must match it; seeds may be added)
+    DIR/progress.jsonl        one line per run as it finishes (done or failed)
+    DIR/runs/<variant>-s<seed>/   an ordinary run directory (inspect, report and --resume read it)
+    DIR/interviews/<run>.json the answers to --question (outside the run directories)
+    DIR/comparison.{md,json,png}  the table over seeds, per metric and variant
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ideaco.office.config import SWITCHES, WAKES, Switches
+
+VALUES = {name: ("adaptive", "broadcast") if name == "wake" else ("on", "off") for name in SWITCHES}
+assert VALUES["wake"] == WAKES
+MAX_SEEDS = 10_000
+
+
+class PlanError(ValueError):
+    """A sweep that cannot be planned; `str()` is one line naming the flag."""
+
+
+def parse_seeds(text: str) -> list[int]:
+    """`1-10`, `1,3,5`, `1-3,7` -> the seeds, in order, without repeats."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        found = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", part)
+        if not found:
+            raise PlanError(f"--seeds {text!r}: expected numbers and ranges, e.g. 1-10 or 1,3,5")
+        low, high = int(found[1]), int(found[2] or found[1])
+        if high < low:
+            raise PlanError(f"--seeds {text!r}: the range {part} goes backwards")
+        seeds += [s for s in range(low, high + 1) if s not in seeds]
+        if len(seeds) > MAX_SEEDS:
+            raise PlanError(f"--seeds {text!r}: more than {MAX_SEEDS} seeds")
+    return seeds
+
+
+def parse_vary(items: Sequence[str]) -> dict[str, list[str]]:
+    """`["gates=on,off", "wake=adaptive,broadcast"]` -> {"gates": ["on", "off"], "wake": [...]}, in order."""
+    out: dict[str, list[str]] = {}
+    for item in items:
+        name, sep, values = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise PlanError(f"--vary {item!r}: expected NAME=VALUE,VALUE, e.g. gates=on,off")
+        if name not in VALUES:
+            raise PlanError(f"--vary {item!r}: unknown switch {name!r} (known: {', '.join(SWITCHES)})")
+        if name in out:
+            raise PlanError(f"--vary {name} is given twice")
+        chosen = [v.strip() for v in values.split(",") if v.strip()]
+        bad = [v for v in chosen if v not in VALUES[name]]
+        if not chosen or bad:
+            raise PlanError(f"--vary {item!r}: {name} takes {', '.join(VALUES[name])}")
+        if len(set(chosen)) != len(chosen):
+            raise PlanError(f"--vary {item!r}: a value is given twice")
+        out[name] = chosen
+    return out
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One combination of switch values (the switches not varied keep today's engine)."""
+
+    values: tuple[tuple[str, str], ...]  # (switch, value), in the order of --vary
+
+    @property
+    def name(self) -> str:
+        """A file-name-safe id: `gates-off_wake-broadcast` (`default` when nothing varies)."""
+        return "_".join(f"{k}-{v}" for k, v in self.values) or "default"
+
+    @property
+    def label(self) -> str:
+        return " ".join(f"{k}={v}" for k, v in self.values) or "today's engine"
+
+    @property
+    def switches(self) -> Switches:
+        return Switches.from_dict(dict(self.values))
+
+
+def variants(vary: dict[str, list[str]]) -> list[Variant]:
+    """Every combination, the first --vary changing slowest."""
+    names = list(vary)
+    return [Variant(tuple(zip(names, combo, strict=True))) for combo in itertools.product(*vary.values())]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One run of a sweep: a variant and a seed."""
+
+    variant: Variant
+    seed: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.variant.name}-s{self.seed}"
+
+
+@dataclass
+class Plan:
+    """A sweep: the scenario, the variants, the seeds, and how every run is made."""
+
+    scenario: Path
+    vary: dict[str, list[str]]
+    seeds: list[int]
+    out: Path
+    duration: str | None = None
+    model: dict[str, Any] = field(default_factory=dict)  # the model flags every run gets
+    questions: list[str] = field(default_factory=list)
+
+    @property
+    def variants(self) -> list[Variant]:
+        return variants(self.vary)
+
+    def runs(self) -> list[RunSpec]:
+        """Seed by seed, every variant of each: early seeds give a first comparison soonest."""
+        return [RunSpec(v, s) for s in self.seeds for v in self.variants]
+
+    def run_dir(self, run: RunSpec) -> Path:
+        return self.out / "runs" / run.name
+
+    def interview_path(self, run: RunSpec) -> Path:
+        return self.out / "interviews" / f"{run.name}.json"
+
+    def identity(self) -> dict[str, Any]:
+        """What a re-run with the same --out must repeat (the seeds may grow)."""
+        return {
+            "scenario": str(self.scenario.resolve()),
+            "vary": self.vary,
+            "duration": self.duration,
+            "model": self.model,
+            "questions": self.questions,
+        }
+
+    def check_same(self, saved: dict[str, Any]) -> None:
+        """PlanError naming the first difference from the plan saved in sweep.json."""
+        mine = self.identity()
+        for key, value in mine.items():
+            if saved.get(key) != value:
+                raise PlanError(
+                    f"{self.out} holds another sweep ({key} was {saved.get(key)!r}, now {value!r}); "
+                    "give another --out, or repeat its command to resume it"
+                )
