@@ -24,12 +24,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ideaco.interview import Answer, ask_everyone, interviewees, parse_at
+from ideaco.interview import Answer, ask_everyone, interviewees, interviewees_now, parse_at
 from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
-from ideaco.mind.interview import Interviewee
 from ideaco.mind.memory import MemoryItem
-from ideaco.mind.prompt import Person
 from ideaco.mind.tasks import Task
 from ideaco.office.conversation import Message
 from ideaco.office.office import Office
@@ -185,11 +183,7 @@ class Simulation:
     def _interview(self, question: str, who: list[str] | None, at: str | datetime | None) -> dict[str, str]:
         office = self.office
         if at is None:
-            now, people = self.now, {
-                e.id: Interviewee(Person(e.id, e.name, e.role), e.age, office.config.switches.persona_of(e.persona),
-                                  e.mind.copy(), {p.id: p.name for p in office.employees.values()})
-                for e in office.employees.values()
-            }  # fmt: skip
+            now, people = self.now, interviewees_now(office)
         else:
             run = RunLog.open(self.path)
             now = at if isinstance(at, datetime) else parse_at(at, run.start.date())

@@ -26,6 +26,7 @@ from ideaco.mind.mind import Mind
 from ideaco.mind.prompt import Person
 from ideaco.mind.stamina import Stamina
 from ideaco.office.config import Switches
+from ideaco.office.view import OfficeView
 from ideaco.store.runlog import EmployeeRecord, RunLog, applied_at
 
 MAX_TOKENS = 400
@@ -116,6 +117,17 @@ def interviewees(run: RunLog, at: datetime | None = None) -> dict[str, Interview
             names=names,
         )
     return out
+
+
+def interviewees_now(office: OfficeView) -> dict[str, Interviewee]:
+    """Who a running office's interview asks: everyone working there, with a copy of their mind as it is now."""
+    names = {e.id: e.name for e in office.employees.values()}
+    persona_of = office.config.switches.persona_of
+    return {
+        e.id: Interviewee(Person(e.id, e.name, e.role), e.age, persona_of(e.persona), e.mind.copy(), names)
+        for e in office.employees.values()
+        if not e.dismissed
+    }
 
 
 def _age(run: RunLog, employee: str) -> int | None:

@@ -269,6 +269,60 @@ def report(
 
 
 @app.command()
+def sweep(
+    scenario: Path = typer.Argument(..., help="Scenario YAML file."),
+    out: Path = typer.Option(..., "--out", help="The sweep's directory (the same again resumes the sweep)."),
+    seeds: str = typer.Option("1-5", "--seeds", help="Seeds, e.g. 1-10 or 1,3,5."),
+    vary: list[str] | None = typer.Option(
+        None,
+        "--vary",
+        help="A switch and its values, e.g. gates=on,off or wake=adaptive,broadcast; repeatable.",
+    ),
+    duration: str | None = typer.Option(
+        None, "--duration", help="Simulated time per run (default: the scenario's)."
+    ),
+    question: list[str] | None = typer.Option(
+        None, "--question", help="Ask every employee this at the end of each run; repeatable."
+    ),
+    address: str | None = typer.Option(
+        None, "--address", help="Join this Ray cluster (auto, ray://host:10001)."
+    ),
+    no_ray: bool = typer.Option(
+        False, "--no-ray", help="Run one by one in this process even with Ray installed."
+    ),
+    replay_dir: Path | None = typer.Option(
+        None, "--replay-dir", help="Answer each run from DIR/<run>.jsonl[.gz]; no model is contacted."
+    ),
+    record_dir: Path | None = typer.Option(
+        None, "--record-dir", help="Record each run's calls to DIR/<run>.jsonl."
+    ),
+    base_url: BaseUrl = None,
+    model: ModelName = None,
+    api_key_env: ApiKeyEnv = None,
+    gguf: Gguf = None,
+    max_calls: MaxCalls = None,
+    max_tokens: MaxTokens = None,
+    concurrency: Concurrency = 2,
+) -> None:
+    """Run every combination of the varied switches for every seed, then compare them (docs/evaluation.md)."""
+    from ideaco.cli.sweep import sweep_command
+    from ideaco.session import ModelOptions
+    from ideaco.sweep import SweepOptions
+
+    options = SweepOptions(
+        scenario=scenario, seeds=seeds, vary=vary or [], out=out, duration=duration, address=address,
+        use_ray=not no_ray, questions=question or [], replay_dir=replay_dir, record_dir=record_dir,
+        model=ModelOptions(base_url=base_url, model=model, api_key_env=api_key_env, gguf=gguf, max_calls=max_calls,
+                           max_tokens=max_tokens, concurrency=concurrency),
+    )  # fmt: skip
+    try:
+        code = sweep_command(options)
+    except UserError as exc:
+        fail(str(exc))
+    raise typer.Exit(code)
+
+
+@app.command()
 def interview(
     rundir: Path = typer.Argument(..., help="A run directory."),
     words: list[str] = typer.Argument(..., help='EMPLOYEE "question", or with --all just "question".'),

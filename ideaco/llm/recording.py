@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import stat
@@ -101,7 +102,7 @@ class RecordingLLM:
 
 
 class ReplayLLM:
-    """Answers requests from a recording, by request key; contacts nothing.
+    """Answers requests from a recording (JSON Lines, or gzip-compressed `.gz`), by request key; contacts nothing.
 
     Identical requests get the recorded answers in order; once those are used up the last one
     is reused. A request the recording never saw raises ReplayMiss.
@@ -115,7 +116,11 @@ class ReplayLLM:
 
     def _load(self) -> None:
         try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
+            if self.path.suffix == ".gz":  # a recording kept small (a sweep's, in a repository)
+                with gzip.open(self.path, "rt", encoding="utf-8") as f:
+                    lines = f.read().splitlines()
+            else:
+                lines = self.path.read_text(encoding="utf-8").splitlines()
         except FileNotFoundError:
             raise FileNotFoundError(f"replay file not found: {self.path}") from None
         for number, line in enumerate(lines, start=1):

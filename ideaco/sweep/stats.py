@@ -32,6 +32,17 @@ class Interval:
     low: float | None
     high: float | None
 
+    def clipped(self, low: float | None, high: float | None) -> Interval:
+        """The interval kept within what the quantity can be (a rate within 0-1, a count from 0)."""
+
+        def clip(x: float | None) -> float | None:
+            if x is None:
+                return None
+            x = max(x, low) if low is not None else x
+            return min(x, high) if high is not None else x
+
+        return Interval(self.n, self.mean, clip(self.low), clip(self.high))
+
     def to_dict(self) -> dict[str, float | int | None]:
         return {"n": self.n, "mean": self.mean, "low": self.low, "high": self.high}
 

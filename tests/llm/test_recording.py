@@ -99,3 +99,16 @@ def test_replay_tolerates_a_partial_last_line_but_not_a_corrupt_middle(tmp_path)
 def test_missing_replay_file_is_one_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="replay file not found"):
         ReplayLLM(tmp_path / "nope.jsonl")
+
+
+async def test_a_gzip_compressed_recording_replays_the_same(tmp_path):
+    import gzip
+
+    path = tmp_path / "calls.jsonl"
+    recorder = RecordingLLM(ScriptedLLM(['{"mood":"ok","score":2}']), path)
+    live = await recorder.complete(make_request("one"))
+    await recorder.aclose()
+    packed = tmp_path / "calls.jsonl.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    replayed = await ReplayLLM(packed).complete(make_request("one"))
+    assert replayed.content == live.content
