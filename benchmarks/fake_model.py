@@ -34,7 +34,7 @@ import urllib.request
 from collections import defaultdict, deque
 from typing import Any
 
-from benchmarks.scripted import POLICIES, silent
+from benchmarks.scripted import POLICIES, interview, is_interview, silent
 
 CACHE_DEPTH = 8
 REPAIR_MARK = "Your answer was not valid"
@@ -110,7 +110,10 @@ class Model:
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body.get("messages") or []
         last = str(messages[-1].get("content") or "") if messages else ""
-        thought = silent(body) if last.startswith(REPAIR_MARK) else POLICIES[self.policy](body)
+        if is_interview(body):
+            thought = interview(body)
+        else:
+            thought = silent(body) if last.startswith(REPAIR_MARK) else POLICIES[self.policy](body)
         content = json.dumps(thought, separators=(",", ":"))
         text = "\n".join(f"{m.get('role')}:{m.get('content')}" for m in messages)
         key = str(messages[0].get("content") or "").split("\n", 1)[0] if messages else ""
@@ -124,7 +127,7 @@ class Model:
         s["completion_tokens"] += completion
         s["cached_tokens"] += cached
         s["max_prompt_tokens"] = max(s["max_prompt_tokens"], prompt)
-        s["spoke"] += bool(thought["shouldSpeak"])
+        s["spoke"] += bool(thought.get("shouldSpeak"))
         return {
             "id": f"chatcmpl-bench-{s['calls']}",
             "object": "chat.completion",

@@ -224,3 +224,28 @@ def eager(body: dict[str, Any]) -> dict[str, Any]:
 
 
 POLICIES = {"silent": silent, "plausible": plausible, "eager": eager}
+
+
+def is_interview(body: dict[str, Any]) -> bool:
+    """An `ideaco interview` request (its schema is named so), not a thought."""
+    return ((body.get("response_format") or {}).get("json_schema") or {}).get("name") == "interview"
+
+
+def interview(body: dict[str, Any]) -> dict[str, Any]:
+    """An interview answer read off the prompt: who I am, what I remember first, my first task, how I feel."""
+    messages = body.get("messages") or []
+    system = str(messages[0].get("content") or "") if messages else ""
+    name = system.split("\n", 1)[0].removeprefix("You are ").split(",", 1)[0].strip()
+
+    def first(section: str) -> str:
+        block = system.split(f"## {section}", 1)[-1].split("\n\n", 1)[0]
+        items = [ln[2:] for ln in block.splitlines() if ln.startswith("- ")]
+        return " ".join(items[0].split()[:14]) if items else "nothing"
+
+    feeling = system.rsplit("## How you feel\n", 1)[-1].strip().split(".")[0]
+    feeling = "I" + feeling[3:] if feeling.startswith("You ") else feeling
+    answer = (
+        f"{name} here. What stays with me: {first('What you remember')}. "
+        f"On my plate: {first('Your tasks')}. Honestly, {feeling}."
+    )
+    return {"answer": answer}

@@ -18,7 +18,8 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 RECORDING = NOTEBOOKS / "data" / "startup.jsonl"
-NAMES = ("01-run-and-step.ipynb", "02-analyse-a-run.ipynb")
+NAMES = ("01-run-and-step.ipynb", "02-analyse-a-run.ipynb", "03-ablations.ipynb")
+SWEEP_RECORDINGS = NOTEBOOKS / "data" / "sweep"
 
 
 def execute(name: str, tmp: Path) -> nbformat.NotebookNode:
@@ -109,3 +110,36 @@ def test_notebook_2_analyses_the_replayed_run(recorded_calls: int, tmp_path: Pat
     # Notebook 2 replays the whole recorded session (notebook 1's, carried on).
     assert recorded_calls * 0.9 <= replayed_calls(nb) <= recorded_calls
     assert "Per simulated hour" in printed(nb)
+
+
+def test_the_sweep_recordings_are_small() -> None:
+    sizes = [p.stat().st_size for p in SWEEP_RECORDINGS.glob("*.jsonl.gz")]
+    assert len(sizes) == 8 and sum(sizes) < 500_000
+
+
+def test_notebook_3_sweeps_the_recordings_and_shows_the_table_and_plot(tmp_path: Path) -> None:
+    nb = execute(NAMES[2], tmp_path)
+    text = printed(nb)
+    assert "8 runs done, 0 failed" in text
+    (out,) = tmp_path.glob("ideaco-notebook-*/ablation")
+    data = json.loads((out / "comparison.json").read_text(encoding="utf-8"))
+    assert [v["label"] for v in data["variants"]] == [
+        "gates=on wake=adaptive",
+        "gates=on wake=broadcast",
+        "gates=off wake=adaptive",
+        "gates=off wake=broadcast",
+    ]
+    assert all(stats["n"] == 2 for stats in data["metrics"]["calls"]["by_variant"].values())
+    assert "| metric | gates=on wake=adaptive (n=2)" in text  # the table was displayed
+    assert "## What went well today, and what did not?" in text  # and the interviews
+    images = [o for c in nb.cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
+    assert len(images) == 2  # the comparison plot and one run's talk graph
+    assert (
+        replayed_calls(nb)
+        == sum(
+            (t["llm"] or {}).get("calls", 0)
+            for run in (out / "runs").iterdir()
+            for t in map(json.loads, (run / "thoughts.jsonl").read_text(encoding="utf-8").splitlines())
+        )
+        > 0
+    )

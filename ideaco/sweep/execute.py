@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from ideaco.sweep.task import Job, run_one
+
+SHORT_TMP = 32  # characters of a temp dir under which Ray's socket paths stay short enough
 
 
 class Executor(Protocol):
@@ -54,8 +57,13 @@ class RayExecutor:
         import ray
 
         self._ray = ray
+        extra: dict[str, Any] = {}
+        if address is None and len(tempfile.gettempdir()) > SHORT_TMP:
+            # Ray's sockets live under its temp dir, and a socket path may not exceed 107 bytes.
+            extra["_temp_dir"] = "/tmp/ray"
         # Quiet: the sweep prints its own progress; workers' output stays in Ray's logs.
         ray.init(
+            **extra,
             address=address,
             include_dashboard=False,
             log_to_driver=False,
