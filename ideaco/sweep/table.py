@@ -47,14 +47,18 @@ def comparison(
     }
 
 
-def cell(key: str, stats: Mapping[str, Any]) -> str:
-    """`12.3 [10.1, 14.5]`: the mean and its 95% interval (rates in %); `-` when no run has a value."""
+def cell(key: str, stats: Mapping[str, Any], runs: int | None = None) -> str:
+    """`12.3 [10.1, 14.5]`: the mean and its 95% interval (rates in %); `-` when no run has a value.
+
+    `(n=k)` follows when only k of the variant's `runs` have a value (a latency with nothing answered).
+    """
     if stats["mean"] is None:
         return "-"
     fmt = _formatter(key)
     if stats["low"] is None:
         return f"{fmt(stats['mean'])} (n=1)"
-    return f"{fmt(stats['mean'])} [{fmt(stats['low'])}, {fmt(stats['high'])}]"
+    partial = f" (n={stats['n']})" if runs is not None and stats["n"] < runs else ""
+    return f"{fmt(stats['mean'])} [{fmt(stats['low'])}, {fmt(stats['high'])}]{partial}"
 
 
 def _formatter(key: str):
@@ -73,7 +77,7 @@ def markdown(data: Mapping[str, Any], *, title: str, notes: Sequence[str] = ()) 
              "|" + "|".join(["---"] + ["---:"] * len(variants)) + "|"]  # fmt: skip
     for key, metric in data["metrics"].items():
         arrow = {"higher": " ↑", "lower": " ↓"}.get(metric["better"] or "", "")
-        cells = [cell(key, metric["by_variant"][v["name"]]) for v in variants]
+        cells = [cell(key, metric["by_variant"][v["name"]], len(v["seeds"])) for v in variants]
         lines.append(f"| {metric['label']}{arrow} | " + " | ".join(cells) + " |")
     lines += [
         "",

@@ -36,6 +36,9 @@ def test_cells_show_mean_and_interval_in_the_metric_s_unit() -> None:
     assert cell("boss_answer_latency_s", {"mean": 31.2, "low": 20.0, "high": 42.0}) == "31 s [20 s, 42 s]"
     assert cell("words_per_message", {"mean": 6.5, "low": None, "high": None}) == "6.50 (n=1)"
     assert cell("echo", {"mean": None, "low": None, "high": None}) == "-"
+    partial = {"n": 3, "mean": 20.0, "low": 10.0, "high": 30.0}
+    assert cell("task_resolve_s", partial, runs=5) == "20 s [10 s, 30 s] (n=3)"
+    assert cell("task_resolve_s", partial, runs=3) == "20 s [10 s, 30 s]"
 
 
 def test_the_comparison_has_every_metric_for_every_variant_and_a_markdown_table() -> None:
