@@ -17,7 +17,16 @@ from ideaco.metrics import responses, social, text
 from ideaco.store.runlog import RunLog, applied_at
 
 SECRETARY = "secretary"
-GATES = ("chose_silence", "saturation", "anti_spam", "cooldown", "loop_breaker", "superseded", "error")
+GATES = (
+    "chose_silence",
+    "saturation",
+    "anti_spam",
+    "cooldown",
+    "loop_breaker",
+    "filtered",
+    "superseded",
+    "error",
+)
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,7 @@ SUMMARY = (
     Metric("silence_anti_spam", "silenced by anti-spam"),
     Metric("silence_cooldown", "silenced by cooldown"),
     Metric("silence_loop_breaker", "silenced by a loop breaker"),
+    Metric("silence_filtered", "drafts filtered (echo, placeholder, degenerate)"),
     Metric("silence_chose_silence", "chose silence"),
     Metric("boss_answered_rate", "boss lines answered", "higher"),
     Metric("boss_answer_latency_s", "boss answer latency, median", "lower"),
@@ -101,7 +111,7 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         "calls_per_agent_message": round(calls / agent_messages, 3) if agent_messages else None,
         "agent_messages": agent_messages,
         "speak_rate": round(sum(spoke_by.values()) / len(run.thoughts), 4) if run.thoughts else None,
-        **{f"silence_{g}": silences["rates"].get(g, 0.0) for g in GATES[:5]},
+        **{f"silence_{g}": silences["rates"].get(g, 0.0) for g in GATES[:6]},
         "boss_answered_rate": boss["answered_rate"],
         "boss_answer_latency_s": boss["latency"]["median_s"],
         "mention_answered_rate": mentions["answered_rate"],
