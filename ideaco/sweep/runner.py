@@ -68,14 +68,10 @@ def finished(plan: Plan) -> set[str]:
 def job_for(plan: Plan, run: RunSpec) -> Job:
     model = {k: v for k, v in plan.model.items() if k not in ("replay_dir", "record_dir")}
     replay = record = None
-    if plan.model.get("replay_dir"):
-        folder = Path(plan.model["replay_dir"])
-        plain = folder / f"{run.name}.jsonl"
-        replay = str(
-            plain
-            if plain.exists() or not (folder / f"{run.name}.jsonl.gz").exists()
-            else folder / f"{run.name}.jsonl.gz"
-        )
+    if plan.model.get("replay_dir"):  # <run>.jsonl, or <run>.jsonl.gz (neither: the run fails, saying so)
+        plain = Path(plan.model["replay_dir"]) / f"{run.name}.jsonl"
+        packed = plain.with_name(plain.name + ".gz")
+        replay = str(packed if packed.exists() and not plain.exists() else plain)
     if plan.model.get("record_dir"):
         record = str(Path(plan.model["record_dir"]) / f"{run.name}.jsonl")
     return Job(
