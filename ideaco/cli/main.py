@@ -258,7 +258,7 @@ def report(
     as_json: bool = typer.Option(False, "--json", help="The metrics as one JSON document."),
     no_plots: bool = typer.Option(False, "--no-plots", help="Do not write the PNG plots."),
 ) -> None:
-    """Metrics per employee and per simulated hour, and PNG plots in the run directory."""
+    """Metrics per employee and per simulated hour, collaboration metrics, and PNG plots in the run directory."""
     from ideaco.cli.report import report_command
 
     try:
@@ -325,7 +325,11 @@ def sweep(
 @app.command()
 def interview(
     rundir: Path = typer.Argument(..., help="A run directory."),
-    words: list[str] = typer.Argument(..., help='EMPLOYEE "question", or with --all just "question".'),
+    words: list[str] = typer.Argument(
+        ...,
+        metavar="[EMPLOYEE] QUESTION",
+        help='EMPLOYEE "question", or with --all just "question".',
+    ),
     everyone: bool = typer.Option(False, "--all", help="Ask every employee."),
     at: str | None = typer.Option(
         None, "--at", help="Ask about this simulated moment (HH:MM or ISO), not the end."
