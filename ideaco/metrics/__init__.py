@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from ideaco.analysis import History, history, relationship_table
@@ -176,7 +177,7 @@ def _tasks(hist: History, run: RunLog, calls: int, tokens: int) -> dict[str, Any
     status = _count(r.get("status", "pending") for r in rows)
     resolved = [r for r in rows if r.get("status") == "resolved"]
     times = [
-        (responses._dt(r["resolved_at"]) - responses._dt(r["created_at"])).total_seconds()
+        (datetime.fromisoformat(r["resolved_at"]) - datetime.fromisoformat(r["created_at"])).total_seconds()
         for r in resolved
         if r.get("resolved_at") and r.get("created_at")
     ]
