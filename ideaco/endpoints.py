@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Callable
-from urllib.parse import urlparse
 
 from ideaco.errors import IdeacoError
+from ideaco.llm.reach import check_reachable
 
 
 def add_counts(
@@ -19,20 +18,6 @@ def add_counts(
         for key, n in counts.items():
             row[key] = row.get(key, 0) + n
     return out
-
-
-def check_reachable(base_url: str, timeout: float = 3.0) -> None:
-    """Fail fast, before anything is written, when nothing listens at the endpoint."""
-    parsed = urlparse(base_url)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise IdeacoError(f"--base-url {base_url!r} is not an http(s) URL")
-    port = parsed.port or (443 if parsed.scheme == "https" else 80)
-    try:
-        with socket.create_connection((parsed.hostname, port), timeout=timeout):
-            pass
-    except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        raise IdeacoError(f"cannot reach the model endpoint {base_url} ({reason})") from None
 
 
 def check_some_reachable(urls: tuple[str, ...], status: Callable[[str], None]) -> None:

@@ -7,7 +7,6 @@ contacted or anything written; then the model; then the run directory.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from ideaco.bounds import check_clock
-from ideaco.endpoints import add_counts, check_some_reachable
+from ideaco.endpoints import add_counts
 from ideaco.errors import IdeacoError
-from ideaco.llm.base import LLMError
-from ideaco.llm.config import LLMSettings, model_for, resolve_settings
-from ideaco.llm.factory import LLMStack, build_llm
-from ideaco.llm.reach import check_reachable
+from ideaco.llm.config import LLMSettings, model_for
+from ideaco.llm.factory import LLMStack
 from ideaco.mind.tasks import counts_by_status
+from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings
 from ideaco.office.build import StateError as ResumeError
 from ideaco.office.build import check_resumable, office_from_scenario, office_from_state
 from ideaco.office.clock import Clock, SimClock
@@ -39,24 +37,6 @@ from ideaco.store.rundir import RunDir, RunDirError
 from ideaco.store.state import StateError, StateStore
 
 ClockFactory = Callable[[datetime], Clock]
-
-
-@dataclass
-class ModelOptions:
-    """The model flags every office-running command takes (spec 1.2)."""
-
-    base_url: str | list[str] | None = None  # several: calls are balanced over them
-    model: str | None = None
-    api_key_env: str | None = None
-    gguf: Path | None = None
-    record: Path | None = None
-    replay: Path | None = None
-    max_calls: int | None = None
-    max_tokens: int | None = None
-    concurrency: int = 2
-    threads: int | None = None  # embedded model: threads per llama.cpp instance
-    slots: int | None = None  # embedded model: prompt-cache slots in all
-    trust_scenario_endpoint: bool = False  # send the user's key to an endpoint the scenario chose
 
 
 @dataclass
@@ -108,62 +88,6 @@ class OpenedRun:
         finally:
             if self.lock is not None:
                 self.lock.release()
-
-
-def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSettings:
-    scenario_llm = scenario.llm.model_dump(exclude_none=True) if scenario.llm else None
-    try:
-        return resolve_settings(
-            cli_base_url=options.base_url,
-            cli_model=options.model,
-            cli_api_key_env=options.api_key_env,
-            gguf=options.gguf,
-            scenario_llm=scenario_llm,
-            env=os.environ,
-            threads=options.threads,
-            slots=options.slots,
-            trust_scenario_endpoint=options.trust_scenario_endpoint,
-        )
-    except ValueError as exc:
-        raise IdeacoError(str(exc)) from None
-
-
-def open_llm(
-    options: ModelOptions,
-    settings: LLMSettings,
-    status: Callable[[str], None],
-    *,
-    calls: int = 0,
-    tokens: int = 0,
-    employees: int = 0,
-) -> LLMStack:
-    """Build the model stack; says what it connects to, starts the embedded model if needed
-    (keeping `employees` prompts warm: one llama.cpp cache slot each)."""
-    if options.replay is None and not settings.embedded and settings.base_url:
-        check_some_reachable(settings.endpoints, status)
-    if options.replay is not None and not options.replay.is_file():
-        raise IdeacoError(f"--replay file not found: {options.replay}")
-    if options.replay is None and settings.embedded:
-        status(f"starting the embedded model ({settings.gguf or 'SmolLM2-135M-Instruct'}) …")
-    if options.replay is None and settings.key_withheld:
-        status(f"note: {settings.withheld_note()}")
-    try:
-        stack = build_llm(
-            settings,
-            record=options.record,
-            replay=options.replay,
-            max_calls=options.max_calls,
-            max_tokens=options.max_tokens,
-            concurrency=options.concurrency,
-            calls=calls,
-            tokens=tokens,
-            employees=employees,
-        )
-    except LLMError as exc:
-        raise IdeacoError(str(exc)) from None
-    if stack.layout is not None:
-        status(f"embedded model: {stack.layout.describe()}")
-    return stack
 
 
 def read_log(path: Path) -> list[dict]:

@@ -20,8 +20,8 @@ from ideaco.analysis import RunData, RunError, history, load_run, report
 from ideaco.cli.collaboration import boss_table, collaboration_table
 from ideaco.cli.display import format_duration, safe_text
 from ideaco.cli.errors import UserError
-from ideaco.store.rundir import RunDirError
 from ideaco.metrics import evaluate
+from ideaco.store.rundir import RunDirError
 
 CLIP = 48  # characters of a task description in the tasks table
 MAX_TASK_ROWS = 40  # a long run's tasks: the first ones shown, the rest counted (all are in --json)
