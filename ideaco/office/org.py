@@ -42,6 +42,23 @@ _SLUG = re.compile(r"[^a-z0-9]+")
 SUMMARY_NOTE = "The boss wants a summary."
 
 
+# What a plain request asks for, by its words: a small model is offered only these tools, and
+# must call one of them (it otherwise answers "Sure!" and does nothing; issue 12).
+ASKED_BY = {
+    "create_department": re.compile(r"\b(department|dept)s?\b", re.IGNORECASE),
+    "hire_employee": re.compile(r"\b(hire|hiring|recruit\w*|onboard\w*)\b", re.IGNORECASE),
+    "create_room": re.compile(r"\b(room|channel)s?\b", re.IGNORECASE),
+    "assign_requirement": re.compile(r"\b(assign\w*|requirements?|tasks?)\b", re.IGNORECASE),
+    "dismiss_employee": re.compile(r"\b(dismiss\w*|fire|lay off|let \w+ go)\b", re.IGNORECASE),
+    "summarize": re.compile(r"\b(summar\w*|recap)\b", re.IGNORECASE),
+}
+
+
+def asked_tools(texts: list[str]) -> tuple[str, ...]:
+    """The organization tools the boss's words ask for, in the tools' order (none: just talk)."""
+    return tuple(name for name, words in ASKED_BY.items() if any(words.search(t) for t in texts))
+
+
 def tools_allowed(employee: str, conversation: str, note: str) -> bool:
     """The organization tools: the secretary's, in its boss chat, never while reading quotes."""
     return employee == SECRETARY and conversation == f"boss:{SECRETARY}" and not note.startswith(SUMMARY_NOTE)

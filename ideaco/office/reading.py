@@ -18,10 +18,11 @@ from ideaco.mind import recall, relationships, stamina, tasks
 from ideaco.mind.prompt import ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office.conversation import BOSS, ConversationKind, Message
-from ideaco.office.org import SECRETARY, SUMMARY_NOTE, tools_allowed
+from ideaco.office.org import SECRETARY, SUMMARY_NOTE, asked_tools, tools_allowed
 from ideaco.office.rules.mentions import named_in
 from ideaco.office.state import ConversationState, Employee
 from ideaco.office.view import OfficeView as Office  # the office is only read here
+from ideaco.persona import ARCHETYPES
 
 TRIGGER_NOTES = {
     Trigger.BOSS: "The boss has written to you.",
@@ -64,17 +65,29 @@ def wire_context(
         people = tuple(p for p in people if p in seen)
     colleagues = {m for c in mine for m in c.members if m != emp.id and m in office.employees}
     rooms = {c.id for c in mine if c.kind in GROUP_KINDS}
+    tools: tuple[str, ...] = tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else ()
+    org: dict[str, tuple[str, ...]] = {}
+    if tools and compact:  # a small model: only what the boss's unread words ask for (org.asked_tools)
+        tools = asked_tools(
+            [m.text for m in conv.since(emp.desk.cursors.get(conv.id, 0)) if m.sender == BOSS]
+        )
+        org = {
+            "archetypes": tuple(ARCHETYPES),
+            "departments": tuple(office.company_model.departments),
+            "staff": tuple(e.id for e in office.employees.values() if not e.dismissed and e.id != SECRETARY),
+        }
     return WireContext(
         people=people or None,
         targets=tuple(sorted(colleagues | rooms | {"boss"})),
         task_ids=tuple(t.id for t in emp.mind.pending_tasks),
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
-        tools=tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else (),
+        tools=tools,
         compact=compact,
         # A small model summarizes only what its prompt no longer shows, and is offered task ops
         # only with tasks of its own, an engine note, or the boss's words to answer.
         summary=not compact or window_start(conv.count, conv.count - len(conv.recent)) > 0,
         tasks=not compact or bool(emp.mind.pending_tasks or note or _boss_asks(emp, conv)),
+        **org,
     )
 
 

@@ -43,6 +43,10 @@ class WireContext:
     # messages have left the prompt's window: otherwise it spends 30 tokens restating them.
     summary: bool = True
     tasks: bool = True  # whether taskOps are offered (a compact schema leaves them off otherwise)
+    # Compact, with tools: each tool its own args with these as choices, and one call required.
+    archetypes: tuple[str, ...] = ()
+    departments: tuple[str, ...] = ()
+    staff: tuple[str, ...] = ()  # employees a tool may name (not the secretary)
 
     def ids(self, source: str) -> Sequence[str] | None:
         return getattr(self, source)
@@ -120,6 +124,33 @@ def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 
+# The tools' arguments that are choices among the company's ids (compact schema only).
+TOOL_CHOICES: dict[str, dict[str, str]] = {
+    "hire_employee": {"archetype": "archetypes", "department": "departments"},
+    "assign_requirement": {"to": "departments+staff"},
+    "dismiss_employee": {"id": "staff"},
+    "create_room": {"members": "staff"},
+}
+
+
+def _tool_item(name: str, ctx: WireContext) -> dict[str, Any]:
+    """One tool call with its own arguments, all written, ids chosen among the real ones.
+
+    A department named in the same answer (created first) is a free name: its id is not listed yet."""
+    given: dict[str, Any] = {}
+    for arg, sources in TOOL_CHOICES.get(name, {}).items():
+        ids = sorted({i for source in sources.split("+") for i in getattr(ctx, source)})
+        if not ids or (arg == "department" and "create_department" in ctx.tools):
+            continue
+        choice = {"enum": ids}
+        if arg == "members":
+            choice = {"type": "array", "items": choice, "minItems": 1, "maxItems": 8}
+        given[arg] = choice
+    return _obj(
+        {"tool": {"enum": [name]}, "args": _object(TOOL_ARGS[name], ctx, given=given)}, ["tool", "args"]
+    )
+
+
 def _tool_args(ctx: WireContext) -> dict[str, Any]:
     """One args object for every tool: the union of their arguments, in order of first appearance."""
     props: dict[str, Any] = {}
@@ -147,7 +178,15 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     )
     props = schema["properties"]
     props["memorySummary"] = {"anyOf": [props["memorySummary"], {"type": "null"}]}
-    if ctx.tools:
+    if ctx.tools and ctx.compact:  # only the tools asked for, one of them called
+        items = [_tool_item(name, ctx) for name in ctx.tools]
+        props["actions"] = {
+            "type": "array",
+            "items": items[0] if len(items) == 1 else {"anyOf": items},
+            "minItems": 1,
+            "maxItems": len(items),
+        }
+    elif ctx.tools:
         tool = _obj({"tool": {"enum": sorted(ctx.tools)}, "args": _tool_args(ctx)}, ["tool", "args"])
         props["actions"] = {"type": "array", "items": {"anyOf": [send, tool]}, "maxItems": bound.keep}
     if ctx.compact:

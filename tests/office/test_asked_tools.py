@@ -1,0 +1,114 @@
+"""A small model's secretary is offered only the tools the boss's words ask for, and must call one
+(issue 12, item 5): each with its own arguments, the company's real ids as the choices."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from ideaco.mind.thought import TOOL_ARGS
+from ideaco.mind.thought.wire import WireContext, thought_schema
+from ideaco.office.org import SECRETARY, asked_tools
+from ideaco.office.reading import wire_context
+from ideaco.persona import ARCHETYPES
+from tests.fakes.llm import ScriptedLLM
+from tests.office.conftest import thought, who
+from tests.office.test_secretary import ASK, empty_office
+
+
+@pytest.mark.parametrize(
+    ("line", "tools"),
+    [
+        (ASK, ("create_department", "hire_employee")),
+        ("We need a Design dept.", ("create_department",)),
+        ("Can you recruit two designers?", ("hire_employee",)),
+        ("Open a war room with Ann and Bob", ("create_room",)),
+        ("Assign the login API to Engineering", ("assign_requirement",)),
+        ("Please dismiss Carl.", ("dismiss_employee",)),
+        ("Let Carl go, sadly.", ("dismiss_employee",)),
+        ("Give me a recap of today", ("summarize",)),
+        ("Good morning! How are you?", ()),  # no request: the secretary just talks
+        ("The fireworks were departmental fun", ()),  # words inside other words do not count
+        ("Is the chairman fired up?", ()),
+    ],
+)
+def test_asked_tools(line: str, tools: tuple[str, ...]) -> None:
+    assert asked_tools([line]) == tools
+
+
+COMPANY = {"archetypes": ("old-hand", "grinder"), "departments": ("eng",), "staff": ("ann", "bob")}
+
+
+def _actions(**ctx) -> dict:
+    return thought_schema(WireContext(people=None, targets=("boss",), **ctx))["properties"]["actions"]
+
+
+def test_compact_tools_each_with_its_own_args_and_one_call_required() -> None:
+    actions = _actions(tools=("hire_employee", "dismiss_employee"), compact=True, **COMPANY)
+    assert actions["minItems"] == 1 and actions["maxItems"] == 2
+    hire, dismiss = actions["items"]["anyOf"]
+    assert hire["properties"]["tool"] == {"enum": ["hire_employee"]}
+    args = hire["properties"]["args"]
+    assert args["properties"]["archetype"] == {"enum": ["grinder", "old-hand"]}
+    assert args["properties"]["department"] == {"enum": ["eng"]}
+    assert set(args["required"]) == {"name", "role", "archetype", "department", "age"}
+    assert dismiss["properties"]["args"]["properties"]["id"] == {"enum": ["ann", "bob"]}
+
+
+def test_a_department_opened_in_the_same_answer_is_a_free_name() -> None:
+    actions = _actions(tools=("create_department", "hire_employee"), compact=True, **COMPANY)
+    hire = actions["items"]["anyOf"][1]["properties"]["args"]["properties"]
+    assert hire["department"]["type"] == "string"
+
+
+def test_a_full_schema_still_offers_every_tool_and_requires_none() -> None:
+    actions = _actions(tools=("create_department", "hire_employee"), compact=False, **COMPANY)
+    assert "minItems" not in actions
+    send, tool = actions["items"]["anyOf"]
+    assert send["properties"]["tool"] == {"enum": ["send_message"]}
+    assert tool["properties"]["tool"]["enum"] == ["create_department", "hire_employee"]
+
+
+def _secretary_context(office):
+    conv = office.conversations[f"boss:{SECRETARY}"]
+    return wire_context(office, office.employees[SECRETARY], conv, compact=office.config.compact_schema)
+
+
+@pytest.mark.parametrize(("compact", "line", "offered"), [
+    (True, ASK, ("create_department", "hire_employee")),
+    (True, "Good morning!", ()),
+    (False, "Good morning!", None),  # a full model: every tool, always
+])  # fmt: skip
+def test_the_secretary_is_offered_what_the_unread_boss_line_asks(compact, line, offered) -> None:
+    office = empty_office(ScriptedLLM(handler=lambda _r: thought(False)))
+    office.config.compact_schema = compact
+    office.post_as_boss(f"boss:{SECRETARY}", line)
+    ctx = _secretary_context(office)
+    assert ctx.tools == (tuple(TOOL_ARGS) if offered is None else offered)
+    if compact and offered:
+        assert ctx.archetypes == tuple(ARCHETYPES) and ctx.staff == ()
+
+
+async def test_a_compact_secretary_acts_on_a_plain_request() -> None:
+    """End to end on the compact wire: the scripted model calls the one tool it is given."""
+
+    def answers(request):
+        if who(request).employee != SECRETARY:
+            return thought(False)
+        items = request.json_schema["properties"].get("actions", {}).get("items", {})
+        names = [i["properties"]["tool"]["enum"][0] for i in items.get("anyOf", [items]) if i]
+        if "create_department" in names and "minItems" in request.json_schema["properties"]["actions"]:
+            args = {"id": "design", "name": "Design", "mission": "Make it pretty"}
+            return thought(True, "Done.", actions=[{"tool": "create_department", "args": args}])
+        return thought(True, "Hello!")
+
+    office = empty_office(ScriptedLLM(handler=answers))
+    office.config.compact_schema = True
+    office.start()
+    office.post_as_boss(f"boss:{SECRETARY}", "Good morning!")
+    await office.run(timedelta(minutes=2))
+    assert not office.company_model.departments
+    office.post_as_boss(f"boss:{SECRETARY}", "Please open a Design department.")
+    await office.run(timedelta(minutes=2))
+    assert "design" in office.company_model.departments
