@@ -1,15 +1,20 @@
-"""Item 5: how well a whole office uses the embedded model, and how much its prefix cache serves.
+"""How well a whole office uses the embedded model, alone on the machine and beside one busy process.
 
-The embedded llama.cpp server (SmolLM2-135M, `ideaco.llm.embedded.EmbeddedServer`, 2 slots) is
-started as `ideaco run` starts it (`build_llm`, concurrency 2, compact schema). The startup office
-runs on it until `thoughts` thoughts are done, its requests recorded as they complete; then the
-same server is driven directly with the same requests (the same arguments `OpenAIChatLLM` sends:
-messages, grammar, seed...) by the bare `openai` SDK with 2 workers, the office's concurrency.
-The direct run uses a fresh server, as the office did: a server that has seen the prompts
-serves them from its prefix cache. Utilisation = direct wall time / office wall time for the
-same calls. The prefix cache ratio is cached / prompt tokens as llama.cpp reports them
-(`timings.cache_n`), over the office's calls. llama.cpp's threads spin while they wait for
-each other, so other processes on the 2 cores slow it down a lot: the load average is shown.
+The embedded model is started as `ideaco run` starts it (`build_llm`: one-thread llama.cpp
+instances, one per call in flight up to the cores, one prompt-cache slot per employee; compact
+schema). The startup office runs on it until `thoughts` thoughts are done, its requests recorded
+as they complete; then fresh servers of the same layout are driven directly with the same
+requests (what `OpenAIChatLLM` sends: messages, grammar, seed, the slot) by the bare `openai` SDK,
+as many at a time as the office's concurrency, each employee's requests to the same server and
+slot as the office sent them. Fresh servers, as the office had: servers that have seen the
+prompts serve them from their prefix cache.
+
+Rows, each measured idle and then with one competing CPU-bound process (`python -c "while True:
+pass"`) running through both the office and the direct drive:
+- thoughts per second and completion tokens per second, office vs direct (the ratio is the
+  office's use of the model);
+- the prefix cache share: cached / prompt tokens as llama.cpp reports them, over the office's calls;
+- the longest wall-clock gap with no thought finishing, after the first.
 
 It needs the CPU to itself: it is skipped when another process seems to run the embedded model
 (`ideaco run`/`chat` without `--base-url` or `--replay`, or pytest selecting embedded tests), and
@@ -20,7 +25,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +42,7 @@ from ideaco.llm.base import ChatRequest, ChatResult
 from ideaco.llm.config import DEFAULT_EMBEDDED_MODEL, LLMSettings
 from ideaco.llm.factory import build_llm
 from ideaco.llm.openai_chat import OpenAIChatLLM
+from ideaco.llm.routing import RoutedLLM, SlotRouter
 
 NAME = "embedded"
 
@@ -62,8 +73,9 @@ class _Recorder:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.done: list[tuple[ChatRequest, ChatResult]] = []
+        self.finished: list[float] = []  # wall seconds since `started`, per completed call
         self.in_flight = 0
-        self._since = time.perf_counter()
+        self.started = self._since = time.perf_counter()
         self.busy_time = 0.0  # integral of calls in flight over wall time
 
     def _tick(self, delta: int) -> None:
@@ -78,27 +90,89 @@ class _Recorder:
         finally:
             self._tick(-1)
         self.done.append((request, result))
+        self.finished.append(time.perf_counter() - self.started)
         return result
 
     async def aclose(self) -> None:
         await self.inner.aclose()
 
 
-async def drive_directly(base_url: str, requests: list[ChatRequest], workers: int) -> tuple[float, int, int]:
-    """(wall seconds, prompt tokens, cached tokens) for the requests sent by `workers` SDK clients."""
-    shaper = OpenAIChatLLM(base_url, None, llama_grammar=True)
-    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+@dataclass
+class OfficeRun:
+    """What the office did on the embedded model: its calls in order of completion, and when."""
+
+    calls: list[tuple[ChatRequest, ChatResult]]
+    finished: list[float]  # wall seconds since the start, per call
+    wall: float
+    in_flight: float  # calls in flight on average
+    placement: dict[str, tuple[int, int]]  # employee -> (server, slot), as the office's router chose
+    layout: str
+
+
+def longest_gap(finished: list[float]) -> float:
+    """The longest wait between two finished thoughts (0 with fewer than two)."""
+    times = sorted(finished)
+    return max((b - a for a, b in zip(times, times[1:], strict=False)), default=0.0)
+
+
+def _router(llm: Any) -> SlotRouter | None:
+    """The slot router inside a stack's wrappers (each wrapper keeps its inner LLM as `.inner`)."""
+    while llm is not None:
+        if isinstance(llm, RoutedLLM):
+            return llm.router
+        llm = getattr(llm, "inner", None)
+    return None
+
+
+async def run_office(thoughts: int, concurrency: int) -> OfficeRun:
+    scenario = startup_scenario(8)
+    stack = _stack(concurrency, len(scenario.employees) + 1)
+    try:
+        recorder = _Recorder(stack.llm)
+        bench = open_office(scenario, llm=recorder)
+        office = bench.office
+        office.config.compact_schema = True  # as `ideaco run` asks the embedded model
+        office.start()
+        started = recorder.started = time.perf_counter()
+        while office.stats.thoughts < thoughts and await office.step():
+            pass
+        wall = time.perf_counter() - started
+        recorder._tick(0)
+        calls, finished = list(recorder.done), list(recorder.finished)
+        await office.drain()
+        router = _router(stack.llm)
+        return OfficeRun(
+            calls=calls,
+            finished=finished,
+            wall=wall,
+            in_flight=recorder.busy_time / wall if wall else 0.0,
+            placement=dict(router.placed) if router else {},
+            layout=str(stack.layout),
+        )
+    finally:
+        await stack.aclose()
+
+
+async def drive_directly(
+    urls: list[str], placement: dict[str, tuple[int, int]], requests: list[ChatRequest], workers: int
+) -> tuple[float, int, int]:
+    """(wall seconds, prompt tokens, cached tokens) for the requests sent by `workers` SDK clients,
+    each request to the server and slot the office sent it to."""
+    shaper = OpenAIChatLLM(urls[0], None, llama_grammar=True)
+    queue: asyncio.Queue[tuple[int, dict[str, Any]]] = asyncio.Queue()
     for request in requests:
-        queue.put_nowait(shaper._arguments(request, "grammar"))  # exactly what the office sends
+        server, slot = placement.get(request.cache_key, (0, None))
+        args = shaper._arguments(replace(request, slot=slot), "grammar")  # exactly what the office sends
+        queue.put_nowait((server, args))
     await shaper.aclose()
-    client = openai.AsyncOpenAI(base_url=base_url, api_key="sk-no-key", max_retries=0, timeout=300)
+    clients = [openai.AsyncOpenAI(base_url=u, api_key="sk-no-key", max_retries=0, timeout=600) for u in urls]
     prompt = cached = 0
 
     async def worker() -> None:
         nonlocal prompt, cached
         while not queue.empty():
-            args = queue.get_nowait()
-            response = await client.chat.completions.create(**args)
+            server, args = queue.get_nowait()
+            response = await clients[server].chat.completions.create(**args)
             usage = response.usage
             prompt += usage.prompt_tokens if usage else 0
             details = getattr(usage, "prompt_tokens_details", None)
@@ -112,14 +186,91 @@ async def drive_directly(base_url: str, requests: list[ChatRequest], workers: in
     try:
         await asyncio.gather(*(worker() for _ in range(workers)))
     finally:
-        await client.close()
+        for client in clients:
+            await client.close()
     return time.perf_counter() - started, prompt, cached
 
 
-def _stack(concurrency: int) -> Any:
+def _stack(concurrency: int, employees: int) -> Any:
     return build_llm(
-        LLMSettings(base_url=None, model=DEFAULT_EMBEDDED_MODEL, embedded=True), concurrency=concurrency
+        LLMSettings(base_url=None, model=DEFAULT_EMBEDDED_MODEL, embedded=True),
+        concurrency=concurrency,
+        employees=employees,
     )
+
+
+@contextmanager
+def competing_process(on: bool) -> Iterator[None]:
+    """One CPU-bound process beside the measurement (a user's machine is shared)."""
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if on else None
+    try:
+        yield
+    finally:
+        if hog is not None:
+            hog.kill()
+            hog.wait()
+
+
+async def measure_once(thoughts: int, concurrency: int, contended: bool) -> list[Row]:
+    label = "beside 1 busy process" if contended else "machine to itself"
+    with competing_process(contended):
+        office = await run_office(thoughts, concurrency)
+        direct = _stack(concurrency, len(office.placement))  # fresh servers, the same layout
+        try:
+            urls = [str(s.base_url) for s in direct.servers]
+            direct_wall, _, _ = await drive_directly(
+                urls, office.placement, [r for r, _ in office.calls], concurrency
+            )
+        finally:
+            await direct.aclose()
+    calls = office.calls
+    n = len(calls)
+    completion = sum(res.usage.completion_tokens for _, res in calls)
+    prompt = sum(res.usage.prompt_tokens for _, res in calls)
+    cached = sum(res.usage.cached_tokens for _, res in calls)
+    util = ratio(direct_wall, office.wall)
+    return [
+        Row(
+            NAME,
+            f"thoughts/s, office vs llama.cpp driven directly, {label} ({n} calls, {concurrency} at a time)",
+            n / office.wall,
+            n / direct_wall,
+            util,
+            ">= 0.9",
+            util >= 0.9,
+            f"{office.layout}; calls in flight on average {office.in_flight:.2f} of {concurrency}",
+        ),
+        Row(
+            NAME,
+            f"completion tokens/s, office vs direct, {label}",
+            completion / office.wall,
+            completion / direct_wall,
+            util,
+            "",
+            None,
+            f"{completion / max(1, n):.0f} completion tokens per thought",
+        ),
+        Row(
+            NAME,
+            f"prefix cache: cached / prompt tokens, {label}",
+            ratio(cached, prompt),
+            "",
+            "",
+            ">= 0.5",
+            ratio(cached, prompt) >= 0.5,
+            f"{prompt / max(1, n):.0f} prompt tokens per thought; one slot per employee",
+        ),
+        Row(
+            NAME,
+            f"longest wait between two finished thoughts (s), {label}",
+            longest_gap(office.finished),
+            "",
+            "",
+            "",
+            None,
+            f"office wall {office.wall:.0f} s for {n} thoughts",
+        ),
+    ]
 
 
 async def measure(quick: bool = False, thoughts: int = 16) -> list[Row]:
@@ -135,65 +286,13 @@ async def measure(quick: bool = False, thoughts: int = 16) -> list[Row]:
                 note=busy[0][:80],
             )
         ]
-    concurrency = 2
-    load_before = os.getloadavg()[0]
-    try:
-        stack = _stack(concurrency)
-    except Exception as exc:  # no model installed: say so in the table
-        return [Row(NAME, "embedded model utilisation", f"skipped: {exc}")]
-    try:
-        recorder = _Recorder(stack.llm)
-        bench = open_office(startup_scenario(8), llm=recorder)
-        office = bench.office
-        office.config.compact_schema = True  # as `ideaco run` asks the embedded model
-        office.start()
-        started = time.perf_counter()
-        while office.stats.thoughts < thoughts and await office.step():
-            pass
-        office_wall = time.perf_counter() - started
-        recorder._tick(0)
-        calls = list(recorder.done)
-        await office.drain()
-    finally:
-        await stack.aclose()
-    # A fresh server for the direct run: one that has seen these prompts serves them from its
-    # cache and would look twice as fast (prompt processing is half of a call here).
-    direct = _stack(concurrency)
-    try:
-        direct_wall, _, _ = await drive_directly(
-            str(direct.settings.base_url), [r for r, _ in calls], concurrency
-        )
-    finally:
-        await direct.aclose()
-    load_after = os.getloadavg()[0]
-    prompt = sum(res.usage.prompt_tokens for _, res in calls)
-    cached = sum(res.usage.cached_tokens for _, res in calls)
-    util = ratio(direct_wall, office_wall)
-    cache = ratio(cached, prompt)
-    employees = len({r.tag.split(" in ")[0] for r, _ in calls})
-    return [
-        Row(
-            NAME,
-            f"thoughts per second, office vs llama.cpp driven directly ({len(calls)} calls, {concurrency} at a time)",
-            len(calls) / office_wall,
-            len(calls) / direct_wall,
-            util,
-            ">= 0.9",
-            util >= 0.9,
-            f"calls in flight on average: office {recorder.busy_time / office_wall:.2f} of {concurrency}; "
-            f"load average {load_before:.1f} before, {load_after:.1f} after",
-        ),
-        Row(
-            NAME,
-            "prefix cache: cached / prompt tokens (llama.cpp, the office's calls)",
-            cache,
-            "",
-            "",
-            ">= 0.5",
-            cache >= 0.5,
-            f"{employees} employees share {concurrency} llama.cpp slots",
-        ),
-    ]
+    rows: list[Row] = []
+    for contended in (False, True):
+        try:
+            rows += await measure_once(thoughts, 2, contended)
+        except Exception as exc:  # no model installed: say so in the table
+            return rows + [Row(NAME, "embedded model utilisation", f"skipped: {exc}")]
+    return rows
 
 
 if __name__ == "__main__":
