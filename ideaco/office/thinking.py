@@ -81,6 +81,12 @@ class ThinkResult:
     usage: dict[str, Any] | None = None  # a logged think's `llm` (a replay has no results)
 
 
+def _seen(call: asyncio.Future) -> None:
+    """Mark a finished call's error as retrieved (`decide` still reads it with `result()`)."""
+    if not call.cancelled():
+        call.exception()
+
+
 class Calls:
     """The model calls in flight, so that a stop can cut them (and wait for them to end)."""
 
@@ -91,6 +97,7 @@ class Calls:
         call = asyncio.ensure_future(ask_structured(llm, request, validate_thought))
         self._calls.add(call)
         call.add_done_callback(self._calls.discard)
+        call.add_done_callback(_seen)  # a call that fails after the run ended is not a traceback at exit
         return call
 
     def cancel(self) -> None:
