@@ -295,7 +295,7 @@ async def measure(quick: bool = False, thoughts: int = 16) -> list[Row]:
     return rows
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # python -m benchmarks.embedded [THOUGHTS]: a shorter or longer run
     from benchmarks.table import markdown
 
-    print(markdown(asyncio.run(measure())))
+    print(markdown(asyncio.run(measure(thoughts=int(sys.argv[1]) if len(sys.argv) > 1 else 16))))

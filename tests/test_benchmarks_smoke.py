@@ -63,3 +63,16 @@ def test_plausible_model_answers_the_boss_in_a_one_on_one_and_creates_a_task() -
     thought = plausible(_body(system, user))
     assert thought["shouldSpeak"] is True and thought["messages"]
     assert thought["taskOps"][0]["op"] == "create"
+
+
+def test_the_embedded_bench_finds_the_longest_wait_and_the_router() -> None:
+    from benchmarks.embedded import _router, longest_gap
+    from ideaco.llm.budget import BudgetLLM
+    from ideaco.llm.routing import RoutedLLM, SlotRouter
+
+    assert longest_gap([5.0, 1.0, 12.0, 14.0]) == 7.0  # unsorted finish times: 1 -> 5 -> 12 -> 14
+    assert longest_gap([3.0]) == 0.0
+    router = SlotRouter(2, 3)
+    routed = RoutedLLM([object(), object()], router)  # type: ignore[list-item]
+    assert _router(BudgetLLM(routed)) is router  # found through the stack's wrappers
+    assert _router(BudgetLLM(object())) is None  # type: ignore[arg-type]
