@@ -143,9 +143,16 @@ def run_tool(org: Org, tool: str, args: dict[str, Any], ctx: ToolContext) -> Too
 # ---------------------------------------------------------------------------- lookups
 
 
+def _starts_with(words: str, department: Department) -> bool:
+    return any(words.startswith(f"{key}-") for key in {department.id, slug(department.name)} if key)
+
+
 def _department(company: Company, ref: str) -> Department:
     found = company.departments.get(ref) or company.departments.get(slug(ref))
     found = found or next((d for d in company.departments.values() if d.name.lower() == ref.lower()), None)
+    if found is None:  # "Engineering to help" (a small model's words): the one department it starts with
+        starts = [d for d in company.departments.values() if _starts_with(slug(ref), d)]
+        found = starts[0] if len(starts) == 1 else None
     if found is None:
         known = ", ".join(f"{d.id} ({d.name})" for d in company.departments.values()) or "none yet"
         raise Refusal(f"unknown department {ref!r} (departments: {known})")

@@ -44,21 +44,24 @@ def _actions(**ctx) -> dict:
     return thought_schema(WireContext(people=None, targets=("boss",), **ctx))["properties"]["actions"]
 
 
-def test_compact_tools_each_with_its_own_args_and_one_call_required() -> None:
+def test_compact_tools_each_with_its_own_args_each_called_once_in_order() -> None:
     actions = _actions(tools=("hire_employee", "dismiss_employee"), compact=True, **COMPANY)
-    assert actions["minItems"] == 1 and actions["maxItems"] == 2
-    hire, dismiss = actions["items"]["anyOf"]
+    assert actions["minItems"] == actions["maxItems"] == 2 and actions["items"] is False
+    hire, dismiss = actions["prefixItems"]
     assert hire["properties"]["tool"] == {"enum": ["hire_employee"]}
     args = hire["properties"]["args"]
     assert args["properties"]["archetype"] == {"enum": ["grinder", "old-hand"]}
     assert args["properties"]["department"] == {"enum": ["eng"]}
     assert set(args["required"]) == {"name", "role", "archetype", "department", "age"}
+    assert args["properties"]["name"]["minLength"] == 1  # an empty name was the small model's way out
+    department = _actions(tools=("create_department",), compact=True, **COMPANY)["prefixItems"][0]
+    assert "minLength" not in department["properties"]["args"]["properties"]["mission"]  # may be blank
     assert dismiss["properties"]["args"]["properties"]["id"] == {"enum": ["ann", "bob"]}
 
 
 def test_a_department_opened_in_the_same_answer_is_a_free_name() -> None:
     actions = _actions(tools=("create_department", "hire_employee"), compact=True, **COMPANY)
-    hire = actions["items"]["anyOf"][1]["properties"]["args"]["properties"]
+    hire = actions["prefixItems"][1]["properties"]["args"]["properties"]
     assert hire["department"]["type"] == "string"
 
 
@@ -96,9 +99,8 @@ async def test_a_compact_secretary_acts_on_a_plain_request() -> None:
     def answers(request):
         if who(request).employee != SECRETARY:
             return thought(False)
-        items = request.json_schema["properties"].get("actions", {}).get("items", {})
-        names = [i["properties"]["tool"]["enum"][0] for i in items.get("anyOf", [items]) if i]
-        if "create_department" in names and "minItems" in request.json_schema["properties"]["actions"]:
+        items = request.json_schema["properties"].get("actions", {}).get("prefixItems", [])
+        if [i["properties"]["tool"]["enum"][0] for i in items] == ["create_department"]:
             args = {"id": "design", "name": "Design", "mission": "Make it pretty"}
             return thought(True, "Done.", actions=[{"tool": "create_department", "args": args}])
         return thought(True, "Hello!")
@@ -112,3 +114,32 @@ async def test_a_compact_secretary_acts_on_a_plain_request() -> None:
     office.post_as_boss(f"boss:{SECRETARY}", "Please open a Design department.")
     await office.run(timedelta(minutes=2))
     assert "design" in office.company_model.departments
+
+
+@pytest.mark.parametrize(("department", "joins"), [
+    ("eng", "eng"),
+    ("Engineering to help your", "eng"),  # a small model's words: the one department they start with
+    ("engineering", "eng"),
+    ("Ops team", "ops"),
+    ("Sales team", None),  # no department it starts with
+    ("Engine", None),  # a prefix of a name is not enough
+    ("eng-tools extra", None),  # both `eng` and `eng-tools` fit: refused, not guessed
+])  # fmt: skip
+def test_a_hire_names_its_department_loosely_but_never_a_guess(department, joins) -> None:
+    from ideaco.office.org import ToolContext, run_tool
+    from ideaco.office.scratch import Scratch
+    from tests.office.conftest import START
+
+    office = empty_office()
+    org, ctx = Scratch(office.state), ToolContext(office.company, START)
+    for dept in (
+        {"id": "eng", "name": "Engineering"},
+        {"id": "ops", "name": "Ops"},
+        {"id": "eng-tools", "name": "Tools"},
+    ):
+        assert run_tool(org, "create_department", dept, ctx).ok
+    args = {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": department}
+    result = run_tool(org, "hire_employee", args, ctx)
+    assert result.ok == (joins is not None), result.message
+    if joins:
+        assert f"in {joins}" in result.message

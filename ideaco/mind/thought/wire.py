@@ -146,9 +146,12 @@ def _tool_item(name: str, ctx: WireContext) -> dict[str, Any]:
         if arg == "members":
             choice = {"type": "array", "items": choice, "minItems": 1, "maxItems": 8}
         given[arg] = choice
-    return _obj(
-        {"tool": {"enum": [name]}, "args": _object(TOOL_ARGS[name], ctx, given=given)}, ["tool", "args"]
-    )
+    args = _object(TOOL_ARGS[name], ctx, given=given)
+    for arg, info in TOOL_ARGS[name].model_fields.items():  # a name, a role...: never left empty
+        wire = args["properties"].get(arg, {})
+        if wire.get("type") == "string" and any(getattr(m, "min_length", 0) for m in info.metadata):
+            wire["minLength"] = 1
+    return _obj({"tool": {"enum": [name]}, "args": args}, ["tool", "args"])
 
 
 def _tool_args(ctx: WireContext) -> dict[str, Any]:
@@ -178,12 +181,13 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     )
     props = schema["properties"]
     props["memorySummary"] = {"anyOf": [props["memorySummary"], {"type": "null"}]}
-    if ctx.tools and ctx.compact:  # only the tools asked for, one of them called
+    if ctx.tools and ctx.compact:  # only the tools asked for, each called once, in order
         items = [_tool_item(name, ctx) for name in ctx.tools]
         props["actions"] = {
             "type": "array",
-            "items": items[0] if len(items) == 1 else {"anyOf": items},
-            "minItems": 1,
+            "prefixItems": items,
+            "items": False,
+            "minItems": len(items),
             "maxItems": len(items),
         }
     elif ctx.tools:
@@ -254,6 +258,8 @@ def wire_token_bound(schema: dict[str, Any]) -> int:
         kind = node.get("type")
         if kind == "string":
             return node.get("maxLength", 2000) + 2
+        if kind == "array" and "prefixItems" in node:
+            return 2 + sum(chars(item) + 1 for item in node["prefixItems"])
         if kind == "array":
             return 2 + node.get("maxItems", 10) * (chars(node["items"]) + 1)
         if kind == "object":
