@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from ideaco.mind.targets import normalize_target
 from ideaco.mind.thought import TaskOp
 
 STATUSES = ("pending", "resolved", "failed")
@@ -154,62 +155,6 @@ def tasks_block(tasks: Iterable[Task], now: datetime) -> str:
     return "\n".join(
         [*TASKS_HEADER, *(task_line(t, now) for t in pending), RESOLVE_HINT.format(example=example)]
     )
-
-
-# --------------------------------------------------------------------------- targets
-
-
-def _dm(a: str, b: str) -> str:
-    return "dm:" + ":".join(sorted((a, b)))
-
-
-def _resolve_target(
-    t: str, owner: str, conversations: Collection[str], employees: Collection[str]
-) -> str | None:
-    # The owner reports there in its own voice, so it must be a conversation the owner is in:
-    # its own boss chat, one of its DMs, or a room the caller lists.
-    if t.startswith("boss:"):
-        return t if t[len("boss:") :] == owner else None
-    if t.startswith("dm:"):
-        pair = t[len("dm:") :].split(":")
-        ok = len(pair) == 2 and owner in pair and pair[0] != pair[1] and all(p in employees for p in pair)
-        return _dm(*pair) if ok else None
-    if t in conversations:
-        return t
-    if t.lower() == "boss":
-        return f"boss:{owner}"
-    if t.startswith("boss-chat-"):
-        return _resolve_target("boss:" + t[len("boss-chat-") :], owner, conversations, employees)
-    if t.startswith("group-chat-"):
-        room = t[len("group-chat-") :]
-        return room if room in conversations else None
-    other = t[len("dm-") :] if t.startswith("dm-") else t
-    if other in employees and other != owner:
-        return _dm(owner, other)
-    return None
-
-
-def normalize_target(
-    target: str | None,
-    owner: str,
-    *,
-    conversations: Collection[str],
-    employees: Collection[str],
-) -> tuple[str | None, str | None]:
-    """Turn an onResolveTarget into a real conversation id: (id or None, note or None).
-
-    None/"" gives (None, None): the caller uses the owner's boss chat. Accepted: a room id in
-    `conversations`, `boss:<owner>`, `dm:<a>:<b>` with the owner (sorted), the aliases
-    `boss-chat-<id>`, `dm-<id>`, `group-chat-<id>`, "boss", and a colleague's id (their DM).
-    Anything else gives (None, a short note for the thought's log).
-    """
-    raw = (target or "").strip()
-    if not raw:
-        return None, None
-    resolved = _resolve_target(raw.lstrip("#@").strip(), owner, conversations, employees)
-    if resolved is None:
-        return None, f"onResolveTarget {raw!r:.60} is not a conversation you can report in, boss chat used"
-    return resolved, None
 
 
 # --------------------------------------------------------------------------- ops

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from ideaco.mind.targets import normalize_target
 from ideaco.mind.tasks import (
     NO_TASKS_LINE,
     URGENCY_HINT,
@@ -15,7 +16,6 @@ from ideaco.mind.tasks import (
     apply_ops,
     counts_by_status,
     next_urgency_change,
-    normalize_target,
     note_thought,
     open_claims,
     report_target,
