@@ -41,6 +41,9 @@ class PollingWakes(AdaptiveWakes):
     ) -> Reach:
         return Reach()
 
+    def timers_for(self, office: OfficeView, emp: Employee) -> rules.TimerConfig:
+        return office.config.timers  # fixed polling: no one's pace changes it
+
     def idle_room(
         self, office: OfficeView, emp: Employee, now: datetime, rng: random.Random, considered: dict[str, str]
     ) -> str | None:

@@ -160,7 +160,7 @@ async def settle(office: Office) -> None:
     while busy and not office.stop_event.is_set():
         if not await office.step():
             break
-        busy = {i for i in busy if office.employees[i].phase == "thinking"}
+        busy = {i for i in busy if office.employees[i].desk.phase == Phase.THINKING}
 
 
 class ChatSession:

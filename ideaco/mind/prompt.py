@@ -139,6 +139,15 @@ def tendency_note(persona: dict[str, Any]) -> str:
             if claims < 0.33
             else ""
         )
+    formality = tendencies.get("formality")
+    if formality is not None:
+        parts.append(
+            "you write formally, in full sentences"
+            if formality >= 0.66
+            else "you write casually, like a text to a friend"
+            if formality < 0.33
+            else ""
+        )
     parts = [p for p in parts if p]
     return ("Tendencies: " + "; ".join(parts) + ".") if parts else ""
 

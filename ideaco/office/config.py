@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ideaco.office import rules
+from ideaco.office.rules.levers import LeverConfig
 
 if TYPE_CHECKING:
     from ideaco.scenario import Scenario
@@ -80,6 +81,7 @@ class OfficeConfig:
     timers: rules.TimerConfig = field(default_factory=rules.TimerConfig)
     gates: rules.GateConfig = field(default_factory=rules.GateConfig)
     switches: Switches = field(default_factory=Switches)
+    levers: LeverConfig = field(default_factory=LeverConfig)  # what personality does in the engine
     think_seconds: float = 5.0  # simulated time one think takes
     compact_schema: bool = False  # shorter string bounds for small local models
     max_tokens: int = 700

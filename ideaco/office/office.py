@@ -22,6 +22,7 @@ from ideaco.llm.base import LLM
 from ideaco.mind import stamina
 from ideaco.mind.prompt import PERSPECTIVES
 from ideaco.office import applying, persistence, reading, rules, thinking, waking
+from ideaco.office.calls import Calls
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
@@ -79,7 +80,7 @@ class Office:
         self.failed = False
         self._seen_message_ids: set[str] = set()
         self._wake_versions: dict[str, int] = {}
-        self.calls = thinking.Calls()  # model calls in flight
+        self.calls = Calls()  # model calls in flight
         self._replay_at: datetime | None = None  # set while logged records are applied again
         self._saves = persistence.Saves(journal)
         self._directory = Directory(state)
@@ -164,7 +165,8 @@ class Office:
         considered = self.meta.setdefault("idle_thought_at", {})
         found = waking.look(self.policy, self, emp, now, self.rng, considered)
         if found is None:  # nothing to read, no think owed: the next look costs no model call
-            at = self.policy.next_look(self, emp, now + timedelta(seconds=self.config.timers.max_s), now)
+            max_s = self.policy.timers_for(self, emp).max_s
+            at = self.policy.next_look(self, emp, now + timedelta(seconds=max_s), now)
             self.schedule_wake(emp, at, Trigger.TIMER)
             return
         if found.alert is not None:
@@ -272,10 +274,11 @@ class Office:
             self.stats.errors[result.error_kind] = self.stats.errors.get(result.error_kind, 0) + 1
         next_look_at = result.look_at
         if result.look is not None:
-            delay = rules.adaptive_delay(*result.look, self.rng, self.config.timers)
+            timers = self.policy.timers_for(self, emp)  # this employee's pace (talkativeness, stamina)
+            delay = rules.adaptive_delay(*result.look, self.rng, timers)
             next_look_at = ctx.at + timedelta(seconds=delay)
             if next_look_at <= self.now():
-                next_look_at = self.now() + timedelta(seconds=self.config.timers.min_s)
+                next_look_at = self.now() + timedelta(seconds=timers.min_s)
         record = thought_record(result, steps, next_look_at, self.now())
         self.stats.count(record, result.results)
         if self._replay_at is None:

@@ -16,7 +16,7 @@ from datetime import datetime
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
 from ideaco.mind import stamina
 from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
-from ideaco.office import rules
+from ideaco.office import person, rules
 from ideaco.office.config import Switches
 from ideaco.office.conversation import (
     BOSS,
@@ -26,10 +26,11 @@ from ideaco.office.conversation import (
     dm_conversation_id,
 )
 from ideaco.office.reading import TRIGGER_NOTES
-from ideaco.office.rules import drafts
+from ideaco.office.rules import drafts, levers
 from ideaco.office.rules.drafts import TextRule
+from ideaco.office.rules.levers import LeverConfig
 from ideaco.office.scratch import Scratch
-from ideaco.office.state import ConversationState
+from ideaco.office.state import ConversationState, Employee
 from ideaco.office.steps import HoldStep
 
 GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
@@ -119,6 +120,23 @@ def gate_draft(
         scratch.conversation(conv.id).closed_until = ring.closed_until
         return Verdict(Gate.LOOP_BREAKER, LoopRule.RING, ring.detail)
     return None
+
+
+def silence_verdict(emp: Employee, interest: int, addressed: bool, cfg: LeverConfig) -> Verdict | None:
+    """A draft the employee keeps to itself: its interest under its silence threshold, and nobody asked.
+
+    The threshold comes from the persona's silence_bias (`levers.silence_threshold`); being
+    mentioned, the boss or an engine request lifts it, as it lifts the saturation gate.
+    """
+    threshold = person.silence_threshold(emp, cfg)
+    if not levers.holds_silence(interest, threshold, addressed):
+        return None
+    bias = levers.tendency(emp.persona, "silence_bias")
+    detail = (
+        f"interest {interest} is under {emp.name}'s silence threshold {threshold} "
+        f"(silence_bias {bias:.2f}): {emp.name} keeps it to themself"
+    )
+    return Verdict(Gate.CHOSE_SILENCE, detail=detail)
 
 
 def hold_for(employee: str, conv: str, verdict: Verdict, trigger: Trigger, note: str) -> HoldStep:

@@ -15,12 +15,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
-from ideaco.llm.base import LLM, BudgetExhausted, ChatRequest, ChatResult, LLMAuthError, LLMError, ReplayMiss
-from ideaco.llm.structured import StructuredAnswer, ask_structured
+from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
+from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.apply import ThoughtFacts, apply_thought
 from ideaco.mind.tasks import open_claims
-from ideaco.mind.thought import TOOL_ARGS, Thought, validate_thought
-from ideaco.office import reading, rules
+from ideaco.mind.thought import TOOL_ARGS, Thought
+from ideaco.office import person, reading, rules
 from ideaco.office.conversation import BOSS, ConversationKind, boss_conversation_id
 from ideaco.office.org import SECRETARY, ToolContext, run_tool, tools_allowed
 from ideaco.office.scratch import Scratch
@@ -31,6 +31,7 @@ from ideaco.office.speaking import (
     clean_draft,
     gate_draft,
     hold_for,
+    silence_verdict,
     target_for,
 )
 from ideaco.office.state import ConversationState, Employee
@@ -79,35 +80,6 @@ class ThinkResult:
     rethink: str | None = None  # superseded: the note its re-think reads
     stop: tuple[str, bool] | None = None  # (reason, failed): the run stops after this think
     usage: dict[str, Any] | None = None  # a logged think's `llm` (a replay has no results)
-
-
-def _seen(call: asyncio.Future) -> None:
-    """Mark a finished call's error as retrieved (`decide` still reads it with `result()`)."""
-    if not call.cancelled():
-        call.exception()
-
-
-class Calls:
-    """The model calls in flight, so that a stop can cut them (and wait for them to end)."""
-
-    def __init__(self) -> None:
-        self._calls: set[asyncio.Future] = set()
-
-    def start(self, llm: LLM, request: ChatRequest) -> asyncio.Future[StructuredAnswer[Thought]]:
-        call = asyncio.ensure_future(ask_structured(llm, request, validate_thought))
-        self._calls.add(call)
-        call.add_done_callback(self._calls.discard)
-        call.add_done_callback(_seen)  # a call that fails after the run ended is not a traceback at exit
-        return call
-
-    def cancel(self) -> None:
-        for call in list(self._calls):
-            call.cancel()
-
-    async def drain(self) -> None:
-        self.cancel()
-        if self._calls:
-            await asyncio.gather(*self._calls, return_exceptions=True)
 
 
 def context(
@@ -326,13 +298,19 @@ def _speak(
     if scratch.conversations[conv_id].kind in GROUP_KINDS and len(texts) > 1:
         result.corrections.append(f"messages: {len(texts) - 1} extra message(s) dropped in a group room")
         texts = texts[:1]
+    me, levers = scratch.employees[ctx.employee], office.config.levers
+    quiet = silence_verdict(me, thought.interestLevel, ctx.mentioned, levers) if texts else None
+    if quiet is not None:  # the persona's silence_bias: not worth saying, and nobody asked
+        result.steps.append(DraftStep("messages[0]", conv_id, gate=quiet.gate, detail=quiet.detail))
+        return quiet.gate
+    gates = person.gates(me, office.config.gates, levers)
     for i, draft in enumerate(texts):
         conv = scratch.conversations[conv_id]
         where = f"messages[{i}]"
         text, verdict = _clean(office, thought, draft, where, result)
         if verdict is None:
             verdict = gate_draft(scratch, ctx.employee, conv, text, thought.topicSaturation, ctx.mentioned, now,
-                                 office.config.gates, office.config.switches)  # fmt: skip
+                                 gates, office.config.switches)  # fmt: skip
         if verdict is not None:
             posted = bool(result.posted)
             result.steps.append(
@@ -404,8 +382,9 @@ def _actions(
         if target.id == ctx.conversation:
             result.corrections.append(f"{where}: send_message to the conversation being read, dropped")
             continue
+        gates = person.gates(scratch.employees[emp_id], office.config.gates, office.config.levers)
         verdict = filtered or gate_draft(
-            scratch, emp_id, target, content, 1, False, now, office.config.gates, office.config.switches
+            scratch, emp_id, target, content, 1, False, now, gates, office.config.switches
         )
         if verdict is not None:
             result.steps.append(

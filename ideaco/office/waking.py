@@ -21,8 +21,9 @@ from typing import Protocol
 
 from ideaco.cycle import LoopRule, Owed, Trigger
 from ideaco.mind import tasks
-from ideaco.office import rules
+from ideaco.office import person, rules
 from ideaco.office.conversation import BOSS, ConversationKind, Message, boss_conversation_id
+from ideaco.office.rules import levers
 from ideaco.office.state import ConversationState, Desk, Employee
 from ideaco.office.view import OfficeView
 
@@ -81,6 +82,10 @@ class WakePolicy(Protocol):
         """`at`, or sooner when something the employee waits for comes due."""
         ...
 
+    def timers_for(self, office: OfficeView, emp: Employee) -> rules.TimerConfig:
+        """The timers of this employee's looks (its adaptive delay's bounds, an empty look's wait)."""
+        ...
+
     def after_think(
         self, office: OfficeView, emp: Employee, next_look_at: datetime, read: str | None, rng: random.Random
     ) -> list[Wake]:
@@ -94,10 +99,33 @@ def _open(emp: Employee, conversation: str, now: datetime) -> bool:
 
 
 class AdaptiveWakes:
-    """ideaco's wake rules (spec 2.1, with the loop breakers of 2.3 on who a post wakes)."""
+    """ideaco's wake rules (spec 2.1, with the loop breakers of 2.3 on who a post wakes).
+
+    Per person (`rules/levers.py`): looks and nudged wakes come sooner for the talkative and later
+    for the tired; a DM from someone liked is answered sooner; a strained pair stop nudging each
+    other; the unread conversation read first leans toward the people one likes.
+    """
 
     def keeps(self, trigger: Trigger) -> bool:
         return True
+
+    def timers_for(self, office: OfficeView, emp: Employee) -> rules.TimerConfig:
+        return person.timers(emp, office.config.timers, office.config.levers)
+
+    def _nudge(
+        self, office: OfficeView, member: Employee, conv: ConversationState, sender: str, rng: random.Random
+    ) -> float | None:
+        """Seconds until `member` is nudged by `sender`'s post, or None: a strained pair do not nudge."""
+        cfg, now = office.config.levers, office.now()
+        sender_emp = office.employees.get(sender)
+        if sender_emp is not None:
+            mine, theirs = person.affinity(member, sender, now), person.affinity(sender_emp, member.id, now)
+            if levers.strained(mine, theirs, cfg):
+                return None
+        delay = rules.nudge_delay(rng, self.timers_for(office, member))
+        if conv.kind is ConversationKind.DM and sender_emp is not None:
+            delay *= levers.dm_reply_factor(person.affinity(member, sender, now), cfg)
+        return delay
 
     # ------------------------------------------------------------------ who a post wakes
 
@@ -113,7 +141,8 @@ class AdaptiveWakes:
                 if member in message.mentions:
                     at, trigger = rules.mention_delay(rng, timers), Trigger.BOSS
                 else:
-                    at, trigger = rules.nudge_delay(rng, timers), Trigger.NUDGE
+                    at = rules.nudge_delay(rng, self.timers_for(office, office.employees[member]))
+                    trigger = Trigger.NUDGE
                 reach.wakes.append(Wake(member, now + timedelta(seconds=at), trigger))
             return reach
         if not message.from_agent:
@@ -141,7 +170,10 @@ class AdaptiveWakes:
             if member in message.mentions:
                 delay, trigger = rules.mention_delay(rng, timers), Trigger.MENTION
             else:
-                delay, trigger = rules.nudge_delay(rng, timers), Trigger.NUDGE
+                nudge = self._nudge(office, office.employees[member], conv, message.sender, rng)
+                if nudge is None:
+                    continue
+                delay, trigger = nudge, Trigger.NUDGE
             reach.wakes.append(Wake(member, now + timedelta(seconds=delay), trigger))
         return reach
 
@@ -152,7 +184,8 @@ class AdaptiveWakes:
         for owed in emp.desk.owed:
             if _open(emp, owed.conversation, now) and owed.conversation in office.conversations:
                 return owed.conversation, owed
-        best: tuple[tuple[int, int], str] | None = None
+        best: tuple[tuple[int, float], str] | None = None
+        cfg = office.config.levers
         for conv in office.conversations_of(emp.id):
             if emp.desk.cursors.get(conv.id, 0) >= conv.count or not _open(emp, conv.id, now):
                 continue  # read to the end (checked first: an empty look is the common case)
@@ -160,7 +193,9 @@ class AdaptiveWakes:
             if not unread:
                 continue
             addressed = any(emp.id in m.mentions for m in unread)
-            key = (1 if addressed else 0, len(unread))
+            # The most unread, each message weighed by what I think of its sender (0.51-1.5).
+            weight = sum(levers.pull(person.affinity(emp, m.sender, now), cfg) for m in unread)
+            key = (1 if addressed else 0, round(weight, 9))
             if best is None or key > best[0]:
                 best = (key, conv.id)
         return (best[1], None) if best else None
@@ -171,15 +206,18 @@ class AdaptiveWakes:
         """A casual room idle for 10 min may get a think anyway, so someone starts a topic.
 
         The chance is 15% for an average talker, scaled by the persona's talkativeness (a
-        chatterbox starts topics, a shy introvert rarely does). An idle think restarts its room's
+        chatterbox starts topics, a shy introvert rarely does), and none in the red zone. An idle think restarts its room's
         idle time like a message would: the room needs someone to consider starting a topic every
         10 min, not every member on every look.
         """
         timers = office.config.timers
-        persona = office.config.switches.persona_of(emp.persona)
-        talk = (persona.get("tendencies") or {}).get("talkativeness", 0.5)
-        if talk != 0.5:
-            timers = _talker_timers(timers, talk)
+        chance = levers.idle_chance(
+            person.talkativeness(emp), person.zone(emp), timers.idle_think_chance, office.config.levers
+        )
+        if chance <= 0.0:  # a red-zone employee starts no topic (and draws nothing)
+            return None
+        if chance != timers.idle_think_chance:
+            timers = _idle_timers(timers, chance)
         for conv in office.conversations_of(emp.id):
             if conv.kind is not ConversationKind.CASUAL:
                 continue
@@ -227,9 +265,9 @@ class AdaptiveWakes:
 
 
 @functools.lru_cache(maxsize=64)
-def _talker_timers(timers: rules.TimerConfig, talk: float) -> rules.TimerConfig:
+def _idle_timers(timers: rules.TimerConfig, chance: float) -> rules.TimerConfig:
     # Cached: every empty look of every employee asks, and dataclasses.replace is slow.
-    return replace(timers, idle_think_chance=min(1.0, timers.idle_think_chance * 2 * talk))
+    return replace(timers, idle_think_chance=chance)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ rooms:
 script:
   - {at: "00:00", to: api-design, text: "Should the new API be REST or GraphQL?"}
   - {at: "00:30", to: api-design, text: "Decide before lunch, please."}
+  - {at: "01:00", to: api-design, text: "Where are we?"}
 """
 PROMPT_TOKENS, COMPLETION_TOKENS = 100, 20
 PER_CALL = PROMPT_TOKENS + COMPLETION_TOKENS

@@ -351,6 +351,10 @@ def test_the_prompt_stays_bounded_however_long_the_conversation():
         ({"silence_bias": 0.59}, ""),
         ({"claims_tasks": 0.7}, "Tendencies: you volunteer for work."),
         ({"claims_tasks": 0.1}, "Tendencies: you avoid taking on work."),
+        ({"formality": 0.66}, "Tendencies: you write formally, in full sentences."),
+        ({"formality": 0.65}, ""),
+        ({"formality": 0.33}, ""),
+        ({"formality": 0.32}, "Tendencies: you write casually, like a text to a friend."),
         (
             {"talkativeness": 0.1, "silence_bias": 0.9, "claims_tasks": 0.9},
             "Tendencies: you rarely speak up; you are happy to stay silent; you volunteer for work.",

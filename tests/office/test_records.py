@@ -68,8 +68,9 @@ async def test_thought_and_message_records_have_the_spec_fields(make_office) -> 
         assert set(rec) == MESSAGE_FIELDS
         assert rec["kind"] == "chat" and isinstance(rec["mentions"], list)
         _dt(rec["at"])
-    timers = office.config.timers
     for rec in office.journal.thoughts:
+        # Each employee's own timers: the spec's, scaled by its pace (talkativeness; all green here).
+        timers = office.policy.timers_for(office, office.employees[rec["employee"]])
         assert THOUGHT_FIELDS <= set(rec)
         assert rec["trigger"] in TRIGGERS and rec["gate"] in GATES
         assert rec["spoke"] is (rec["gate"] is None)

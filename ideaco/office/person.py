@@ -1,0 +1,52 @@
+"""What the levers (`rules/levers.py`) make of one employee: its own timers, gates and thresholds.
+
+Read-only helpers over an `Employee` (its persona's tendencies, its stamina zone, its opinions of
+colleagues) for the wake policy and the speech gates.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ideaco.mind import relationships, stamina
+from ideaco.office.rules import levers
+from ideaco.office.rules.gates import GateConfig
+from ideaco.office.rules.levers import LeverConfig
+from ideaco.office.rules.timers import TimerConfig
+from ideaco.office.state import Employee
+
+
+def talkativeness(emp: Employee) -> float:
+    return levers.tendency(emp.persona, "talkativeness")
+
+
+def zone(emp: Employee) -> str:
+    return stamina.zone(emp.mind.stamina)
+
+
+def pace(emp: Employee, cfg: LeverConfig) -> float:
+    """How far apart this employee's looks come (talkativeness and stamina zone)."""
+    return levers.pace(talkativeness(emp), zone(emp), cfg)
+
+
+def timers(emp: Employee, base: TimerConfig, cfg: LeverConfig) -> TimerConfig:
+    """The spec's timers with this employee's look and nudge delays scaled by its pace."""
+    return levers.look_timers(base, pace(emp, cfg))
+
+
+def gates(emp: Employee, base: GateConfig, cfg: LeverConfig) -> GateConfig:
+    """The spec's gates with this employee's cooldowns and anti-spam windows scaled."""
+    return levers.person_gates(base, levers.speech_factor(talkativeness(emp), cfg))
+
+
+def silence_threshold(emp: Employee, cfg: LeverConfig) -> int:
+    return levers.silence_threshold(levers.tendency(emp.persona, "silence_bias"), cfg)
+
+
+def claims_tasks(emp: Employee) -> float:
+    return levers.tendency(emp.persona, "claims_tasks")
+
+
+def affinity(emp: Employee, other: str, now: datetime) -> float:
+    """What `emp` thinks of `other` now (50 for a stranger, the boss or the engine)."""
+    return relationships.affinity_of(emp.mind.relationships, other, now)

@@ -1,0 +1,193 @@
+"""People, not prompts: what personality, stamina and relationships change in the engine itself.
+
+Pure rules, every input (the persona's tendencies, the stamina zone, an affinity, the random
+source) passed in. Each lever is bounded: a tendency moves an engine number by a factor between
+two limits, never past them, so a persona file cannot switch a mechanism off or on by accident.
+The numbers live in `LeverConfig` (docs/mind.md, "Levers"); `NEUTRAL` turns every lever off.
+
+- cadence: how far apart an employee's looks and nudged wakes come (talkativeness, stamina zone);
+- speech: its own cooldowns and anti-spam windows (talkativeness), and the interest under which a
+  draft it was not asked for is held as chosen silence (silence_bias);
+- tasks: how soon it wakes to a claimable task (claims_tasks);
+- relationships: which unread conversation it reads first, how soon it answers a DM, and whether a
+  strained pair still nudge each other (affinity).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ideaco.office.rules.gates import GateConfig, KindGates
+from ideaco.office.rules.timers import TimerConfig
+
+TENDENCIES = ("talkativeness", "claims_tasks", "silence_bias", "formality")
+MIDDLE = 0.5  # a tendency a persona does not state
+
+
+@dataclass(frozen=True)
+class LeverConfig:
+    """The levers' numbers; a tendency t in 0..1 maps linearly between the `_at_0` and `_at_1` ends."""
+
+    pace_at_0: float = 1.5  # talkativeness 0: looks and nudged wakes 1.5x as far apart
+    pace_at_1: float = 0.5  # talkativeness 1: half as far apart
+    zone_pace: tuple[tuple[str, float], ...] = (("green", 1.0), ("yellow", 1.25), ("red", 2.0))
+    speech_at_0: float = 1.5  # talkativeness 0: cooldowns and anti-spam windows 1.5x as long
+    speech_at_1: float = 0.5  # talkativeness 1: half as long
+    idle_chance_per_talk: float = 2.0  # idle-think chance x (2 x talkativeness): 15% at 0.5
+    red_idle_thinks: bool = False  # an employee in the red zone starts no idle topic
+    silence_span: int = 7  # interest under 1 + round(7 x silence_bias) is held, unless addressed
+    claim_spread_s: float = 240.0  # a claimable task wakes a member (1 - claims_tasks) x 240 s later
+    pull_per_point: float = 0.01  # an unread message weighs 1 + 0.01 x (affinity - 50): 0.51 to 1.5
+    dm_reply_per_point: float = 0.01  # a DM's nudge delay x 1 - 0.01 x (affinity - 50): 1.49 to 0.5
+    strained_below: float = 20.0  # a pair where either rates the other under 20 stop nudging each other
+
+    def zone_factor(self, zone: str) -> float:
+        return dict(self.zone_pace).get(zone, 1.0)
+
+
+DEFAULT_LEVERS = LeverConfig()
+NEUTRAL = LeverConfig(
+    pace_at_0=1.0,
+    pace_at_1=1.0,
+    zone_pace=(),
+    speech_at_0=1.0,
+    speech_at_1=1.0,
+    idle_chance_per_talk=2.0,
+    red_idle_thinks=True,
+    silence_span=0,
+    claim_spread_s=0.0,
+    pull_per_point=0.0,
+    dm_reply_per_point=0.0,
+    strained_below=0.0,
+)
+
+
+def _between(t: float, at_0: float, at_1: float) -> float:
+    t = min(1.0, max(0.0, t))
+    return at_0 + (at_1 - at_0) * t
+
+
+def tendency(persona: Mapping[str, Any], name: str) -> float:
+    """A persona's tendency (0..1); MIDDLE when the persona does not state it."""
+    value = (persona.get("tendencies") or {}).get(name)
+    return MIDDLE if value is None else min(1.0, max(0.0, float(value)))
+
+
+# --------------------------------------------------------------------------- cadence
+
+
+def pace(talkativeness: float, zone: str, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
+    """How far apart an employee's looks come, as a factor of the spec's delays.
+
+    0.5 (talkativeness 1) to 1.5 (talkativeness 0), times 1.25 in the yellow zone and 2 in the
+    red: a chatterbox looks often, a shy introvert seldom, a worn-out employee less than either.
+    """
+    return _between(talkativeness, cfg.pace_at_0, cfg.pace_at_1) * cfg.zone_factor(zone)
+
+
+@functools.lru_cache(maxsize=256)
+def look_timers(timers: TimerConfig, pace: float) -> TimerConfig:
+    """The timers of one employee: its adaptive look's bounds and its nudged wakes scaled by `pace`.
+
+    Mentions (1-5 s), the typing pause and the idle-room wait are not scaled: an addressed
+    employee answers as soon as anyone. Cached: every look of every employee asks.
+    """
+    if pace == 1.0:
+        return timers
+    return replace(
+        timers,
+        min_s=timers.min_s * pace,
+        max_s=timers.max_s * pace,
+        nudge_min_s=timers.nudge_min_s * pace,
+        nudge_max_s=timers.nudge_max_s * pace,
+    )
+
+
+def idle_chance(talkativeness: float, zone: str, base: float, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
+    """The chance an empty look in a quiet casual room thinks anyway: none in the red zone."""
+    if zone == "red" and not cfg.red_idle_thinks:
+        return 0.0
+    return min(1.0, base * cfg.idle_chance_per_talk * talkativeness)
+
+
+# --------------------------------------------------------------------------- speech
+
+
+def speech_factor(talkativeness: float, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
+    """The factor on one's own cooldowns and anti-spam windows: 1.5 (silent) to 0.5 (talkative)."""
+    return _between(talkativeness, cfg.speech_at_0, cfg.speech_at_1)
+
+
+@functools.lru_cache(maxsize=256)
+def person_gates(gates: GateConfig, factor: float) -> GateConfig:
+    """The speech gates of one employee: every cooldown and anti-spam window times `factor`.
+
+    The number of posts a window allows and the saturation threshold stay the spec's.
+    """
+    if factor == 1.0:
+        return gates
+
+    def scaled(row: KindGates) -> KindGates:
+        return replace(row, window_s=row.window_s * factor, cooldown_s=row.cooldown_s * factor)
+
+    return replace(
+        gates,
+        work=scaled(gates.work),
+        casual=scaled(gates.casual),
+        dm=scaled(gates.dm),
+        boss=scaled(gates.boss),
+    )
+
+
+def silence_threshold(silence_bias: float, cfg: LeverConfig = DEFAULT_LEVERS) -> int:
+    """The interestLevel under which an employee keeps a draft to itself: 1 + round(7 x silence_bias).
+
+    1 (never: silence_bias under 1/14) to 8 (silence_bias 1: only what is critical is said).
+    """
+    return 1 + math.floor(cfg.silence_span * min(1.0, max(0.0, silence_bias)) + 0.5)
+
+
+def holds_silence(interest: int, threshold: int, addressed: bool) -> bool:
+    """Whether a draft is held as chosen silence: its interest under the threshold, and nobody asked."""
+    return not addressed and interest < threshold
+
+
+# --------------------------------------------------------------------------- tasks
+
+
+def claim_delay(
+    claims_tasks: float, rng: random.Random, timers: TimerConfig, cfg: LeverConfig = DEFAULT_LEVERS
+) -> float:
+    """Seconds before a member wakes to a claimable task: a mention's 1-5 s plus (1 - claims_tasks) x 240 s.
+
+    The keenest get there first. Consumes one rng draw.
+    """
+    keen = min(1.0, max(0.0, claims_tasks))
+    return rng.uniform(timers.mention_min_s, timers.mention_max_s) + (1.0 - keen) * cfg.claim_spread_s
+
+
+# --------------------------------------------------------------------------- relationships
+
+
+def pull(affinity: float, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
+    """How much an unread message weighs when choosing what to read: 1 + 0.01 x (affinity - 50).
+
+    0.51 from someone rated 1, 1.5 from someone rated 100; 1 for a stranger (50), the boss and the
+    engine's own lines.
+    """
+    return 1.0 + cfg.pull_per_point * (min(100.0, max(1.0, affinity)) - 50.0)
+
+
+def dm_reply_factor(affinity: float, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
+    """The factor on the nudge delay of a DM: 1 - 0.01 x (affinity - 50), 1.49 (rated 1) to 0.5 (rated 100)."""
+    return 1.0 - cfg.dm_reply_per_point * (min(100.0, max(1.0, affinity)) - 50.0)
+
+
+def strained(a_of_b: float, b_of_a: float, cfg: LeverConfig = DEFAULT_LEVERS) -> bool:
+    """A strained pair: either rates the other under 20. They stop nudging each other (mentions still wake)."""
+    return min(a_of_b, b_of_a) < cfg.strained_below
