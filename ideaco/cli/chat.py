@@ -34,7 +34,9 @@ from ideaco.cli.errors import UserError, write_failure
 from ideaco.cycle import Phase
 from ideaco.errors import IdeacoError
 from ideaco.office.clock import RealClock, SimClock
+from ideaco.office.conversation import boss_conversation_id
 from ideaco.office.office import Office
+from ideaco.office.rules import holds
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, open_new_company, read_log
 
 QUIT_REASON = "the boss left the chat"
@@ -316,11 +318,29 @@ class ChatSession:
         elif cmd.name in ("mem", "rel", "stamina"):
             view = {"mem": views.mem_lines, "rel": views.rel_lines, "stamina": views.stamina_lines}[cmd.name]
             self.show(view(office, views.resolve_employee(office, args[0])))
+        elif cmd.name in ("hold", "release"):
+            self._hold(cmd.name, views.resolve_employee(office, args[0]), " ".join(args[1:]))
         elif cmd.name in ("pause", "resume"):
             self._pause(cmd.name == "pause")
         elif cmd.name == "wait":
             assert cmd.duration is not None
             await self._wait(cmd.duration)
+
+    def _hold(self, command: str, employee: str, reason: str) -> None:
+        """A hold or release is a boss order in the employee's boss chat, so the logs keep it."""
+        emp = self.office.employees[employee]
+        if emp.dismissed:
+            raise CommandError(f"{employee} has left the company")
+        if command == "release" and emp.desk.hold is None:
+            raise CommandError(f"{employee} is not on hold")
+        verb = holds.STOP if command == "hold" else holds.CONTINUE
+        self.office.post_as_boss(boss_conversation_id(employee), holds.order_text(emp.name, verb, reason))
+        word = (
+            f"{safe_text(emp.name)} is on hold: no thinks until /release {employee}"
+            if command == "hold"
+            else f"{safe_text(emp.name)} is back: what reached them meanwhile comes as one batch"
+        )
+        self.console.print(Text(word, style="dim"))
 
     def _pause(self, pause: bool) -> None:
         clock = self.office.clock

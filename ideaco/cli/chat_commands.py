@@ -50,6 +50,10 @@ COMMANDS: dict[str, CommandSpec] = {
     "mem": CommandSpec("ID", "an employee's memories and conversation summaries", 1, 1),
     "rel": CommandSpec("ID", "an employee's impressions of colleagues", 1, 1),
     "stamina": CommandSpec("ID", "an employee's patience, fatigue, stress and comfort", 1, 1),
+    "hold": CommandSpec(
+        "ID [REASON]", "stop one employee (no thinks) until /release; as '@Name stop'", 1, 99
+    ),
+    "release": CommandSpec("ID", "let a held employee go on (what reached it meanwhile comes at once)", 1, 1),
     "pause": CommandSpec("", "stop the clock (nobody wakes, thinks or speaks)"),
     "resume": CommandSpec("", "start the clock again"),
     "wait": CommandSpec("DURATION", "let simulated time pass, e.g. /wait 2m", 1, 1),
@@ -253,14 +257,21 @@ def who_lines(office: Office) -> list[Text]:
         else:
             wake = f"next look {_clock(wake_at)} (in {format_duration(wake_at - now)})"
         zone = st.zone(emp.mind.stamina)
-        lines.append(
-            _line(
-                (emp.id.ljust(10), "bold"),
-                f" {safe_text(emp.name)} · {safe_text(emp.role)} · ",
-                (zone, {"green": "green", "yellow": "yellow"}.get(zone, "red")),
-                f" · {emp.desk.phase} · {wake}",
-            )
+        line = _line(
+            (emp.id.ljust(10), "bold"),
+            f" {safe_text(emp.name)} · {safe_text(emp.role)} · ",
+            (zone, {"green": "green", "yellow": "yellow"}.get(zone, "red")),
+            f" · {emp.desk.phase} · ",
         )
+        hold = emp.desk.hold
+        if hold is not None:
+            reason = f": {safe_text(hold.reason)}" if hold.reason else ""
+            line.append(
+                f"on hold since {_clock(hold.since)}{reason} (/release {emp.id})", style="bold yellow"
+            )
+        else:
+            line.append(wake)
+        lines.append(line)
     return lines
 
 

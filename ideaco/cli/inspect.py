@@ -84,6 +84,7 @@ class RunView:
         self.first_day: date | None = None
         self.company = ""
         self.messages: dict[str, dict[str, Any]] = {}
+        self.holds: dict[str, dict[str, Any]] = {}  # employee -> its hold, as state.json last saved it
         self._colours: dict[str, str] = {}
         self._messages_tail = JsonlTail(rundir.messages_path)
         self._load_state()
@@ -108,8 +109,11 @@ class RunView:
         if run.office.get("start"):
             with contextlib.suppress(TypeError, ValueError):
                 self.first_day = run.start.date()
+        self.holds = {}
         for emp in run.employees:
             self.names[emp.id] = emp.name
+            if isinstance(emp.desk.get("hold"), dict):
+                self.holds[emp.id] = emp.desk["hold"]
         for conv in run.conversations:
             self.conversations[str(conv.get("id"))] = str(conv.get("name") or conv.get("id"))
 
@@ -224,6 +228,18 @@ def enrich(record: dict[str, Any], view: RunView) -> dict[str, Any]:
     return {**record, "employee_name": view.name_of(emp), "posted": view.posted(record)}
 
 
+def hold_lines(view: RunView) -> list[Text]:
+    """Who the boss has on hold (as state.json last saved it): they take no thinks until released."""
+    lines = []
+    for emp, hold in sorted(view.holds.items()):
+        since = str(hold.get("since") or "?")[11:19]
+        reason = f": {hold['reason']}" if hold.get("reason") else ""
+        lines.append(
+            Text(safe_text(f"on hold: {view.name_of(emp)} ({emp}) since {since}{reason}"), style="yellow")
+        )
+    return lines
+
+
 # ---------------------------------------------------------------------------- the command
 
 
@@ -257,6 +273,7 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
             document = {
                 "run": str(view.rundir.path),
                 "filters": filters.to_json(),
+                "holds": view.holds,
                 "thoughts": [enrich(r, view) for r in shown],
             }
             _write_line(json.dumps(document, ensure_ascii=True))
@@ -264,6 +281,8 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         if not options.as_json:
             title = [f"{len(shown)} of {len(records)} thoughts", view.company, str(view.rundir.path)]
             console.print(Text(safe_text(" · ".join(t for t in title if t)), style="bold"))
+            for line in hold_lines(view):
+                console.print(line)
         for record in shown:
             emit(record)
         if not options.follow:

@@ -18,11 +18,12 @@ from ideaco.mind import stamina
 from ideaco.office import rules
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
-from ideaco.office.conversation import BOSS, Message
+from ideaco.office.conversation import BOSS, ConversationKind, Message
 from ideaco.office.journal import Journal
 from ideaco.office.org import ToolContext, ToolResult, run_tool
+from ideaco.office.rules import holds
 from ideaco.office.scratch import Scratch
-from ideaco.office.state import ConversationState, Desk, Employee, OfficeState
+from ideaco.office.state import ConversationState, Desk, Employee, Hold, OfficeState
 from ideaco.office.stats import RunStats
 from ideaco.office.steps import (
     CompanyStep,
@@ -156,6 +157,7 @@ def post(office: Office, message: Message) -> LoopRule | None:
             observer.on_message(office, message)  # type: ignore[arg-type]
     if message.sender == BOSS:  # the boss can always post, and a boss message reopens a room
         conv.closed_until, conv.last_boss_at, conv.blocked_pair = None, message.at, None
+        boss_orders(office, message)  # before the wakes: a stop's own mention wakes no one
     reach = office.policy.reached_by(office, conv, message, office.rng)  # type: ignore[arg-type]
     if reach.blocked_pair is not None:
         conv.blocked_pair = reach.blocked_pair
@@ -164,6 +166,81 @@ def post(office: Office, message: Message) -> LoopRule | None:
     for wake in reach.wakes:
         office.schedule_wake(office.employees[wake.employee], wake.at, wake.trigger)
     return reach.rule
+
+
+def boss_orders(office: Office, message: Message) -> None:
+    """`@Name stop` holds the named, `@Name continue` releases them (rules/holds.py)."""
+    named = [office.employees[m] for m in message.mentions if m in office.employees]
+    order = holds.boss_order(message.text, [w for e in named for w in (e.name, e.id)])
+    if order is None:
+        return
+    for emp in named:
+        if emp.dismissed:
+            continue
+        if order.verb == holds.STOP:
+            hold(office, emp, message.at, order.reason)
+        else:
+            release(office, emp, message)
+
+
+def hold(office: Office, emp: Employee, at: datetime, reason: str) -> None:
+    """The employee takes no thinks from now on: its pending wake is dropped (a think already
+    under way finishes); what reaches it meanwhile waits for its release."""
+    if emp.desk.hold is not None:
+        emp.desk.hold = Hold(emp.desk.hold.since, reason or emp.desk.hold.reason)
+        return
+    emp.desk.hold = Hold(at, reason)
+    emp.desk.wake_at, emp.desk.wake_triggers, emp.desk.deferred_triggers = None, [], []
+    office.forget_wakes(emp.id)
+
+
+def release(office: Office, emp: Employee, order: Message) -> None:
+    """Back to work: one note with everything addressed to it while held, and one wake, 1-5 s on."""
+    held = emp.desk.hold
+    if held is None:
+        return
+    emp.desk.hold = None
+    arrived = _arrived(office, emp, held.since, skip=order.id)
+    emp.mind.notes.append(holds.batch_note(arrived, held.since.strftime("%H:%M")))
+    trigger = Trigger.TIMER
+    if any(a.from_boss for a in arrived):
+        trigger = Trigger.BOSS
+    elif arrived:
+        trigger = Trigger.MENTION
+    soon = rules.mention_delay(office.rng, office.config.timers)
+    office.schedule_wake(emp, office.now() + timedelta(seconds=soon), trigger)
+
+
+def _arrived(office: Office, emp: Employee, since: datetime, skip: str) -> list[holds.Arrived]:
+    """Unread messages addressed to `emp` since `since`: mentions, DMs, the boss's (boss orders aside)."""
+    out = []
+    for conv in office.conversations.values():
+        if emp.id not in conv.members:
+            continue
+        mine = []
+        for m in conv.since(emp.desk.cursors.get(conv.id, 0)):
+            if m.id == skip or m.sender == emp.id or m.at < since:
+                continue
+            addressed = emp.id in m.mentions or (conv.kind is ConversationKind.DM and m.from_agent)
+            if m.sender == BOSS:
+                named = [office.employees[i] for i in m.mentions if i in office.employees]
+                if holds.boss_order(m.text, [w for e in named for w in (e.name, e.id)]) is not None:
+                    continue  # the hold and release orders themselves
+                addressed = addressed or conv.kind is ConversationKind.BOSS
+            if addressed:
+                mine.append(m)
+        if mine:
+            names = tuple(
+                dict.fromkeys("the boss" if m.sender == BOSS else _name(office, m.sender) for m in mine)
+            )
+            boss = any(m.sender == BOSS for m in mine)
+            out.append(holds.Arrived(conv.name, conv.kind.value, names, len(mine), boss))
+    return out
+
+
+def _name(office: Office, who: str) -> str:
+    emp = office.employees.get(who)
+    return emp.name if emp else who
 
 
 def _mind(office: Office, step: MindStep) -> Step:
@@ -231,6 +308,16 @@ def restore_cut_think(desk: Desk) -> None:
             desk.wake_triggers = [*desk.wake_triggers, cut.trigger]
         desk.wake_triggers = desk.wake_triggers or [Trigger.TIMER]
     desk.inflight = None
+
+
+def held_while_typing(desk: Desk) -> bool:
+    """Whether a think about to begin is for an employee held meanwhile: then it waits for the
+    release (an owed think it answered is owed again)."""
+    if desk.hold is None:
+        return False
+    restore_cut_think(desk)
+    desk.wake_at, desk.wake_triggers = None, []
+    return True
 
 
 def apply_tool(office: Office, tool: str, args: dict[str, Any]) -> ToolResult:

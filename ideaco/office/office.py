@@ -140,8 +140,8 @@ class Office:
     def schedule_wake(self, emp: Employee, at: datetime, trigger: Trigger | str) -> None:
         """Wake `emp` at `at` unless it is already due earlier; the trigger joins the batch."""
         trigger = Trigger(trigger)
-        if emp.dismissed or not self.policy.keeps(trigger):
-            return
+        if emp.dismissed or emp.desk.hold is not None or not self.policy.keeps(trigger):
+            return  # a held employee is woken by its release
         desk = emp.desk
         if trigger not in desk.wake_triggers:
             desk.wake_triggers.append(trigger)
@@ -227,6 +227,8 @@ class Office:
         if self.stop_event.is_set():
             emp.desk.phase = Phase.IDLE
             return
+        if not rethinks and applying.held_while_typing(emp.desk):
+            return
         emp.desk.phase = Phase.THINKING
         now, mind = self.now(), emp.mind
         mind.stamina = stamina.recover(mind.stamina, now)  # natural recovery for the idle time
@@ -310,10 +312,7 @@ class Office:
     # ------------------------------------------------------------------ posting
 
     def post(self, message: Message) -> LoopRule | None:
-        """Record a message and wake whom it reaches (re-posting a known id does nothing).
-
-        Returns the loop breaker that limited whom it woke, if one did.
-        """
+        """Record a message and wake whom it reaches (a known id: nothing); the loop breaker that limited it."""
         return applying.post(self, message)
 
     def make_message(
@@ -352,7 +351,7 @@ class Office:
 
             self.clock.call_at(at, post_line)
         for emp in sorted(self.employees.values(), key=lambda e: e.id):
-            if not emp.dismissed:
+            if not emp.dismissed and emp.desk.hold is None:  # the held wait for their release
                 applying.restore_cut_think(emp.desk)
                 wakes = waking.pending(emp.desk, now, self.rng, self.config.timers)
                 emp.desk.wake_at, emp.desk.wake_triggers = None, []  # scheduled again here

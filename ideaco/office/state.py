@@ -30,6 +30,21 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
+@dataclass(frozen=True)
+class Hold:
+    """The boss stopped this employee (issue 13): no thinks until released; `reason` as the boss gave it."""
+
+    since: datetime
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"since": self.since.isoformat(), "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Hold:
+        return cls(datetime.fromisoformat(d["since"]), str(d.get("reason") or ""))
+
+
 @dataclass(slots=True)
 class Desk:
     """Where an employee is in its wake -> read -> think -> speak cycle."""
@@ -43,6 +58,7 @@ class Desk:
     held_until: dict[str, datetime] = field(default_factory=dict)  # conversation -> gate reopens
     inflight: Owed | None = None  # the owed think being typed or thought now (kept across a kill)
     task_alerts: dict[str, str] = field(default_factory=dict)  # task id -> urgency it woke me for
+    hold: Hold | None = None  # stopped by the boss: no thinks until released
 
     def copy(self) -> Desk:
         return replace(
@@ -66,6 +82,7 @@ class Desk:
             "held_until": {k: v.isoformat() for k, v in self.held_until.items()},
             "inflight": self.inflight.to_dict() if self.inflight else None,
             "task_alerts": self.task_alerts,
+            "hold": self.hold.to_dict() if self.hold else None,
         }
 
     @classmethod
@@ -80,6 +97,7 @@ class Desk:
             held_until={k: datetime.fromisoformat(v) for k, v in (d.get("held_until") or {}).items()},
             inflight=Owed.from_dict(d["inflight"]) if d.get("inflight") else None,
             task_alerts=dict(d.get("task_alerts") or {}),
+            hold=Hold.from_dict(d["hold"]) if d.get("hold") else None,
         )
 
 

@@ -55,3 +55,5 @@ def test_the_scripted_office_reaches_the_mechanics() -> None:
     spoken = " ".join(m["content"] for t in thoughts if t["thought"] for m in t["thought"]["messages"])
     for seen in ("is stuck", "worn out", "Summary: we agreed", "Hello, I'm Nora", "Report: task-"):
         assert seen in spoken
+    read = " ".join(n for t in thoughts for n in t["applied"]["began"].get("notes") or ())
+    assert "You were on hold since 09:40" in read  # Ben, held and released by the boss

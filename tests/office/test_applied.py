@@ -54,7 +54,9 @@ def comparable(office: Office) -> dict[str, Any]:
     for key in ("now", "rng", "end_at", "stop_reason", "stats", "idle_thought_at"):
         snap["office"].pop(key, None)
     for emp in snap["employees"]:
-        emp["desk"] = {k: v for k, v in emp["desk"].items() if k in ("cursors", "held_until", "task_alerts")}
+        emp["desk"] = {
+            k: v for k, v in emp["desk"].items() if k in ("cursors", "held_until", "task_alerts", "hold")
+        }
     for conv in snap["conversations"]:
         conv.pop("count")
     return snap
