@@ -45,7 +45,9 @@ COMMANDS: dict[str, CommandSpec] = {
     "room": CommandSpec("ID", "write in a room from now on", 1, 1),
     "dm": CommandSpec("ID", "write in your 1-on-1 with an employee (boss:ID)", 1, 1),
     "who": CommandSpec("", "employees: role, stamina zone, what they are doing, next look"),
-    "tasks": CommandSpec("[ID]", "tasks of everyone, or of one employee", 0, 1),
+    "tasks": CommandSpec(
+        "[ID]", "the task board: every open task (owner, claim key, urgency, age), or one's tasks", 0, 1
+    ),
     "mind": CommandSpec("ID [N]", "the last N inner monologues of an employee (default 5)", 1, 2),
     "mem": CommandSpec("ID", "an employee's memories and conversation summaries", 1, 1),
     "rel": CommandSpec("ID", "an employee's impressions of colleagues", 1, 1),
@@ -276,24 +278,51 @@ def who_lines(office: Office) -> list[Text]:
 
 
 def tasks_lines(office: Office, employee: str | None = None) -> list[Text]:
+    """The task board: every open task in the company (owner, claim key, urgency, age), work nobody
+    owns yet first; with an employee, all of that one's tasks, closed ones too."""
     now = office.now()
-    owners = [employee] if employee else list(office.employees)
     lines = []
+    if employee is None:
+        for offer in sorted(office.state.board.values(), key=lambda o: o.offered_at):
+            how = (
+                f"released by {offer.offered_by}: {offer.reason}"
+                if offer.released
+                else f"offered by {offer.offered_by}"
+            )
+            lines.append(
+                _line(
+                    (f"[{offer.id}]", "bold"),
+                    " nobody (claimable) · ",
+                    (f"key {offer.claim_key}", "cyan"),
+                    f" · {task_rules.urgency_since(offer.offered_at, now)} · {_age(offer.offered_at, now)} · "
+                    f"{safe_text(offer.description)} · {safe_text(how)}"
+                    + (f" · in {offer.room}" if offer.room else ""),
+                )
+            )
+    owners = [employee] if employee else list(office.employees)
     for owner in owners:
         for task in office.employees[owner].mind.tasks:
+            if employee is None and not task.pending:
+                continue
             state = f"{task.status} · {task_rules.urgency(task, now)}" if task.pending else task.status
             if task.stalled and task.pending:
                 state += " · stalled"
+            key = f" · key {task.claim_key}" if task.claim_key else " · no key"
             line = _line(
                 (f"[{task.id}]", "bold"),
-                f" {owner} · {state} · {task.type} · {safe_text(task.description)}",
+                f" {owner}{key} · {state} · {_age(task.created_at, now)} · {task.type} · "
+                f"{safe_text(task.description)}",
             )
             if task.result:
                 line.append(f" → {safe_text(task.result)}")
             lines.append(line)
     if not lines:
-        lines.append(Text(f"no tasks{' for ' + employee if employee else ''}", style="dim"))
+        lines.append(Text(f"no tasks{' for ' + employee if employee else ' open'}", style="dim"))
     return lines
+
+
+def _age(since: datetime, now: datetime) -> str:
+    return f"{format_duration(now - since)} old"
 
 
 def mind_lines(

@@ -10,12 +10,13 @@ the corrections to log. The mind it is given is not touched; the office applies 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
+from ideaco.mind import board, relationships, stamina, tasks
 from ideaco.mind import memory as memories
-from ideaco.mind import relationships, stamina, tasks
+from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
 from ideaco.mind.thought import Thought
 
@@ -40,6 +41,9 @@ class ThoughtFacts:
     memory: bool = True
     relationships: bool = True
     stamina: bool = True
+    board: Callable[[], Mapping[str, Offer]] = dict  # the board's offers by claim key (asked when needed)
+    offer_room: str | None = None  # where work offered or released now is posted (its members may claim it)
+    department: str | None = None  # the thinker's: its lead hears of work nobody claims
 
 
 @dataclass
@@ -52,6 +56,8 @@ class MindResult:
     corrections: list[str] = field(default_factory=list)
     task_counter: int = 0
     tasks_touched: bool = False  # the thought had task ops: its conversation's loop counters reset
+    offers: list[Offer] = field(default_factory=list)  # work released or offered: onto the board
+    claimed: list[str] = field(default_factory=list)  # board tasks it took: off the board
 
 
 def report_note(task: tasks.Task) -> str:
@@ -135,8 +141,11 @@ def _apply_tasks(
         out.task_counter += 1
         return f"task-{out.task_counter}"
 
-    # Only a create reads the company-wide claims: skip collecting them (every task of everyone) otherwise.
-    creates = any(op.op == "create" for op in thought.taskOps)
+    # Only a create or an offer reads the company-wide claims and the board: skip collecting them
+    # (every task of everyone) otherwise.
+    creates = any(op.op in ("create", "offer") for op in thought.taskOps)
+    claims = facts.claims() if creates else {}
+    offers = facts.board() if creates else {}
     result = tasks.apply_ops(
         new.tasks,
         thought.taskOps,
@@ -144,13 +153,17 @@ def _apply_tasks(
         owner=facts.employee,
         origin=facts.origin,
         new_id=new_id,
-        claims=facts.claims() if creates else {},
+        claims=claims,
         conversations=facts.conversations,
         employees=facts.employees,
         people=facts.people,
+        claimable={key: board.claimed(o, facts.employee, now) for key, o in offers.items()},
+        may_claim=stamina.may_claim(new.stamina),
     )
     new.notes.extend(result.refused)
     out.tasks_touched = bool(thought.taskOps)
+    out.claimed = [t.id for t in result.claimed]
+    _to_board(out, result, facts, now, taken={*claims, *offers})
     for _ in result.created:
         event("task_assigned")
     for _ in result.failed:
@@ -164,3 +177,24 @@ def _apply_tasks(
     if result.resolved or result.failed:
         tasks.prune_closed(new.tasks)  # the state stays bounded; the logs keep every task op
     return result.corrections
+
+
+def _to_board(
+    out: MindResult, result: tasks.TaskOpsResult, facts: ThoughtFacts, now: datetime, taken: set[str]
+) -> None:
+    """Work the thought released or offered, as offers for the board (each with a unique claim key)."""
+    here = {"room": facts.offer_room, "department": facts.department}
+    for task, reason in result.released:
+        key = task.claim_key or board.key_for(task.description, None, taken)
+        out.offers.append(replace(board.offer_of(task, facts.employee, reason, now, key=key), **here))
+        taken.add(key)
+    asked_by = facts.origin if facts.origin != "self" else facts.employee
+    for task in result.offered:
+        key = board.key_for(task.description, task.claim_key, taken - {task.claim_key or ""})
+        out.offers.append(
+            board.Offer(
+                id=task.id, description=task.description, claim_key=key, offered_by=facts.employee,
+                offered_at=now, origin=asked_by, type=task.type, hint=task.on_resolve_hint, **here,
+            )
+        )  # fmt: skip
+        taken.add(key)

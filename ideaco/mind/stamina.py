@@ -167,6 +167,11 @@ def prompt_note(st: Stamina) -> str:
     return {"green": "", "yellow": YELLOW_NOTE, "red": RED_NOTE}[zone(st)]
 
 
+def may_claim(st: Stamina) -> bool:
+    """Whether the employee may claim more work: not in the red zone (issue 13)."""
+    return zone(st) != "red"
+
+
 def should_escalate(st: Stamina) -> bool:
     """Comfort under 30: the employee escalates its blocked task to the boss."""
     return comfort(st) < ESCALATE_BELOW

@@ -105,7 +105,12 @@ def report_target(task: Task) -> str:
 
 def urgency(task: Task, now: datetime) -> str:
     """normal under 5 min of age, aging from 5, overdue from 15, critical from 30."""
-    age = now - task.created_at
+    return urgency_since(task.created_at, now)
+
+
+def urgency_since(since: datetime, now: datetime) -> str:
+    """The urgency of work open since `since` (a task's creation, an offer's posting)."""
+    age = now - since
     for label, threshold in URGENCY_LEVELS:
         if age >= threshold:
             return label
@@ -142,7 +147,8 @@ TASKS_HEADER = ("## Primary objective", "Your open tasks come before anything el
 RESOLVE_HINT = (
     'When one is done, resolve it: taskOps [{{"op": "resolve", "taskId": "{example}", '
     '"result": "what you found or did"}}]. If you cannot do it, fail it: '
-    '{{"op": "fail", "taskId": "{example}", "reason": "why"}}.'
+    '{{"op": "fail", "taskId": "{example}", "reason": "why"}}. To hand it to someone else, release it: '
+    '{{"op": "release", "taskId": "{example}", "reason": "why"}}.'
 )
 
 
@@ -171,6 +177,9 @@ class TaskOpsResult:
     refused: list[str] = field(default_factory=list)
     corrections: list[str] = field(default_factory=list)
     advanced: set[str] = field(default_factory=set)
+    claimed: list[Task] = field(default_factory=list)  # taken from the board (also in `created`)
+    released: list[tuple[Task, str]] = field(default_factory=list)  # given up, with the reason
+    offered: list[Task] = field(default_factory=list)  # new work for anyone (owner ""), for the board
 
 
 def normalize_claim_key(key: str | None) -> str | None:
@@ -208,23 +217,25 @@ def apply_ops(
     conversations: Collection[str],
     employees: Collection[str],
     people: Mapping[str, str],
+    claimable: Mapping[str, Task] | None = None,
+    may_claim: bool = True,
 ) -> TaskOpsResult:
     """Apply one thought's taskOps to `tasks` (this owner's; mutated in place: creates appended).
 
     `claims` are the open claim keys company-wide (see open_claims); a create whose key is
-    already open, by anyone, is refused. resolve/fail need a pending task of this owner.
+    already open, by anyone, is refused. `claimable` maps the board's claim keys to the task a
+    claim makes (its id kept): a create with such a key takes it. With `may_claim` False (the red
+    zone) any create with a claim key is refused. resolve/fail/release need a pending task of this
+    owner; release gives it up (it leaves `tasks`, for the board); offer puts new work on the board.
     A bad op is dropped with a correction; the other ops still apply.
     """
     res = TaskOpsResult()
     live = dict(claims)  # claims change within the batch as tasks are created and closed
+    board = dict(claimable or {})
     mine = {t.id: t for t in tasks}
     for i, op in enumerate(ops):
         where = f"taskOps[{i}]"
-        if op.op == "create":
-            description = _one_line(op.description)
-            if not description:
-                res.corrections.append(f"{where}: create without a description, dropped")
-                continue
+        if op.op in ("create", "offer"):
             key = normalize_claim_key(op.claimKey)
             if key and key in live:
                 holder, held = live[key]
@@ -233,24 +244,52 @@ def apply_ops(
                     f"Your task claim '{key}' was refused: {_who(holder, owner, people)} {verb} it as {held}."
                 )
                 continue
+            if op.op == "create" and key and not may_claim:
+                res.refused.append(
+                    f"Your task claim '{key}' was refused: you are worn out. Finish or release what you "
+                    "have before you claim more."
+                )
+                continue
+            if op.op == "create" and key is not None and key in board:  # a claim: the task is theirs now
+                task = board.pop(key)
+                tasks.append(task)
+                mine[task.id], live[key] = task, (owner, task.id)
+                res.created.append(task)
+                res.claimed.append(task)
+                res.advanced.add(task.id)
+                continue
+            description = _one_line(op.description)
+            if not description:
+                res.corrections.append(f"{where}: {op.op} without a description, dropped")
+                continue
+            if op.op == "offer" and key is not None and key in board:
+                res.refused.append(
+                    f"Your offer '{key}' was refused: {board[key].id} is on the board with it."
+                )
+                continue
             kind = op.type  # the Flow-of-Thought model admits only TASK_TYPES
             target, note = normalize_target(
                 op.onResolveTarget, owner, conversations=conversations, employees=employees
             )
-            if note:
+            if note and op.op == "create":
                 res.corrections.append(f"{where}: {note}")
             task = Task(
                 id=new_id(),
-                owner=owner,
+                owner=owner if op.op == "create" else "",
                 description=description,
                 created_at=now,
                 origin=origin,
                 type=kind,
                 condition=_one_line(op.condition) or None,
-                on_resolve_target=target,
+                on_resolve_target=target if op.op == "create" else None,
                 on_resolve_hint=_one_line(op.onResolveHint) or None,
                 claim_key=key,
             )
+            if op.op == "offer":
+                res.offered.append(task)
+                if key:
+                    board[key] = task
+                continue
             tasks.append(task)
             mine[task.id] = task
             if key:
@@ -270,6 +309,13 @@ def apply_ops(
         if not task.pending:
             res.corrections.append(f"{where}: {op.op} of {tid}: already {task.status}, dropped")
             continue
+        if task.claim_key and live.get(task.claim_key, (None, None))[1] == task.id:
+            del live[task.claim_key]
+        if op.op == "release":
+            tasks.remove(task)
+            del mine[task.id]
+            res.released.append((task, (op.reason or op.result or "").strip() or "no reason given"))
+            continue
         if op.op == "resolve":
             result = (op.result or op.reason or "").strip() or "done"
             task = _replace(tasks, task, replace(task, status="resolved", result=result, resolved_at=now))
@@ -279,8 +325,6 @@ def apply_ops(
             task = _replace(tasks, task, replace(task, status="failed", result=result, resolved_at=now))
             res.failed.append(task)
         mine[task.id] = task
-        if task.claim_key and live.get(task.claim_key, (None, None))[1] == task.id:
-            del live[task.claim_key]
         res.advanced.add(task.id)
     return res
 

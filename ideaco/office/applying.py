@@ -26,12 +26,14 @@ from ideaco.office.scratch import Scratch
 from ideaco.office.state import ConversationState, Desk, Employee, Hold, OfficeState
 from ideaco.office.stats import RunStats
 from ideaco.office.steps import (
+    BoardStep,
     CompanyStep,
     ConversationStep,
     DraftStep,
     EmployeeStep,
     HoldStep,
     MindStep,
+    NoticeStep,
     OweAgainStep,
     OweStep,
     Step,
@@ -133,6 +135,17 @@ def apply_step(office: Office, step: Step, posts: dict[str, Message] | None) -> 
         emp.desk.held_until[step.conversation] = step.reopens_at
         emp.desk.owed.append(step.owed)
         office.schedule_wake(emp, step.reopens_at, step.owed.trigger)
+        return step
+    if isinstance(step, BoardStep):
+        for taken in step.removed:
+            office.state.board.pop(taken, None)
+        for offer in step.added:
+            office.state.board[offer.id] = offer
+        return step
+    if isinstance(step, NoticeStep):
+        notice = step.message or (posts or {}).get(step.message_id)
+        if notice is not None:
+            office.post(notice)
         return step
     assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
     return step

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ideaco.llm.base import LLM
+from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company, Department
@@ -27,7 +28,7 @@ from ideaco.office.records import result_from_record
 from ideaco.office.state import STATE_FORMAT, ConversationState, Employee, OfficeState
 from ideaco.office.stats import RunStats
 from ideaco.office.waking import WakePolicy
-from ideaco.scenario import Scenario
+from ideaco.scenario import ConversationSpec, Scenario
 from ideaco.store.runlog import applied_at
 
 
@@ -50,7 +51,6 @@ def office_from_scenario(
 ) -> Office:
     """A new office at the scenario's start; call `start()` then `run()`."""
     personas = scenario.resolve_personas(base_dir)
-    missions = {dept.casual_room_id: dept.mission or None for dept in scenario.departments}
     employees = {
         e.id: Employee(
             id=e.id,
@@ -64,22 +64,6 @@ def office_from_scenario(
         )
         for e in scenario.employees
     }
-    conversations = {
-        spec.id: ConversationState(
-            id=spec.id,
-            kind=ConversationKind(spec.kind),
-            name=spec.name,
-            members=list(spec.members),
-            mission=missions.get(spec.id),
-        )  # fmt: skip
-        for spec in scenario.conversations()
-    }
-    if SECRETARY not in employees:  # every company has one, reached in boss:secretary
-        employees[SECRETARY] = secretary_employee(scenario.company)
-        chat = boss_conversation_id(SECRETARY)
-        conversations[chat] = ConversationState(
-            id=chat, kind=ConversationKind.BOSS, name="Boss and Secretary", members=[SECRETARY]
-        )
     company = Company(
         name=scenario.company,
         departments={
@@ -87,6 +71,13 @@ def office_from_scenario(
             for d in scenario.departments
         },
     )
+    conversations = {spec.id: _conversation(spec, company) for spec in scenario.conversations()}
+    if SECRETARY not in employees:  # every company has one, reached in boss:secretary
+        employees[SECRETARY] = secretary_employee(scenario.company)
+        chat = boss_conversation_id(SECRETARY)
+        conversations[chat] = ConversationState(
+            id=chat, kind=ConversationKind.BOSS, name="Boss and Secretary", members=[SECRETARY]
+        )
     office_meta = {
         **(meta or {}),
         "scenario": scenario.to_dict(),
@@ -111,6 +102,21 @@ def office_from_scenario(
     )
     office.end_at = scenario.start + scenario.duration
     return office
+
+
+def _conversation(spec: ConversationSpec, company: Company) -> ConversationState:
+    """A scenario's conversation; a room belongs to a department (its casual room, or the one most of
+    a work room's members work in) and shows that department's mission."""
+    kind = ConversationKind(spec.kind)
+    dept = None
+    if kind is ConversationKind.CASUAL:
+        dept = next((d for d in company.departments.values() if d.casual_room == spec.id), None)
+    elif kind is ConversationKind.WORK:
+        dept = company.department_for(spec.members)
+    return ConversationState(
+        id=spec.id, kind=kind, name=spec.name, members=list(spec.members),
+        mission=(dept.mission or None) if dept else None, department=dept.id if dept else None,
+    )  # fmt: skip
 
 
 def _documents(table: list[dict[str, Any]] | dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -157,10 +163,11 @@ def office_from_state(
     counters = meta.pop("counters", None) or {"thought": 0, "message": 0}
     company_data = meta.pop("organization", None)
     company = Company.from_dict(company_data) if company_data else Company(scenario.company)
+    board = {o["id"]: Offer.from_dict(o) for o in meta.pop("board", None) or ()}
     office = Office(
         company=scenario.company,
         language=scenario.language,
-        state=OfficeState(company, employees, conversations, counters),
+        state=OfficeState(company, employees, conversations, counters, board),
         llm=llm,
         clock=clock,
         rng=rng,
@@ -196,7 +203,7 @@ def catch_up(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
         saved_messages, saved_thoughts = len(messages), len(thoughts)
     load_messages(office, messages[:saved_messages])
     later = {m["id"]: Message.from_record(m) for m in messages[saved_messages:]}
-    posted_by = {mid for t in thoughts[saved_thoughts:] for mid in t.get("messages") or ()}
+    posted_by = {mid for t in thoughts[saved_thoughts:] for mid in _posted(t)}
     logged = {t.get("id") for t in thoughts}
     events: list[tuple[datetime, int, int, dict[str, Any]]] = []
     for n, rec in enumerate(thoughts[saved_thoughts:]):
@@ -222,6 +229,13 @@ def catch_up(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
     message_ids = [_serial(m.get("id"), "m") for m in messages]
     office.counters["message"] = max([office.counters.get("message", 0), *filter(None, message_ids)])
     _recount(office, messages, thoughts)
+
+
+def _posted(record: dict[str, Any]) -> list[str]:
+    """The messages a logged thought posted: its drafts, and the engine's notices for it."""
+    steps = (record.get("applied") or {}).get("steps") or ()
+    notices = [s["posted"] for s in steps if s.get("step") == "notice"]
+    return [*(record.get("messages") or ()), *notices]
 
 
 def load_messages(office: Office, records: list[dict[str, Any]]) -> None:

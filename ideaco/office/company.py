@@ -5,6 +5,7 @@ Plain data, persisted in state.json next to the employees; the secretary's tools
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +71,17 @@ class Company:
     name: str
     departments: dict[str, Department] = field(default_factory=dict)
     requirements: int = 0  # requirements handed out so far (names their work rooms)
+
+    def department_for(self, members: Iterable[str]) -> Department | None:
+        """The department a room of these members belongs to: the one most of them work in (the
+        first listed on a tie), None when none of them is in a department."""
+        members = set(members)
+        best, most = None, 0
+        for dept in self.departments.values():
+            count = len(members.intersection(dept.members))
+            if count > most:
+                best, most = dept, count
+        return best
 
     def to_dict(self) -> dict[str, Any]:
         return {

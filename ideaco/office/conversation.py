@@ -18,6 +18,7 @@ class ConversationKind(str, Enum):
 
 BOSS = "boss"
 SYSTEM = "system"
+CLAIMABLE = "claimable"  # the kind of a system line telling a room of work put on the board
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Message:
     sender: str  # an employee id, "boss" or "system"
     text: str
     mentions: tuple[str, ...] = ()
-    kind: str = "chat"  # chat | system
+    kind: str = "chat"  # chat | system | claimable (work on the board) | escalation
 
     @property
     def from_agent(self) -> bool:

@@ -186,6 +186,7 @@ def _create_department(org: Org, a: CreateDepartment, ctx: ToolContext, owed: li
             name=f"{a.name} casual",
             members=[],
             mission=a.mission,
+            department=dept_id,
         )
     )
     return f"department {dept_id} ({a.name}) created with its casual room {dept.casual_room}"
@@ -243,11 +244,17 @@ def _create_room(org: Org, a: CreateRoom, ctx: ToolContext, owed: list) -> str:
     room_id = slug(a.id or a.name)
     if not room_id or room_id in org.conversations:
         raise Refusal(f"a room with id {room_id!r} already exists" if room_id else "the room needs a name")
-    members = [_employee(org, m).id for m in a.members]
+    members = list(dict.fromkeys(_employee(org, m).id for m in a.members))
+    dept = org.company.department_for(members)  # shows the mission of most members' department
     org.add_conversation(
         ConversationState(
-            id=room_id, kind=ConversationKind(a.kind), name=a.name, members=list(dict.fromkeys(members))
-        )
+            id=room_id,
+            kind=ConversationKind(a.kind),
+            name=a.name,
+            members=members,
+            mission=(dept.mission or None) if dept else None,
+            department=dept.id if dept else None,
+        )  # fmt: skip
     )
     return f"room {room_id} ({a.name}, {a.kind}) opened for {', '.join(members)}"
 
@@ -271,11 +278,13 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
                 name=f"Requirement {company.requirements}: {a.description[:40]}",
                 members=list(dept.members),
                 mission=dept.mission,
+                department=dept.id,
             )
         )
         note = (
             f"The boss handed {dept.name} a requirement and you lead it: '{a.description}'. Break it down with "
-            f"your people here: post the pieces of work and create tasks with claim keys that they can claim."
+            "your people here: put each piece of work on the board for them to claim, with taskOps "
+            '[{"op": "offer", "description": "the piece", "claimKey": "a-short-key"}].'
         )
         place, who = room_id, f"{dept.id}'s lead {owner.name} ({owner.id}), in the new work room {room_id}"
     else:

@@ -29,6 +29,7 @@ def snapshot(office: OfficeView) -> dict[str, Any]:
             "script_next": office.script_next,
             "stats": office.stats.to_dict(),
             "organization": office.company_model.to_dict(),
+            "board": [o.to_dict() for o in office.state.board.values()],
         },
         # One TinyDB document per employee and per conversation.
         "employees": [e.to_dict() for e in office.employees.values()],

@@ -14,9 +14,10 @@ from typing import Any
 
 from ideaco.cycle import Trigger
 from ideaco.llm.base import ChatRequest
-from ideaco.mind import recall, relationships, stamina, tasks
+from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
+from ideaco.office import taskboard
 from ideaco.office.conversation import BOSS, ConversationKind, Message
 from ideaco.office.org import SECRETARY, SUMMARY_NOTE, asked_tools, tools_allowed
 from ideaco.office.rules.mentions import named_in
@@ -187,7 +188,19 @@ def prompt_view(
         dedupe=tuple(reversed(dedupe)),
         perspective=perspective,
         history_summary=mind.memory.summaries.get(conv.id),
-        tasks_block=tasks.tasks_block(mind.tasks, now),
+        tasks_block="\n\n".join(
+            b
+            for b in (
+                tasks.tasks_block(mind.tasks, now),
+                board.board_block(
+                    taskboard.visible_to(office, emp),
+                    now,
+                    office.name_of,
+                    may_claim=stamina.may_claim(mind.stamina),
+                ),
+            )
+            if b
+        ),
         memories_block=recall.memory_block(long, short),
         impressions_block=relationships.impressions_block(mind.relationships, present, now),
         stamina_note=stamina.prompt_note(mind.stamina),

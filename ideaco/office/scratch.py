@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.mind import changes as mind_changes
+from ideaco.mind.board import Offer
 from ideaco.office.company import Company
 from ideaco.office.state import (
     CONVERSATION_FIELDS,
@@ -22,7 +23,7 @@ from ideaco.office.state import (
     Employee,
     OfficeState,
 )
-from ideaco.office.steps import CompanyStep, ConversationStep, EmployeeStep, MindStep, Step
+from ideaco.office.steps import BoardStep, CompanyStep, ConversationStep, EmployeeStep, MindStep, Step
 
 
 class Scratch:
@@ -33,6 +34,8 @@ class Scratch:
         self.employees: dict[str, Employee] = dict(state.employees)
         self.conversations: dict[str, ConversationState] = dict(state.conversations)
         self.counters = dict(state.counters)
+        self.board: dict[str, Offer] = dict(state.board)  # changed in place; diffed at take()
+        self._board_before = dict(state.board)
         self._company: Company | None = None  # a copy, once changed
         self._before: dict[tuple[str, str], Any] = {}  # (kind, id) -> object as of the last take()
         self._new: set[tuple[str, str]] = set()
@@ -106,6 +109,11 @@ class Scratch:
                 steps.append(CompanyStep(self.company.to_dict()))
         for employee, cursor in read.items():  # a cursor moved and nothing else changed
             steps.append(MindStep(employee, mind_changes.MindChanges(), cursor))
+        if self.board != self._board_before:
+            added = tuple(o for k, o in self.board.items() if self._board_before.get(k) != o)
+            removed = tuple(k for k in self._board_before if k not in self.board)
+            steps.append(BoardStep(added, removed))
+            self._board_before = dict(self.board)
         self._before.clear()
         self._new.clear()
         self._events.clear()

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Owed, Phase
+from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
 from ideaco.office.company import Company
 from ideaco.office.conversation import ConversationKind, Message
@@ -149,6 +150,8 @@ CONVERSATION_FIELDS = (
     "name",
     "members",
     "mission",
+    "department",
+    "escalated_at",
     "closed_until",
     "last_boss_at",
     "reset_at",
@@ -165,12 +168,14 @@ class ConversationState:
     name: str
     members: list[str]
     mission: str | None = None
+    department: str | None = None  # whose room it is: its lead hears of unanswered threads
     count: int = 0  # messages ever posted here
     recent: deque[Message] = field(default_factory=lambda: deque(maxlen=RECENT_WINDOW))
     closed_until: datetime | None = None  # ring breaker
     last_boss_at: datetime | None = None
     reset_at: datetime | None = None  # last task op: resets the pair streak and the ceiling
     blocked_pair: tuple[str, str] | None = None  # pair streak: these two stop waking each other
+    escalated_at: datetime | None = None  # the unanswered ceiling owed someone an escalation then
 
     def add(self, message: Message) -> None:
         self.recent.append(message)
@@ -197,11 +202,13 @@ class ConversationState:
             "name": self.name,
             "members": self.members,
             "mission": self.mission,
+            "department": self.department,
             "count": self.count,
             "closed_until": _iso(self.closed_until),
             "last_boss_at": _iso(self.last_boss_at),
             "reset_at": _iso(self.reset_at),
             "blocked_pair": list(self.blocked_pair) if self.blocked_pair else None,
+            "escalated_at": _iso(self.escalated_at),
         }
 
     @classmethod
@@ -212,19 +219,22 @@ class ConversationState:
             name=d["name"],
             members=list(d["members"]),
             mission=d.get("mission"),
+            department=d.get("department"),
             count=0,  # recounted from messages.jsonl on resume
             closed_until=_dt(d.get("closed_until")),
             last_boss_at=_dt(d.get("last_boss_at")),
             reset_at=_dt(d.get("reset_at")),
             blocked_pair=tuple(d["blocked_pair"]) if d.get("blocked_pair") else None,
+            escalated_at=_dt(d.get("escalated_at")),
         )
 
 
 @dataclass
 class OfficeState:
-    """Everything a thought can change: the company, its employees, conversations and id counters."""
+    """Everything a thought can change: the company, its employees, conversations, the task board, id counters."""
 
     company: Company
     employees: dict[str, Employee]
     conversations: dict[str, ConversationState]
     counters: dict[str, int] = field(default_factory=lambda: {"thought": 0, "message": 0})
+    board: dict[str, Offer] = field(default_factory=dict)  # tasks nobody owns yet, by id

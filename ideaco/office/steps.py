@@ -14,11 +14,12 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Gate, LoopRule, Owed, Trigger
+from ideaco.mind.board import Offer
 from ideaco.mind.changes import MindChanges
 from ideaco.office.conversation import Message
 from ideaco.office.rules.drafts import TextRule
 
-_TIMES = ("closed_until", "last_boss_at", "reset_at", "reopens_at", "wake_at")
+_TIMES = ("closed_until", "last_boss_at", "reset_at", "reopens_at", "wake_at", "escalated_at")
 
 
 def _out(value: Any) -> Any:
@@ -236,6 +237,40 @@ class HoldStep:
 
 
 @dataclass(frozen=True)
+class BoardStep:
+    """The task board changed: work put on it (`added`), and ids taken off it (claimed)."""
+
+    added: tuple[Offer, ...] = ()
+    removed: tuple[str, ...] = ()
+
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": "board"}
+        if self.added:
+            out["added"] = [o.to_dict() for o in self.added]
+        return out | ({"removed": list(self.removed)} if self.removed else {})
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> BoardStep:
+        return cls(tuple(Offer.from_dict(o) for o in d.get("added") or ()), tuple(d.get("removed") or ()))
+
+
+@dataclass(frozen=True)
+class NoticeStep:
+    """A line the engine posts for a think (sender `system`): a room told of work put on the board."""
+
+    conversation: str
+    message_id: str
+    message: Message | None = None  # None when read back from a record (the log has the message)
+
+    def to_record(self) -> dict[str, Any]:
+        return {"step": "notice", "conversation": self.conversation, "posted": self.message_id}
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> NoticeStep:
+        return cls(d["conversation"], d["posted"])
+
+
+@dataclass(frozen=True)
 class ToolStep:
     """One organization tool call of the secretary: done or refused, and what it said (its changes follow)."""
 
@@ -260,6 +295,8 @@ Step = (
     | OweAgainStep
     | DraftStep
     | HoldStep
+    | BoardStep
+    | NoticeStep
     | ToolStep
 )
 
@@ -272,6 +309,8 @@ _KINDS: dict[str, Any] = {
     "owe_again": OweAgainStep,
     "draft": DraftStep,
     "hold": HoldStep,
+    "board": BoardStep,
+    "notice": NoticeStep,
     "tool": ToolStep,
 }
 

@@ -18,9 +18,8 @@ from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigge
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.apply import ThoughtFacts, apply_thought
-from ideaco.mind.tasks import open_claims
 from ideaco.mind.thought import TOOL_ARGS, Thought
-from ideaco.office import person, reading, rules
+from ideaco.office import person, reading, rules, taskboard
 from ideaco.office.conversation import BOSS, ConversationKind, boss_conversation_id
 from ideaco.office.org import SECRETARY, ToolContext, run_tool, tools_allowed
 from ideaco.office.scratch import Scratch
@@ -225,13 +224,16 @@ def _act(
             people=people,
             conversations=[c.id for c in office.conversations_of(emp_id)],
             employees=office.employees.keys(),
-            claims=lambda: _open_claims(office),
+            claims=lambda: taskboard.open_claims(office),
             calls=len(results),
             task_counter=scratch.counters.get("task", 0),
             speakers=reading.read_about(office, ctx.employee, ctx.conversation, ctx.read_upto),
             memory=office.config.switches.memory,
             relationships=office.config.switches.relationships,
             stamina=office.config.switches.stamina,
+            board=lambda: {o.claim_key: o for o in office.state.board.values()},
+            offer_room=taskboard.room_for(office, office.employees[emp_id], conv),
+            department=office.employees[emp_id].department,
         ),
         now,
     )
@@ -242,7 +244,15 @@ def _act(
     corrections.extend(mind.corrections)
     if mind.tasks_touched:  # a task op resets the pair streak and the unanswered ceiling
         scratch.conversation(conv.id).reset_at = now
+    for taken in mind.claimed:  # the task board (issue 13): claimed work leaves it, offered work joins
+        scratch.board.pop(taken, None)
+    for offer in mind.offers:
+        scratch.board[offer.id] = offer
     steps += scratch.take(now, read={emp_id: (conv.id, ctx.read_upto)})
+    for i, offer in enumerate(o for o in mind.offers if o.room is not None):
+        steps.append(
+            taskboard.notice(scratch, offer, f"{ctx.thought_id}-n{i + 1}", office.name_of(emp_id), now)
+        )
     for owed in mind.owed:
         steps += _owe(scratch, emp_id, owed, now)
 
@@ -276,10 +286,6 @@ def _clean(
     if note:
         result.corrections.append(f"{where}: {note}")
     return text, verdict
-
-
-def _open_claims(office: OfficeView) -> dict[str, tuple[str, str]]:
-    return open_claims(t for e in office.employees.values() for t in e.mind.tasks)
 
 
 def _speak(

@@ -20,9 +20,9 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from ideaco.cycle import LoopRule, Owed, Trigger
-from ideaco.mind import tasks
-from ideaco.office import person, rules
-from ideaco.office.conversation import BOSS, ConversationKind, Message, boss_conversation_id
+from ideaco.mind import stamina, tasks
+from ideaco.office import person, rules, taskboard
+from ideaco.office.conversation import BOSS, CLAIMABLE, ConversationKind, Message, boss_conversation_id
 from ideaco.office.rules import levers
 from ideaco.office.state import ConversationState, Desk, Employee
 from ideaco.office.view import OfficeView
@@ -134,6 +134,8 @@ class AdaptiveWakes:
     ) -> Reach:
         now, timers = message.at, office.config.timers
         reach = Reach()
+        if message.kind == CLAIMABLE:
+            return self._to_claim(office, conv, message, rng)
         if message.sender == BOSS:
             for member in conv.members:
                 if member not in office.employees:
@@ -175,6 +177,21 @@ class AdaptiveWakes:
                     continue
                 delay, trigger = nudge, Trigger.NUDGE
             reach.wakes.append(Wake(member, now + timedelta(seconds=delay), trigger))
+        return reach
+
+    def _to_claim(
+        self, office: OfficeView, conv: ConversationState, message: Message, rng: random.Random
+    ) -> Reach:
+        """Work put on the board wakes the room's members, the keenest first (claims_tasks); not
+        whoever put it there, nor anyone in the red zone (who may not claim more)."""
+        reach, offered_by = Reach(), taskboard.offers_from(office, message)
+        for member in conv.members:
+            emp = office.employees.get(member)
+            if emp is None or member in offered_by or not stamina.may_claim(emp.mind.stamina):
+                continue
+            keen = person.claims_tasks(emp)
+            delay = levers.claim_delay(keen, rng, office.config.timers, office.config.levers)
+            reach.wakes.append(Wake(member, message.at + timedelta(seconds=delay), Trigger.NUDGE))
         return reach
 
     # ------------------------------------------------------------------ what a look reads
@@ -244,6 +261,9 @@ class AdaptiveWakes:
         due = tasks.next_urgency_change(emp.mind.tasks, now)  # a task turning overdue or critical
         if due is not None and now < due < at:
             at = due
+        due = taskboard.next_unowned_alert(office, emp, now)  # work nobody claimed, for a lead
+        if due is not None and now < due < at:
+            at = due
         return at
 
     def after_think(
@@ -292,8 +312,8 @@ def look(
     choice = policy.choose(office, emp, now)
     if choice is not None:
         return Look(*choice)
-    due = task_alert(emp, now, office.conversations)
-    if due is not None:  # an overdue or critical task wakes its owner with nothing unread
+    due = task_alert(emp, now, office.conversations) or taskboard.unowned_alert(office, emp, now)
+    if due is not None:  # an overdue or critical task wakes its owner, unclaimed work its lead
         owed, task_id, level = due
         return Look(owed.conversation, owed, (task_id, level))
     room = policy.idle_room(office, emp, now, rng, considered)

@@ -216,7 +216,10 @@ def test_every_command_answers_and_bad_ones_get_a_hint(fake, scenario, tmp_path)
     assert "/mind ID [N]" in text  # /help
     assert re.search(r"^alice +Alice · Frontend engineer · green · idle · next look", text, re.MULTILINE)
     assert re.search(r"^bob +Bob · Backend engineer", text, re.MULTILINE)  # /who
-    assert "[task-1] alice · pending · normal · oneshot · Write the launch checklist" in text  # /tasks
+    # /tasks: the board, every open task with its owner, claim key, urgency and age
+    assert re.search(
+        r"\[task-1\] alice · no key · pending · normal · \d+m\d\ds old · oneshot · Write the launch", text
+    )
     assert "no tasks for bob" in text
     assert "Alice weighs what the boss wrote" in text and "why: the boss asked me" in text  # /mind
     assert "[mem-1] fact · importance 6 · The boss greeted me" in text  # /mem

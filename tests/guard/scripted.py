@@ -2,6 +2,7 @@
 
 Deterministic (crc32 of what the prompt shows picks every choice), and written to reach the
 engine's mechanics in two simulated hours: task creates with claim keys (and refused claims),
+work offered on the board, claimed and released,
 resolves and fails, onResolve reports, stalls, escalation, the secretary's tools (done and
 refused), send_message DMs, duplicates, rings, pair streaks, the unanswered ceiling, memory and
 relationship ops, stamina swings, and now and then an invalid answer that needs the repair.
@@ -17,6 +18,7 @@ from typing import Any
 REPAIR_MARK = "Your answer was not valid"
 _TASK = re.compile(r"^\[(task-\d+)\] ", re.M)
 _NOTE_TASK = re.compile(r"\[(task-\d+)\]")
+_CLAIM_KEY = re.compile(r"^\[task-\d+\] .* — claim key (\S+),", re.M)
 
 SECRETARY_ORDERS: dict[str, list[dict[str, Any]]] = {
     "Please open a Design department": [
@@ -147,7 +149,11 @@ def _employee(
     people = _enum(props, "relationshipOps", "items", "properties", "employeeId")
     memories = _enum(props, "memoryOps", "items", "properties", "id")
     targets = _enum(props, "actions", "items", "properties", "args", "properties", "to")
-    pending = _TASK.findall(user)  # the tasks block's lines (chat lines start with "* [" or "  [")
+    board = (
+        user[user.find("## Claimable tasks") :].split("\n\n", 1)[0] if "## Claimable tasks" in user else ""
+    )
+    pending = _TASK.findall(user.replace(board, "") if board else user)  # the tasks block's lines
+    claimable = _CLAIM_KEY.findall(board)
     extra: dict[str, Any] = {}
 
     # Relationships: Cyd sours on people, Eli warms to them, the rest drift a little.
@@ -183,6 +189,8 @@ def _employee(
         if "has not moved for three thoughts" in note:
             task = (_NOTE_TASK.findall(note) or ["?"])[0]
             ops = [{"op": "fail", "taskId": task, "reason": "blocked on review"}] if name == "Cyd" else []
+            if name == "Ana":
+                ops = [{"op": "release", "taskId": task, "reason": "no time this week"}]
             return _say(f"{task} is stuck: waiting on review.", taskOps=ops, **extra)
         if "Escalate to the boss" in note:
             return _say("I am stuck and worn out; I need a reviewer for my tasks.", **extra)
@@ -202,7 +210,8 @@ def _employee(
             )
         if "you lead it" in note:
             ops = [
-                {"op": "create", "description": "Write the backup script", "claimKey": "backup-script"},
+                {"op": "offer", "description": "Write the backup script", "claimKey": "backup-script"},
+                {"op": "offer", "description": "Run the restore drill", "claimKey": "restore-drill"},
             ]
             return _say(
                 "Plan: a backup script and a restore drill. Who takes the drill?", taskOps=ops, **extra
@@ -240,6 +249,11 @@ def _employee(
             )
         return _say(
             f"Resolved {task}.", taskOps=[{"op": "resolve", "taskId": task, "result": "done"}], **extra
+        )
+
+    if claimable and name not in ("Dov", "Nora") and h % 3 != 2:
+        return _say(
+            f"I'll take {claimable[0]}.", taskOps=[{"op": "create", "claimKey": claimable[0]}], **extra
         )
 
     if "restore drill" in last.lower() and h % 2 == 0:

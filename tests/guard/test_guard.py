@@ -57,3 +57,7 @@ def test_the_scripted_office_reaches_the_mechanics() -> None:
         assert seen in spoken
     read = " ".join(n for t in thoughts for n in t["applied"]["began"].get("notes") or ())
     assert "You were on hold since 09:40" in read  # Ben, held and released by the boss
+    board = [s for t in thoughts for s in t["applied"]["steps"] if s["step"] == "board"]
+    put = [o for s in board for o in s.get("added") or ()]
+    assert any(o["reason"] for o in put) and any(not o["reason"] for o in put)  # released, offered
+    assert any(s.get("removed") for s in board)  # claimed

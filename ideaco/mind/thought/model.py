@@ -139,7 +139,7 @@ class RelationshipOp(_Part):
 class TaskOp(_Part):
     wire_required: ClassVar[tuple[str, ...] | None] = ("op",)
 
-    op: Literal["create", "resolve", "fail"]
+    op: Literal["create", "resolve", "fail", "release", "offer"]
     taskId: Annotated[str | None, ID, Choice("task_ids", blank=True)] = None  # noqa: N815
     description: Annotated[str | None, DESCRIPTION] = None
     type: TaskType = "oneshot"

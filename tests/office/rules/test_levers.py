@@ -56,7 +56,7 @@ def test_look_timers_scale_the_look_and_nudge_bounds_only() -> None:
     assert (slow.min_s, slow.max_s, slow.nudge_min_s, slow.nudge_max_s) == (20.0, 600.0, 20.0, 600.0)
     assert (slow.mention_min_s, slow.mention_max_s) == (base.mention_min_s, base.mention_max_s)
     assert (slow.typing_min_s, slow.idle_casual_after_s) == (base.typing_min_s, base.idle_casual_after_s)
-    assert levers.look_timers(base, 1.0) is base
+    assert levers.look_timers(base, 1.0) == base
 
 
 @pytest.mark.parametrize(
@@ -95,7 +95,7 @@ def test_person_gates_scale_cooldowns_and_windows_not_counts_or_saturation() -> 
     assert chatty.saturation_silence_at == base.saturation_silence_at
     shy = levers.person_gates(base, 1.3)
     assert shy.casual.window_s == pytest.approx(780.0) and shy.casual.cooldown_s == pytest.approx(39.0)
-    assert levers.person_gates(base, 1.0) is base
+    assert levers.person_gates(base, 1.0) == base
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,169 @@
+"""The task board (issue 13) through the engine: work offered or released tells its room, the keenest
+wake to it first and the first claim takes it; the red zone may not claim; work nobody claims for
+30 minutes pings the department's lead."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from ideaco.office.conversation import CLAIMABLE
+from tests.office.conftest import ROOM, START, messages_in, prompt_of, step_until, thought, thoughts_of, who
+from tests.office.test_levers import RED, office_of
+
+ASK = {"at": "00:00", "to": "boss:lead", "text": "Please put the quarterly report on the board."}
+
+
+def model(claims: bool = True):
+    def answer(request):
+        tag, text = who(request), prompt_of(request)
+        if tag.employee == "lead" and "quarterly report on the board" in text and "[task-" not in text:
+            offer = {"op": "offer", "description": "Quarterly report", "claimKey": "quarterly-report"}
+            return thought(True, "Done, it is on the board.", interest=7, taskOps=[offer])
+        if claims and "## Claimable tasks" in text:
+            return thought(
+                True, "I'll take it.", interest=7, taskOps=[{"op": "create", "claimKey": "quarterly-report"}]
+            )
+        return thought()
+
+    return answer
+
+
+def team(make_office, handler):
+    office = office_of(
+        make_office,
+        handler,
+        script=[ASK],
+        lead="old-hand",
+        zen="zen-slacker",
+        grinder="ultra-grinder",
+        tired="idealist",
+    )
+    office.employees["tired"].mind.stamina = RED
+    return office
+
+
+def owners(office) -> dict[str, str]:
+    return {t.id: e.id for e in office.employees.values() for t in e.mind.tasks if t.pending}
+
+
+async def test_offered_work_tells_the_room_and_the_keenest_claims_it_first(make_office, spy) -> None:
+    office = team(make_office, model())
+    wakes = spy(office)
+    office.start()
+    await step_until(office, lambda: bool(owners(office)))
+    [notice] = [m for m in messages_in(office, ROOM) if m["kind"] == CLAIMABLE]
+    assert notice["sender"] == "system"
+    assert notice["text"] == (
+        "Lead offers [task-1] Quarterly report (claim key quarterly-report). Anyone here can claim it."
+    )
+    woken = {w.employee: (w.due - w.at).total_seconds() for w in wakes.caused_by(notice["id"])}
+    # Not the one who offered it, not the red zone; the grinder (0.95) long before the slacker (0.1).
+    assert set(woken) == {"grinder", "zen"}
+    assert 1 + 0.05 * 240 <= woken["grinder"] <= 5 + 0.05 * 240
+    assert 1 + 0.9 * 240 <= woken["zen"] <= 5 + 0.9 * 240
+    assert owners(office) == {"task-1": "grinder"}
+    assert office.state.board == {}
+    task = office.employees["grinder"].mind.tasks[0]
+    assert (task.claim_key, task.origin) == ("quarterly-report", "boss")  # the boss asked for the work
+    [claim] = [t for t in thoughts_of(office, "grinder") if t["spoke"]]
+    assert [s for s in claim["applied"]["steps"] if s["step"] == "board"] == [
+        {"step": "board", "removed": ["task-1"]}
+    ]
+
+
+async def test_a_late_claim_learns_who_took_it(make_office) -> None:
+    def answer(request):
+        text = prompt_of(request)
+        if (
+            who(request).employee == "zen" and "claim key quarterly-report" in text
+        ):  # read in the room's notice
+            return thought(taskOps=[{"op": "create", "claimKey": "quarterly-report"}])
+        return model()(request)
+
+    office = team(make_office, answer)
+    office.start()
+    await step_until(
+        office, lambda: any(t["thought"] and t["thought"]["taskOps"] for t in thoughts_of(office, "zen"))
+    )
+    assert owners(office) == {"task-1": "grinder"}
+    assert office.employees["zen"].mind.notes == [
+        "Your task claim 'quarterly-report' was refused: Grinder (grinder) already owns it as task-1."
+    ]
+
+
+async def test_the_red_zone_sees_the_board_but_may_not_claim(make_office) -> None:
+    requests: list = []
+
+    def answer(request):
+        requests.append(request)
+        return model(claims=False)(request)
+
+    office = team(make_office, answer)
+    office.start()
+    await office.run(timedelta(minutes=2))
+    office.post_as_boss(ROOM, "@Tired have a look at the board")
+    await step_until(
+        office,
+        lambda: any(who(r).employee == "tired" and "look at the board" in prompt_of(r) for r in requests),
+    )
+    [seen] = [r for r in requests if who(r).employee == "tired" and "look at the board" in prompt_of(r)]
+    assert "You are worn out: finish or release your own tasks before you claim another." in prompt_of(seen)
+
+
+async def test_work_nobody_claims_for_30_minutes_pings_the_lead_once(make_office) -> None:
+    office = team(make_office, model(claims=False))
+    office.start()
+    await office.run(timedelta(minutes=50))
+    offered = office.state.board["task-1"].offered_at
+    pings = [t for t in thoughts_of(office, "lead") if t["trigger"] == "system"]
+    assert len(pings) == 1
+    ping = pings[0]
+    assert ping["conversation"] == ROOM
+    assert "Nobody has claimed [task-1] 'Quarterly report'" in ping["applied"]["note"]
+    at = datetime.fromisoformat(ping["at"])
+    assert offered + timedelta(minutes=30) <= at <= offered + timedelta(minutes=30, seconds=25)
+    assert office.employees["lead"].desk.task_alerts == {"task-1": "unowned"}
+
+
+async def test_a_released_task_goes_back_on_the_board_and_to_its_room(make_office) -> None:
+    def answer(request):
+        tag, text = who(request), prompt_of(request)
+        if (
+            tag.employee == "lead"
+            and "Boss (BOSS): Lead, own the release notes" in text
+            and "[task-" not in text
+        ):
+            return thought(
+                True, "Mine.", interest=7, taskOps=[{"op": "create", "description": "Release notes"}]
+            )
+        if tag.employee == "lead" and "Boss (BOSS): Lead, give it up" in text:
+            return thought(
+                True, "OK.", interest=7, taskOps=[{"op": "release", "taskId": "task-1", "reason": "swamped"}]
+            )
+        return thought()
+
+    office = office_of(
+        make_office,
+        answer,
+        script=[
+            {"at": "00:00", "to": "boss:lead", "text": "Lead, own the release notes."},
+            {"at": "00:02", "to": "boss:lead", "text": "Lead, give it up, you are swamped."},
+        ],
+        lead="old-hand",
+        grinder="ultra-grinder",
+    )
+    office.start()
+    await office.run(timedelta(minutes=5))
+    assert office.employees["lead"].mind.tasks == []
+    offer = office.state.board["task-1"]
+    assert (offer.claim_key, offer.reason, offer.room, offer.department) == (
+        "release-notes",
+        "swamped",
+        ROOM,
+        "eng",
+    )
+    [notice] = [m for m in messages_in(office, ROOM) if m["kind"] == CLAIMABLE]
+    assert notice["text"].startswith(
+        "Lead released [task-1] Release notes (claim key release-notes): swamped."
+    )
+    assert START < datetime.fromisoformat(notice["at"])
