@@ -92,10 +92,17 @@ class Owed:
     conversation: str
     trigger: Trigger
     note: str = ""
+    escalation: bool = False  # the think may escalate to the boss: what it says there is flagged
 
     def to_dict(self) -> dict[str, Any]:
-        return {"conversation": self.conversation, "trigger": self.trigger.value, "note": self.note}
+        out = {"conversation": self.conversation, "trigger": self.trigger.value, "note": self.note}
+        return out | ({"escalation": True} if self.escalation else {})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Owed:
-        return cls(str(data["conversation"]), Trigger(data["trigger"]), str(data.get("note") or ""))
+        return cls(
+            str(data["conversation"]),
+            Trigger(data["trigger"]),
+            str(data.get("note") or ""),
+            bool(data.get("escalation", False)),
+        )

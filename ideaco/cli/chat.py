@@ -37,6 +37,7 @@ from ideaco.office.clock import RealClock, SimClock
 from ideaco.office.conversation import boss_conversation_id
 from ideaco.office.office import Office
 from ideaco.office.rules import holds
+from ideaco.office.speaking import outsiders
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, open_new_company, read_log
 
 QUIT_REASON = "the boss left the chat"
@@ -286,7 +287,15 @@ class ChatSession:
             if parsed is None:
                 return
             if isinstance(parsed, str):
-                self.office.post_as_boss(self.conversation, parsed)
+                message = self.office.post_as_boss(self.conversation, parsed)
+                conv = self.office.conversations[message.conversation]
+                words = [w for m in message.mentions for w in (m, self.office.name_of(m))]
+                order = holds.boss_order(message.text, words) is not None  # an order reaches them anywhere
+                for who in [] if order else outsiders(conv, message):  # told, instead of vanishing
+                    name = safe_text(self.office.name_of(who))
+                    self.hint(
+                        f"{name} is not in {safe_text(conv.name)}: your @{name} reached no one (/dm {who})"
+                    )
                 return
             await self.command(parsed)
         except (CommandError, IdeacoError) as exc:

@@ -15,7 +15,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from ideaco.office.conversation import BOSS, SYSTEM, Message
+from ideaco.office.conversation import BOSS, ESCALATION, SYSTEM, Message
 
 PALETTE = (
     "cyan",
@@ -70,6 +70,14 @@ class Transcript:
         self._header(office, message.conversation)
         line = Text()
         line.append(message.at.strftime("%H:%M:%S "), style="dim")
+        if message.kind == ESCALATION:  # one notice line the boss cannot miss
+            who = safe_text(office.name_of(message.sender))
+            line.append(f"⚑ {who} escalates to you: ", style="bold yellow")
+            line.append(safe_text(message.text))
+            line.append(f"  (/dm {safe_text(message.sender)} to answer)", style="dim")
+            self.console.print(line)
+            self._advance(office)
+            return
         if message.sender == BOSS:
             line.append("★ Boss", style="bold red")
         elif message.sender == SYSTEM:

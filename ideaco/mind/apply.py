@@ -123,7 +123,12 @@ def apply_thought(mind: Mind, thought: Thought, facts: ThoughtFacts, now: dateti
         if not new.escalated and new.pending_tasks:
             new.escalated = True
             out.owed.append(
-                Owed(f"boss:{facts.employee}", Trigger.SYSTEM, escalation_note(new.pending_tasks))
+                Owed(
+                    f"boss:{facts.employee}",
+                    Trigger.SYSTEM,
+                    escalation_note(new.pending_tasks),
+                    escalation=True,
+                )
             )
     else:
         new.escalated = False

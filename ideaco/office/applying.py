@@ -174,6 +174,8 @@ def post(office: Office, message: Message) -> LoopRule | None:
     reach = office.policy.reached_by(office, conv, message, office.rng)  # type: ignore[arg-type]
     if reach.blocked_pair is not None:
         conv.blocked_pair = reach.blocked_pair
+    if reach.escalated:
+        conv.escalated_at = message.at
     for employee, owed in reach.owed:
         office.employees[employee].desk.owed.append(owed)
     for wake in reach.wakes:

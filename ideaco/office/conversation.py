@@ -19,6 +19,7 @@ class ConversationKind(str, Enum):
 BOSS = "boss"
 SYSTEM = "system"
 CLAIMABLE = "claimable"  # the kind of a system line telling a room of work put on the board
+ESCALATION = "escalation"  # the kind of an employee's message escalating to the boss (its boss chat)
 
 
 @dataclass(frozen=True)

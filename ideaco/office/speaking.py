@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
 from ideaco.mind import stamina
@@ -31,7 +32,7 @@ from ideaco.office.rules.drafts import TextRule
 from ideaco.office.rules.levers import LeverConfig
 from ideaco.office.scratch import Scratch
 from ideaco.office.state import ConversationState, Employee
-from ideaco.office.steps import HoldStep
+from ideaco.office.steps import HoldStep, Step
 
 GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
 ALL_ON = Switches()
@@ -69,7 +70,13 @@ def clean_draft(text: str, inner_thoughts: str, *, compact: bool) -> tuple[str, 
 
 
 def build_message(
-    conv: ConversationState, sender: str, text: str, msg_id: str, people: Mapping[str, str], now: datetime
+    conv: ConversationState,
+    sender: str,
+    text: str,
+    msg_id: str,
+    people: Mapping[str, str],
+    now: datetime,
+    kind: str = "chat",
 ) -> Message:
     """A message as it would be posted: who it mentions is decided here, once."""
     # Without an '@' nothing can be a mention: skip building every name of the company.
@@ -79,7 +86,25 @@ def build_message(
     else:
         mentions = rules.parse_mentions(text, names, conv.members, sender=sender)
     return Message(
-        id=msg_id, at=now, conversation=conv.id, sender=sender, text=text, mentions=tuple(mentions)
+        id=msg_id, at=now, conversation=conv.id, sender=sender, text=text, mentions=tuple(mentions), kind=kind
+    )
+
+
+def outsiders(conv: ConversationState, message: Message) -> list[str]:
+    """Whom a message @-mentions who is not in its conversation (they do not see it)."""
+    return [m for m in message.mentions if m not in conv.members]
+
+
+def outsider_note(conv: ConversationState, message: Message, people: Mapping[str, str]) -> str | None:
+    """The system line its sender reads when a mention reached someone not in the conversation."""
+    missing = outsiders(conv, message)
+    if not missing:
+        return None
+    names = ", ".join(people.get(m, m) for m in missing)
+    verb = "is" if len(missing) == 1 else "are"
+    return (
+        f"Your message in {conv.name} mentioned {names}, who {verb} not in it and did not see it. "
+        f"To reach them, use send_message (to: {', '.join(missing)})."
     )
 
 
@@ -177,3 +202,18 @@ def target_for(
     if room is not None and room.kind in GROUP_KINDS and employee in room.members:
         return room
     return None
+
+
+def tell_outsiders(scratch: Scratch, conv: ConversationState, message: Message, now: datetime) -> list[Step]:
+    """A mention of someone not in the conversation: its sender reads so in its next thought."""
+    note = outsider_note(conv, message, scratch.people()) if message.mentions else None
+    if note is None:
+        return []
+    scratch.employee(message.sender).mind.notes.append(note)
+    return scratch.take(now)
+
+
+def escalates(began: dict[str, Any]) -> bool:
+    """Whether a think answers an escalation the engine asked for (`began`: what starting it took);
+    what it says to the boss then is flagged."""
+    return bool((began.get("owed") or {}).get("escalation"))

@@ -10,7 +10,7 @@ when to look next. `decide` only reads the office; `Office.resolve` applies the 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -20,7 +20,7 @@ from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.apply import ThoughtFacts, apply_thought
 from ideaco.mind.thought import TOOL_ARGS, Thought
 from ideaco.office import person, reading, rules, taskboard
-from ideaco.office.conversation import BOSS, ConversationKind, boss_conversation_id
+from ideaco.office.conversation import BOSS, ESCALATION, ConversationKind, boss_conversation_id
 from ideaco.office.org import SECRETARY, ToolContext, run_tool, tools_allowed
 from ideaco.office.scratch import Scratch
 from ideaco.office.speaking import (
@@ -28,10 +28,12 @@ from ideaco.office.speaking import (
     Verdict,
     build_message,
     clean_draft,
+    escalates,
     gate_draft,
     hold_for,
     silence_verdict,
     target_for,
+    tell_outsiders,
 )
 from ideaco.office.state import ConversationState, Employee
 from ideaco.office.steps import DraftStep, OweAgainStep, OweStep, Step, ToolStep
@@ -185,7 +187,7 @@ def _owe_again(ctx: ThinkContext) -> OweAgainStep:
     """
     owed = None
     if ctx.trigger in ENGINE_TRIGGERS and ctx.note and not ctx.rethinks:
-        owed = Owed(ctx.conversation, ctx.trigger, ctx.note)
+        owed = Owed(ctx.conversation, ctx.trigger, ctx.note, escalates(ctx.began))
     return OweAgainStep(ctx.employee, ctx.trigger, owed)
 
 
@@ -274,7 +276,7 @@ def _owe(scratch: Scratch, employee: str, owed: Owed, now: datetime) -> list[Ste
         steps += scratch.take(now)
     if target not in scratch.conversations:
         target = boss_conversation_id(employee)
-    steps.append(OweStep(employee, Owed(target, owed.trigger, owed.note)))
+    steps.append(OweStep(employee, replace(owed, conversation=target)))
     return steps
 
 
@@ -329,12 +331,14 @@ def _speak(
             if posted:  # the rest of a burst: held by the gate its first message set off
                 result.corrections.append(f"messages[{i}:]: {len(texts) - i} held by {verdict.gate}, dropped")
             return verdict.gate if not posted else None
+        kind = ESCALATION if escalates(ctx.began) and conv.kind is ConversationKind.BOSS else "chat"
         message = build_message(
-            conv, ctx.employee, text.strip(), f"{ctx.thought_id}-{i + 1}", office.people, now
+            conv, ctx.employee, text.strip(), f"{ctx.thought_id}-{i + 1}", office.people, now, kind
         )
         scratch.conversation(conv_id).add(message)
         result.steps.append(DraftStep(where, conv_id, message=message, message_id=message.id))
         result.posted.append(message.id)
+        result.steps += tell_outsiders(scratch, conv, message, now)
     return None
 
 
@@ -405,6 +409,7 @@ def _actions(
         scratch.conversation(target.id).add(message)
         result.steps.append(DraftStep(where, target.id, message=message, message_id=message.id))
         result.posted.append(message.id)
+        result.steps += tell_outsiders(scratch, target, message, now)
     if said:  # the secretary reports what its tools did (or why not) in its boss chat
         note = " ".join(said) + " Tell the boss what was done, and what was not and why."
         result.steps += _owe(scratch, emp_id, Owed(boss_conversation_id(emp_id), Trigger.SYSTEM, note), now)

@@ -27,6 +27,16 @@ from ideaco.office.rules import levers
 from ideaco.office.state import ConversationState, Desk, Employee
 from ideaco.office.view import OfficeView
 
+ESCALATE_ROOM = (
+    "The thread in {room} ({id}) has gone 10 messages without the boss, and posts there no longer wake "
+    "anyone. As the lead of {dept}, decide: if it needs the boss, escalate here in a sentence or two (what "
+    "is stuck, what you need); if not, stay silent."
+)
+ESCALATE_THREAD = (
+    "Your thread in {room} ({id}) has gone 10 messages without the boss, and posts there no longer wake "
+    "anyone. If it needs the boss, escalate here in a sentence or two (what is stuck, what you need); if "
+    "not, stay silent."
+)
 PAIR_SUMMARY = (
     "You and {other} have gone back and forth several times. Summarize where you landed in one short "
     "message, then let it rest."
@@ -50,6 +60,7 @@ class Reach:
     owed: list[tuple[str, Owed]] = field(default_factory=list)  # thinks owed, in order, before the wakes
     blocked_pair: tuple[str, str] | None = None  # a pair streak: these two stop waking each other
     rule: LoopRule | None = None  # a loop breaker that fired on this post (unanswered: it woke nobody)
+    escalated: bool = False  # the unanswered ceiling owed someone an escalation with this post
 
 
 Choice = tuple[str, Owed | None]  # the conversation to read, and the owed think it answers (if any)
@@ -153,6 +164,8 @@ class AdaptiveWakes:
         history = list(conv.recent)
         if rules.unanswered_ceiling_reached(history, since):
             reach.rule = LoopRule.UNANSWERED
+            if rules.owes_escalation(conv.escalated_at, since):
+                self._escalate(office, conv, message, rng, reach)
             return reach
         pair = rules.pair_streak(history, since)
         blocked = conv.blocked_pair
@@ -178,6 +191,25 @@ class AdaptiveWakes:
                 delay, trigger = nudge, Trigger.NUDGE
             reach.wakes.append(Wake(member, now + timedelta(seconds=delay), trigger))
         return reach
+
+    def _escalate(
+        self, office: OfficeView, conv: ConversationState, message: Message, rng: random.Random, reach: Reach
+    ) -> None:
+        """The unanswered ceiling owes a think that may escalate to the boss chat: to the room's
+        department lead, or for a DM (or a room with no lead) to the one whose post reached it."""
+        dept = office.company_model.departments.get(conv.department or "")
+        lead = (
+            office.employees.get(dept.lead or "") if dept and conv.kind is not ConversationKind.DM else None
+        )
+        who = lead if lead is not None and not lead.dismissed else office.employees[message.sender]
+        if lead is who and dept is not None:
+            note = ESCALATE_ROOM.format(room=conv.name, id=conv.id, dept=dept.name)
+        else:
+            note = ESCALATE_THREAD.format(room=conv.name, id=conv.id)
+        reach.owed.append((who.id, Owed(boss_conversation_id(who.id), Trigger.SYSTEM, note, escalation=True)))
+        soon = message.at + timedelta(seconds=rules.mention_delay(rng, office.config.timers))
+        reach.wakes.append(Wake(who.id, soon, Trigger.SYSTEM))
+        reach.escalated = True
 
     def _to_claim(
         self, office: OfficeView, conv: ConversationState, message: Message, rng: random.Random

@@ -192,6 +192,8 @@ def _employee(
             if name == "Ana":
                 ops = [{"op": "release", "taskId": task, "reason": "no time this week"}]
             return _say(f"{task} is stuck: waiting on review.", taskOps=ops, **extra)
+        if "escalate here" in note:
+            return _say("Escalating: that thread is going in circles, I need a decision.", **extra)
         if "Escalate to the boss" in note:
             return _say("I am stuck and worn out; I need a reviewer for my tasks.", **extra)
         if "Summarize where you landed" in note:

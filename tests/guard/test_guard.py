@@ -61,3 +61,4 @@ def test_the_scripted_office_reaches_the_mechanics() -> None:
     put = [o for s in board for o in s.get("added") or ()]
     assert any(o["reason"] for o in put) and any(not o["reason"] for o in put)  # released, offered
     assert any(s.get("removed") for s in board)  # claimed
+    assert "Escalating: that thread is going in circles" in spoken  # an unanswered thread, to the boss

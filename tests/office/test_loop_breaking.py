@@ -203,6 +203,8 @@ async def test_after_ten_agent_messages_agent_posts_wake_nobody(make_office, spy
         woken = wakes.caused_by(m["id"])
         if n < 10:
             assert woken, f"agent message {n} should still nudge"
+        elif n == 10:  # the ceiling: nobody is nudged, the department's lead is owed an escalation
+            assert [(w.employee, w.trigger) for w in woken] == [("alice", "system")]
         else:
             assert woken == [], f"agent message {n} came after the ceiling"
     # The boss writing lifts it.

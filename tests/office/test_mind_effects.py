@@ -538,7 +538,10 @@ async def test_a_task_op_lifts_the_unanswered_ceiling(make_office, spy, task_op:
     riffers = ["bob", "charlie", "dana"]  # three of them: no pair streak
     for n in range(10):
         office.post(office.make_message(CASUAL, riffers[n % 3], f"riff {n}"))
-    assert wakes.caused_by(office.journal.messages[-1]["id"]) == []  # the tenth: ceiling reached
+    # The tenth: ceiling reached, nobody is nudged; Alice (the lead) is owed an escalation think.
+    assert [(w.employee, w.trigger) for w in wakes.caused_by(office.journal.messages[-1]["id"])] == [
+        ("alice", "system")
+    ]
 
     since = len(office.journal.thoughts)
     await step_until(

@@ -142,6 +142,12 @@ def unanswered_ceiling_reached(
     return sum(1 for m in _since_boss(history, since_reset) if m.from_agent) >= ceiling
 
 
+def owes_escalation(escalated_at: datetime | None, since_reset: datetime | None) -> bool:
+    """Whether a conversation at its unanswered ceiling still owes someone an escalation (issue 13):
+    once per stretch, a stretch ending when the boss writes there or a task op happens."""
+    return escalated_at is None or (since_reset is not None and escalated_at < since_reset)
+
+
 def thought_superseded(arrived: Sequence[Message], thinker: str) -> tuple[Message, ...]:
     """Messages that arrived while a thought was being thought, other than the thinker's own.
 

@@ -230,3 +230,13 @@ def test_every_rule_is_reachable_from_an_empty_state(history: History) -> None:
     history.post("boss", now + secs(1), "Enough, decide by noon.")
     assert not unanswered_ceiling_reached(msgs) and pair_streak(msgs) is None
     assert check_ring(msgs, "boss", now + secs(1), closed_until=ring.closed_until).allowed
+
+
+def test_the_ceiling_owes_one_escalation_a_stretch() -> None:
+    from ideaco.office.rules import owes_escalation
+
+    assert owes_escalation(None, None)  # never escalated
+    assert owes_escalation(None, T0)
+    assert not owes_escalation(T0, None)  # escalated, and no boss line or task op since
+    assert not owes_escalation(T0, T0)  # the reset is no later than the escalation
+    assert owes_escalation(T0, T0 + US)  # the boss wrote (or a task op happened) after it
