@@ -42,6 +42,7 @@ class ThoughtFacts:
     relationships: bool = True
     stamina: bool = True
     board: Callable[[], Mapping[str, Offer]] = dict  # the board's offers by claim key (asked when needed)
+    opens_at: Callable[[Offer], datetime] = lambda o: o.offered_at  # when an offer opens to this thinker
     offer_room: str | None = None  # where work offered or released now is posted (its members may claim it)
     department: str | None = None  # the thinker's: its lead hears of work nobody claims
 
@@ -162,7 +163,10 @@ def _apply_tasks(
         conversations=facts.conversations,
         employees=facts.employees,
         people=facts.people,
-        claimable={key: board.claimed(o, facts.employee, now) for key, o in offers.items()},
+        claimable={
+            k: board.claimed(o, facts.employee, now) for k, o in offers.items() if facts.opens_at(o) <= now
+        },
+        not_yet={k: facts.opens_at(o) for k, o in offers.items() if facts.opens_at(o) > now},
         may_claim=stamina.may_claim(new.stamina),
     )
     new.notes.extend(result.refused)

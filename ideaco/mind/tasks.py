@@ -218,14 +218,17 @@ def apply_ops(
     employees: Collection[str],
     people: Mapping[str, str],
     claimable: Mapping[str, Task] | None = None,
+    not_yet: Mapping[str, datetime] | None = None,
     may_claim: bool = True,
 ) -> TaskOpsResult:
     """Apply one thought's taskOps to `tasks` (this owner's; mutated in place: creates appended).
 
     `claims` are the open claim keys company-wide (see open_claims); a create whose key is
     already open, by anyone, is refused. `claimable` maps the board's claim keys to the task a
-    claim makes (its id kept): a create with such a key takes it. With `may_claim` False (the red
-    zone) any create with a claim key is refused. resolve/fail/release need a pending task of this
+    claim makes (its id kept): a create with such a key takes it; `not_yet` maps the board's keys
+    that are not open to this owner yet (keener colleagues have first dibs) to when they open: a
+    claim of one is refused. With `may_claim` False (the red zone) any create with a claim key is
+    refused. resolve/fail/release need a pending task of this
     owner; release gives it up (it leaves `tasks`, for the board); offer puts new work on the board.
     A bad op is dropped with a correction; the other ops still apply.
     """
@@ -250,6 +253,13 @@ def apply_ops(
                     "have before you claim more."
                 )
                 continue
+            waiting = not_yet or {}
+            if op.op == "create" and key is not None and key in waiting:
+                res.refused.append(
+                    f"Your task claim '{key}' was refused: keener colleagues have first dibs; "
+                    f"it opens to you at {waiting[key]:%H:%M:%S}."
+                )
+                continue
             if op.op == "create" and key is not None and key in board:  # a claim: the task is theirs now
                 task = board.pop(key)
                 tasks.append(task)
@@ -262,10 +272,8 @@ def apply_ops(
             if not description:
                 res.corrections.append(f"{where}: {op.op} without a description, dropped")
                 continue
-            if op.op == "offer" and key is not None and key in board:
-                res.refused.append(
-                    f"Your offer '{key}' was refused: {board[key].id} is on the board with it."
-                )
+            if op.op == "offer" and key is not None and (key in board or key in waiting):
+                res.refused.append(f"Your offer '{key}' was refused: that key is on the board already.")
                 continue
             kind = op.type  # the Flow-of-Thought model admits only TASK_TYPES
             target, note = normalize_target(

@@ -6,7 +6,7 @@ colleagues) for the wake policy and the speech gates.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ideaco.mind import relationships, stamina
 from ideaco.office.rules import levers
@@ -45,6 +45,11 @@ def silence_threshold(emp: Employee, cfg: LeverConfig) -> int:
 
 def claims_tasks(emp: Employee) -> float:
     return levers.tendency(emp.persona, "claims_tasks")
+
+
+def dibs(emp: Employee, offered_at: datetime, cfg: LeverConfig) -> datetime:
+    """When work put on the board at `offered_at` opens to this employee (the keen get first dibs)."""
+    return offered_at + timedelta(seconds=levers.dibs_after(claims_tasks(emp), cfg))
 
 
 def affinity(emp: Employee, other: str, now: datetime) -> float:

@@ -193,7 +193,7 @@ def prompt_view(
             for b in (
                 tasks.tasks_block(mind.tasks, now),
                 board.board_block(
-                    taskboard.visible_to(office, emp),
+                    taskboard.visible_to(office, emp, now),
                     now,
                     office.name_of,
                     may_claim=stamina.may_claim(mind.stamina),

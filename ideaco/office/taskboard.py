@@ -13,6 +13,7 @@ from ideaco.cycle import Owed, Trigger
 from ideaco.mind import board
 from ideaco.mind.board import Offer
 from ideaco.mind.tasks import open_claims as claims_of
+from ideaco.office import person
 from ideaco.office.conversation import CLAIMABLE, SYSTEM, ConversationKind, Message, boss_conversation_id
 from ideaco.office.scratch import Scratch
 from ideaco.office.state import ConversationState, Employee
@@ -57,15 +58,19 @@ def offers_from(office: OfficeView, message: Message) -> set[str]:
     }
 
 
-def visible_to(office: OfficeView, emp: Employee) -> list[Offer]:
-    """The board's work an employee may claim: offered in a room it is in (or nowhere), not by itself."""
+def visible_to(office: OfficeView, emp: Employee, now: datetime) -> list[Offer]:
+    """The board's work an employee may claim now: offered in a room it is in (or nowhere), not by
+    itself, and open to it (its dibs have come: the keen see it first)."""
     if not office.state.board:
         return []
     rooms = {c.id for c in office.conversations_of(emp.id)}
+    cfg = office.config.levers
     return [
         o
         for o in office.state.board.values()
-        if o.offered_by != emp.id and (o.room is None or o.room in rooms)
+        if o.offered_by != emp.id
+        and (o.room is None or o.room in rooms)
+        and person.dibs(emp, o.offered_at, cfg) <= now
     ]
 
 

@@ -214,8 +214,8 @@ class AdaptiveWakes:
     def _to_claim(
         self, office: OfficeView, conv: ConversationState, message: Message, rng: random.Random
     ) -> Reach:
-        """Work put on the board wakes the room's members, the keenest first (claims_tasks); not
-        whoever put it there, nor anyone in the red zone (who may not claim more)."""
+        """Work put on the board wakes the room's members 1-5 s after it opens to them, the keenest
+        first (claims_tasks); not whoever put it there, nor anyone in the red zone (who may not claim)."""
         reach, offered_by = Reach(), taskboard.offers_from(office, message)
         for member in conv.members:
             emp = office.employees.get(member)

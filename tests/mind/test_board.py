@@ -33,7 +33,9 @@ def offer(**kw) -> Offer:
     return Offer(**(base | kw))
 
 
-def run(tasks: list[Task], *ops: dict, claims=None, claimable=None, may_claim=True, owner="alice"):
+def run(
+    tasks: list[Task], *ops: dict, claims=None, claimable=None, not_yet=None, may_claim=True, owner="alice"
+):
     ids = itertools.count(10)
     return apply_ops(
         tasks,
@@ -47,6 +49,7 @@ def run(tasks: list[Task], *ops: dict, claims=None, claimable=None, may_claim=Tr
         employees=tuple(PEOPLE),
         people=PEOPLE,
         claimable=claimable,
+        not_yet=not_yet,
         may_claim=may_claim,
     )
 
@@ -130,9 +133,31 @@ def test_offer_puts_new_work_on_the_board_and_refuses_a_key_in_use() -> None:
         claimable={"quarterly-report": board.claimed(offer(), "alice", T0)},
     )
     assert listed.offered == [] and listed.refused == [
-        "Your offer 'quarterly-report' was refused: task-7 is on the board with it."
+        "Your offer 'quarterly-report' was refused: that key is on the board already."
     ]
     assert run([], {"op": "offer"}).corrections == ["taskOps[0]: offer without a description, dropped"]
+
+
+def test_a_claim_before_ones_dibs_is_refused_with_when_it_opens() -> None:
+    opens = T0 + timedelta(seconds=96)
+    res = run([], {"op": "create", "claimKey": "quarterly-report"}, not_yet={"quarterly-report": opens})
+    assert res.claimed == [] and res.created == []
+    assert res.refused == [
+        "Your task claim 'quarterly-report' was refused: keener colleagues have first dibs; it opens to you at 09:01:36."
+    ]
+    offered = run(
+        [],
+        {"op": "offer", "description": "x", "claimKey": "quarterly-report"},
+        not_yet={"quarterly-report": opens},
+    )
+    assert offered.offered == []
+
+
+@pytest.mark.parametrize(("opens_in", "claimed"), [(timedelta(seconds=1), False), (timedelta(0), True)])
+def test_apply_thought_claims_only_what_is_open_to_the_thinker(opens_in: timedelta, claimed: bool) -> None:
+    facts = _facts(opens_at=lambda o: T0 + opens_in)
+    out = apply_thought(Mind(), _thought({"op": "create", "claimKey": "quarterly-report"}), facts, T0)
+    assert (out.claimed == ["task-7"]) is claimed
 
 
 def test_key_for_makes_a_unique_key() -> None:

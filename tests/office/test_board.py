@@ -71,6 +71,26 @@ async def test_offered_work_tells_the_room_and_the_keenest_claims_it_first(make_
     ]
 
 
+async def test_the_board_opens_to_each_member_at_its_dibs(make_office) -> None:
+    seen: list = []
+
+    def answer(request):
+        seen.append(request)
+        return model(claims=False)(request)
+
+    office = team(make_office, answer)
+    office.start()
+    await office.run(timedelta(minutes=10))
+    offered = office.state.board["task-1"].offered_at
+    dibs = {"grinder": 12, "zen": 216, "tired": 72}
+    shown = [(who(r).employee, who(r).at) for r in seen if "## Claimable tasks" in prompt_of(r)]
+    assert "grinder" in {e for e, _ in shown} and "lead" not in {e for e, _ in shown}  # not its own offer
+    for employee, at in shown:
+        assert at >= offered + timedelta(seconds=dibs[employee])
+    hidden = [who(r) for r in seen if "## Claimable tasks" not in prompt_of(r) and who(r).at > offered]
+    assert any(t.employee == "zen" and t.at < offered + timedelta(seconds=216) for t in hidden)
+
+
 async def test_a_late_claim_learns_who_took_it(make_office) -> None:
     def answer(request):
         text = prompt_of(request)

@@ -72,8 +72,9 @@ async def test_the_same_thought_schedules_a_chatterbox_sooner_than_a_shy_introve
     await step_until(office, lambda: all(thoughts_of(office, e) for e in ("chatty", "shy")))
     base = rules.base_delay(5, 5)
     chatty, shy = delay_of(thoughts_of(office, "chatty")[0]), delay_of(thoughts_of(office, "shy")[0])
-    assert base * 0.55 * 0.9 <= chatty <= base * 0.55 * 1.1  # talkativeness 0.95: pace 0.55
-    assert base * 1.3 * 0.9 <= shy <= base * 1.3 * 1.1  # talkativeness 0.2: pace 1.3
+    fast, slow = 2**-0.9, 2**0.6  # talkativeness 0.95 and 0.2: pace 0.54 and 1.52
+    assert base * fast * 0.9 <= chatty <= base * fast * 1.1
+    assert base * slow * 0.9 <= shy <= base * slow * 1.1
 
 
 async def test_a_red_zone_employee_looks_twice_as_far_apart_as_a_green_one(make_office) -> None:
@@ -88,7 +89,7 @@ async def test_a_red_zone_employee_looks_twice_as_far_apart_as_a_green_one(make_
     office.start()
     await step_until(office, lambda: all(thoughts_of(office, e) for e in ("green", "tired")))
     assert zone(office.employees["tired"].mind.stamina) == "red"
-    base = rules.base_delay(5, 5) * 1.1  # old hand: talkativeness 0.4
+    base = rules.base_delay(5, 5) * 2**0.2  # old hand: talkativeness 0.4
     assert base * 0.9 <= delay_of(thoughts_of(office, "green")[0]) <= base * 1.1
     assert base * 2 * 0.9 <= delay_of(thoughts_of(office, "tired")[0]) <= base * 2 * 1.1
 
@@ -109,7 +110,8 @@ async def test_an_empty_look_waits_the_persons_own_maximum(make_office) -> None:
 
     await step_until(office, looked)
     # Nothing to read: the next look is the person's MAX (300 s x pace), no model call.
-    assert waits == {"chatty": timedelta(seconds=300 * 0.55), "shy": timedelta(seconds=300 * 1.3 * 2)}
+    assert waits["chatty"].total_seconds() == pytest.approx(300 * 2**-0.9)
+    assert waits["shy"].total_seconds() == pytest.approx(300 * 2**0.6 * 2)
     assert office.llm.requests == []
 
 
@@ -136,7 +138,7 @@ def _posts(office, employee: str, room: str, *seconds: float) -> Scratch:
 
 @pytest.mark.parametrize(
     ("archetype", "cooldown"),
-    [("chatterbox", 60 * 0.55), ("shy-introvert", 60 * 1.3), ("old-hand", 60 * 1.1)],
+    [("chatterbox", 60 * 2**-0.9), ("shy-introvert", 60 * 2**0.6), ("old-hand", 60 * 2**0.2)],
 )
 def test_a_persons_cooldown_in_a_work_room(make_office, archetype: str, cooldown: float) -> None:
     office = office_of(make_office, me=archetype)
@@ -148,7 +150,9 @@ def test_a_persons_cooldown_in_a_work_room(make_office, archetype: str, cooldown
     assert gate_draft(scratch, "me", conv, "again", 1, False, at(cooldown), gates) is None
 
 
-@pytest.mark.parametrize(("archetype", "window"), [("chatterbox", 600 * 0.55), ("shy-introvert", 600 * 1.3)])
+@pytest.mark.parametrize(
+    ("archetype", "window"), [("chatterbox", 600 * 2**-0.9), ("shy-introvert", 600 * 2**0.6)]
+)
 def test_a_persons_anti_spam_window_in_a_casual_room(make_office, archetype: str, window: float) -> None:
     office = office_of(make_office, me=archetype)
     gates = person.gates(office.employees["me"], office.config.gates, office.config.levers)

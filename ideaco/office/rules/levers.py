@@ -8,7 +8,7 @@ The numbers live in `LeverConfig` (docs/mind.md, "Levers"); `NEUTRAL` turns ever
 - cadence: how far apart an employee's looks and nudged wakes come (talkativeness, stamina zone);
 - speech: its own cooldowns and anti-spam windows (talkativeness), and the interest under which a
   draft it was not asked for is held as chosen silence (silence_bias);
-- tasks: how soon it wakes to a claimable task (claims_tasks);
+- tasks: how soon a claimable task opens to it, and it wakes to it (claims_tasks: first dibs to the keen);
 - relationships: which unread conversation it reads first, how soon it answers a DM, and whether a
   strained pair still nudge each other (affinity).
 """
@@ -31,17 +31,19 @@ MIDDLE = 0.5  # a tendency a persona does not state
 
 @dataclass(frozen=True)
 class LeverConfig:
-    """The levers' numbers; a tendency t in 0..1 maps linearly between the `_at_0` and `_at_1` ends."""
+    """The levers' numbers. Pace and speech move geometrically with talkativeness t, from their
+    `_at_0` to their `_at_1` end: at_0 x (at_1 / at_0) ** t, so 2 ** (1 - 2t) for 2.0 and 0.5
+    (1 at t = 0.5: a persona that states no talkativeness gets the spec's numbers)."""
 
-    pace_at_0: float = 1.5  # talkativeness 0: looks and nudged wakes 1.5x as far apart
-    pace_at_1: float = 0.5  # talkativeness 1: half as far apart
+    pace_at_0: float = 2.0  # talkativeness 0: looks and nudged wakes twice as far apart
+    pace_at_1: float = 0.5  # talkativeness 1: half as far apart (0.5: the spec's own)
     zone_pace: tuple[tuple[str, float], ...] = (("green", 1.0), ("yellow", 1.25), ("red", 2.0))
-    speech_at_0: float = 1.5  # talkativeness 0: cooldowns and anti-spam windows 1.5x as long
-    speech_at_1: float = 0.5  # talkativeness 1: half as long
+    speech_at_0: float = 2.0  # talkativeness 0: cooldowns and anti-spam windows twice as long
+    speech_at_1: float = 0.5  # talkativeness 1: half as long (0.5: the spec's own)
     idle_chance_per_talk: float = 2.0  # idle-think chance x (2 x talkativeness): 15% at 0.5
     red_idle_thinks: bool = False  # an employee in the red zone starts no idle topic
     silence_span: int = 7  # interest under 1 + round(7 x silence_bias) is held, unless addressed
-    claim_spread_s: float = 240.0  # a claimable task wakes a member (1 - claims_tasks) x 240 s later
+    claim_spread_s: float = 240.0  # a claimable task opens to a member (1 - claims_tasks) x 240 s later
     pull_per_point: float = 0.01  # an unread message weighs 1 + 0.01 x (affinity - 50): 0.51 to 1.5
     dm_reply_per_point: float = 0.01  # a DM's nudge delay x 1 - 0.01 x (affinity - 50): 1.49 to 0.5
     strained_below: float = 20.0  # a pair where either rates the other under 20 stop nudging each other
@@ -67,9 +69,9 @@ NEUTRAL = LeverConfig(
 )
 
 
-def _between(t: float, at_0: float, at_1: float) -> float:
+def _geometric(t: float, at_0: float, at_1: float) -> float:
     t = min(1.0, max(0.0, t))
-    return at_0 + (at_1 - at_0) * t
+    return at_0 * (at_1 / at_0) ** t
 
 
 def tendency(persona: Mapping[str, Any], name: str) -> float:
@@ -84,10 +86,11 @@ def tendency(persona: Mapping[str, Any], name: str) -> float:
 def pace(talkativeness: float, zone: str, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
     """How far apart an employee's looks come, as a factor of the spec's delays.
 
-    0.5 (talkativeness 1) to 1.5 (talkativeness 0), times 1.25 in the yellow zone and 2 in the
-    red: a chatterbox looks often, a shy introvert seldom, a worn-out employee less than either.
+    2 ** (1 - 2 x talkativeness): 0.5 (talkativeness 1) to 2 (talkativeness 0), times 1.25 in the
+    yellow zone and 2 in the red: a chatterbox looks often, a shy introvert seldom, a worn-out
+    employee less than either.
     """
-    return _between(talkativeness, cfg.pace_at_0, cfg.pace_at_1) * cfg.zone_factor(zone)
+    return _geometric(talkativeness, cfg.pace_at_0, cfg.pace_at_1) * cfg.zone_factor(zone)
 
 
 @functools.lru_cache(maxsize=256)
@@ -119,8 +122,8 @@ def idle_chance(talkativeness: float, zone: str, base: float, cfg: LeverConfig =
 
 
 def speech_factor(talkativeness: float, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
-    """The factor on one's own cooldowns and anti-spam windows: 1.5 (silent) to 0.5 (talkative)."""
-    return _between(talkativeness, cfg.speech_at_0, cfg.speech_at_1)
+    """The factor on one's own cooldowns and anti-spam windows: 2 ** (1 - 2 x talkativeness), 2 to 0.5."""
+    return _geometric(talkativeness, cfg.speech_at_0, cfg.speech_at_1)
 
 
 @functools.lru_cache(maxsize=256)
@@ -160,15 +163,22 @@ def holds_silence(interest: int, threshold: int, addressed: bool) -> bool:
 # --------------------------------------------------------------------------- tasks
 
 
+def dibs_after(claims_tasks: float, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
+    """Seconds after work goes on the board before a member may see and claim it: (1 - claims_tasks) x 240.
+
+    The keen get first dibs: an ultra grinder (0.95) after 12 s, a zen slacker (0.1) after 216 s.
+    """
+    return (1.0 - min(1.0, max(0.0, claims_tasks))) * cfg.claim_spread_s
+
+
 def claim_delay(
     claims_tasks: float, rng: random.Random, timers: TimerConfig, cfg: LeverConfig = DEFAULT_LEVERS
 ) -> float:
-    """Seconds before a member wakes to a claimable task: a mention's 1-5 s plus (1 - claims_tasks) x 240 s.
+    """Seconds before a member wakes to a claimable task: its dibs, then a mention's 1-5 s.
 
-    The keenest get there first. Consumes one rng draw.
+    Consumes one rng draw.
     """
-    keen = min(1.0, max(0.0, claims_tasks))
-    return rng.uniform(timers.mention_min_s, timers.mention_max_s) + (1.0 - keen) * cfg.claim_spread_s
+    return dibs_after(claims_tasks, cfg) + rng.uniform(timers.mention_min_s, timers.mention_max_s)
 
 
 # --------------------------------------------------------------------------- relationships

@@ -27,17 +27,17 @@ def test_a_tendency_not_stated_is_the_middle_and_out_of_range_ones_are_clamped()
 @pytest.mark.parametrize(
     ("talk", "zone", "expected"),
     [
-        (0.0, "green", 1.5),
-        (0.5, "green", 1.0),
+        (0.0, "green", 2.0),
+        (0.5, "green", 1.0),  # the spec's own delays
         (1.0, "green", 0.5),
-        (0.95, "green", 0.55),  # chatterbox
-        (0.2, "green", 1.3),  # shy introvert
+        (0.95, "green", 2**-0.9),  # chatterbox: 0.536
+        (0.2, "green", 2**0.6),  # shy introvert: 1.516
         (0.5, "yellow", 1.25),
         (0.5, "red", 2.0),
         (1.0, "red", 1.0),
-        (0.0, "red", 3.0),
+        (0.0, "red", 4.0),
         (2.0, "green", 0.5),  # bounded: never faster than half the spec's delays
-        (-1.0, "green", 1.5),  # ... nor slower than one and a half, before the zone
+        (-1.0, "green", 2.0),  # ... nor slower than twice, before the zone
     ],
 )
 def test_pace_by_talkativeness_and_zone(talk: float, zone: str, expected: float) -> None:
@@ -81,20 +81,23 @@ def test_idle_chance_is_at_most_certain_and_neutral_levers_keep_red_idle_thinks(
 # --------------------------------------------------------------------------- speech
 
 
-@pytest.mark.parametrize(("talk", "expected"), [(0.0, 1.5), (0.5, 1.0), (1.0, 0.5), (0.95, 0.55), (0.2, 1.3)])
+@pytest.mark.parametrize(
+    ("talk", "expected"),
+    [(0.0, 2.0), (0.5, 1.0), (1.0, 0.5), (0.95, 2**-0.9), (0.2, 2**0.6), (0.75, 2**-0.5)],
+)
 def test_speech_factor(talk: float, expected: float) -> None:
     assert levers.speech_factor(talk) == pytest.approx(expected)
 
 
 def test_person_gates_scale_cooldowns_and_windows_not_counts_or_saturation() -> None:
     base = GateConfig()
-    chatty = levers.person_gates(base, 0.55)
-    assert chatty.work.cooldown_s == pytest.approx(33.0) and chatty.work.window_s == pytest.approx(165.0)
-    assert chatty.dm.cooldown_s == pytest.approx(11.0) and chatty.boss.window_s == pytest.approx(165.0)
+    chatty = levers.person_gates(base, 0.5)
+    assert chatty.work.cooldown_s == pytest.approx(30.0) and chatty.work.window_s == pytest.approx(150.0)
+    assert chatty.dm.cooldown_s == pytest.approx(10.0) and chatty.boss.window_s == pytest.approx(150.0)
     assert chatty.work.max_posts == base.work.max_posts
     assert chatty.saturation_silence_at == base.saturation_silence_at
-    shy = levers.person_gates(base, 1.3)
-    assert shy.casual.window_s == pytest.approx(780.0) and shy.casual.cooldown_s == pytest.approx(39.0)
+    shy = levers.person_gates(base, 2.0)
+    assert shy.casual.window_s == pytest.approx(1200.0) and shy.casual.cooldown_s == pytest.approx(60.0)
     assert levers.person_gates(base, 1.0) == base
 
 
@@ -124,6 +127,14 @@ def test_a_draft_under_the_threshold_is_held_unless_addressed() -> None:
 
 
 # --------------------------------------------------------------------------- tasks
+
+
+@pytest.mark.parametrize(
+    ("keen", "dibs"), [(1.0, 0.0), (0.95, 12.0), (0.5, 120.0), (0.1, 216.0), (0.0, 240.0)]
+)
+def test_dibs_after(keen: float, dibs: float) -> None:
+    assert levers.dibs_after(keen) == pytest.approx(dibs)
+    assert levers.dibs_after(keen, NEUTRAL) == 0.0
 
 
 def test_claim_delay_puts_the_keen_first_whatever_the_draw() -> None:
@@ -192,5 +203,7 @@ def test_the_archetype_table_in_docs_mind_md_is_what_the_levers_give() -> None:
             f"{levers.idle_chance(t.talkativeness, 'green', 0.15) * 100:.1f}%",
             f"{t.silence_bias:g}",
             f"{levers.silence_threshold(t.silence_bias)}",
+            f"{t.claims_tasks:g}",
+            f"{levers.dibs_after(t.claims_tasks):.0f} s",
         ]
         assert rows[archetype].startswith("| " + " | ".join(cells) + " |"), archetype
