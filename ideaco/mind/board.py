@@ -18,6 +18,7 @@ from ideaco.mind.tasks import Task, normalize_claim_key
 UNOWNED_ALERT = timedelta(minutes=30)  # nobody claimed it: its department's lead hears of it
 SHOWN = 5  # claimable tasks a prompt lists at most
 UNOWNED = "unowned"  # the alert level a lead's desk notes, like a task's urgency
+OPENED = "opened"  # the level a member's desk notes once work on the board was open to it in a think
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,6 +103,13 @@ def unowned_note(offer: Offer, department: str) -> str:
     return (
         f"Nobody has claimed [{offer.id}] '{offer.description}' (claim key {offer.claim_key}) for 30 minutes. "
         f"As the lead of {department}, see that someone takes it: ask a colleague, or claim it yourself."
+    )
+
+
+def opened_note(offer: Offer) -> str:
+    return (
+        f"[{offer.id}] '{offer.description}' (claim key {offer.claim_key}) on the task board is open to you "
+        "now: claim it if you will do it."
     )
 
 

@@ -21,7 +21,7 @@ from ideaco.cycle import LoopRule, Phase, Trigger, first_trigger
 from ideaco.llm.base import LLM
 from ideaco.mind import stamina
 from ideaco.mind.prompt import PERSPECTIVES
-from ideaco.office import applying, persistence, reading, rules, thinking, waking
+from ideaco.office import applying, persistence, reading, rules, taskboard, thinking, waking
 from ideaco.office.calls import Calls
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company
@@ -235,6 +235,7 @@ class Office:
         notes, mind.notes = list(mind.notes), []  # read once
         perspective = self.rng.choice(PERSPECTIVES)
         request = reading.request_for(self, emp, conv, trigger, note, notes, now, perspective, self.rng)
+        taskboard.mark_shown(self, emp, now)  # the board's open work is in this prompt: not owed again
         ctx = thinking.context(
             self, emp, conv, Trigger(trigger), now, self.next_id("thought"), self.calls.start(self.llm, request),
             note=note, rethinks=rethinks, notes=notes,

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
-from ideaco.mind import board
+from ideaco.mind import board, stamina
 from ideaco.mind.board import Offer
 from ideaco.mind.tasks import open_claims as claims_of
 from ideaco.office import person
@@ -95,6 +95,42 @@ def unowned_alert(office: OfficeView, emp: Employee, now: datetime) -> tuple[Owe
         dept = office.company_model.departments[offer.department or ""]
         return Owed(target, Trigger.SYSTEM, board.unowned_note(offer, dept.name)), offer.id, board.UNOWNED
     return None
+
+
+def opened_alert(office: OfficeView, emp: Employee, now: datetime) -> tuple[Owed, str, str] | None:
+    """A think owed to a member that board work opened to after it last read its room: (think, task, level).
+
+    A member who read the room's line before its dibs came saw no claimable task then, and the
+    line is read: without this its wake to claim would find nothing unread. Once per offer (a
+    think whose prompt listed the offer counts, `mark_shown`); never for the red zone.
+    """
+    if not stamina.may_claim(emp.mind.stamina):
+        return None
+    for offer in visible_to(office, emp, now):
+        if offer.room is None or offer.id in emp.desk.task_alerts:
+            continue
+        return Owed(offer.room, Trigger.TASK, board.opened_note(offer)), offer.id, board.OPENED
+    return None
+
+
+def mark_shown(office: OfficeView, emp: Employee, now: datetime) -> None:
+    """A think starting now lists the board's work open to `emp`: it need not be owed one for it."""
+    for offer in visible_to(office, emp, now):
+        emp.desk.task_alerts.setdefault(offer.id, board.OPENED)
+
+
+def next_opening(office: OfficeView, emp: Employee, now: datetime) -> datetime | None:
+    """The next moment (after `now`) work offered in one of `emp`'s rooms opens to it (its dibs)."""
+    if not office.state.board or not stamina.may_claim(emp.mind.stamina):
+        return None
+    rooms = {c.id for c in office.conversations_of(emp.id)}
+    cfg = office.config.levers
+    due = [
+        at
+        for o in office.state.board.values()
+        if o.offered_by != emp.id and o.room in rooms and (at := person.dibs(emp, o.offered_at, cfg)) > now
+    ]
+    return min(due, default=None)
 
 
 def next_unowned_alert(office: OfficeView, emp: Employee, now: datetime) -> datetime | None:

@@ -296,6 +296,9 @@ class AdaptiveWakes:
         due = taskboard.next_unowned_alert(office, emp, now)  # work nobody claimed, for a lead
         if due is not None and now < due < at:
             at = due
+        due = taskboard.next_opening(office, emp, now)  # board work opening to me (my dibs)
+        if due is not None and now < due < at:
+            at = due
         return at
 
     def after_think(
@@ -344,8 +347,12 @@ def look(
     choice = policy.choose(office, emp, now)
     if choice is not None:
         return Look(*choice)
-    due = task_alert(emp, now, office.conversations) or taskboard.unowned_alert(office, emp, now)
-    if due is not None:  # an overdue or critical task wakes its owner, unclaimed work its lead
+    due = (
+        task_alert(emp, now, office.conversations)
+        or taskboard.unowned_alert(office, emp, now)
+        or taskboard.opened_alert(office, emp, now)
+    )
+    if due is not None:  # an overdue or critical task wakes its owner, unclaimed work its lead or a member
         owed, task_id, level = due
         return Look(owed.conversation, owed, (task_id, level))
     room = policy.idle_room(office, emp, now, rng, considered)

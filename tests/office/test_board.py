@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from ideaco.mind.board import Offer
+from ideaco.office import taskboard
 from ideaco.office.conversation import CLAIMABLE
 from tests.office.conftest import ROOM, START, messages_in, prompt_of, step_until, thought, thoughts_of, who
 from tests.office.test_levers import RED, office_of
@@ -187,3 +189,51 @@ async def test_a_released_task_goes_back_on_the_board_and_to_its_room(make_offic
         "Lead released [task-1] Release notes (claim key release-notes): swamped."
     )
     assert START < datetime.fromisoformat(notice["at"])
+
+
+async def test_work_that_opens_after_its_line_was_read_still_gets_a_think(make_office) -> None:
+    def answer(request):
+        tag, text = who(request), prompt_of(request)
+        if tag.employee == "zen" and "## Claimable tasks" in text:
+            return model()(request)
+        return model(claims=False)(request)
+
+    office = team(make_office, answer)
+    office.start()
+    await step_until(office, lambda: bool(office.state.board))
+    offered = office.state.board["task-1"].offered_at
+    office.post_as_boss(ROOM, "@Zen how are you today?")  # Zen reads the offer's line long before its dibs
+    await office.run(timedelta(minutes=6))
+    [early] = [t for t in thoughts_of(office, "zen") if t["trigger"] == "boss"]
+    assert datetime.fromisoformat(early["at"]) < offered + timedelta(seconds=216)
+    assert owners(office) == {"task-1": "zen"}
+    [claim] = [t for t in thoughts_of(office, "zen") if t["spoke"] and t["trigger"] == "task"]
+    assert (
+        "[task-1] 'Quarterly report' (claim key quarterly-report) on the task board is open to you now"
+        in (claim["applied"]["note"])
+    )
+    at = datetime.fromisoformat(claim["at"])
+    assert offered + timedelta(seconds=216) <= at <= offered + timedelta(seconds=216 + 25)
+
+
+def test_board_work_is_owed_to_a_member_once_from_its_dibs(make_office) -> None:
+    office = team(make_office, model())
+    offer = Offer(
+        id="task-1", description="Report", claim_key="report", offered_by="lead", offered_at=START, room=ROOM
+    )
+    office.state.board["task-1"] = offer
+    zen, tired, grinder = (office.employees[e] for e in ("zen", "tired", "grinder"))
+    opens = START + timedelta(seconds=216)
+    assert taskboard.next_opening(office, zen, START) == opens
+    assert taskboard.next_opening(office, zen, opens) is None
+    assert taskboard.opened_alert(office, zen, opens - timedelta(milliseconds=1)) is None
+    owed, task, level = taskboard.opened_alert(office, zen, opens)
+    assert (owed.conversation, owed.trigger, task, level) == (ROOM, "task", "task-1", "opened")
+    zen.desk.task_alerts[task] = level
+    assert taskboard.opened_alert(office, zen, opens) is None  # once
+    # The red zone may not claim: nothing owed, no look brought forward.
+    assert taskboard.opened_alert(office, tired, opens) is None
+    assert taskboard.next_opening(office, tired, START) is None
+    # A think whose prompt listed the work counts as being told.
+    taskboard.mark_shown(office, grinder, START + timedelta(seconds=12))
+    assert taskboard.opened_alert(office, grinder, START + timedelta(seconds=12)) is None
