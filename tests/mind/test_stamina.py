@@ -15,6 +15,7 @@ from ideaco.mind.stamina import (
     apply,
     comfort,
     mark_active,
+    may_claim,
     prompt_note,
     recover,
     should_escalate,
@@ -205,3 +206,8 @@ def test_to_dict_shows_comfort_and_zone_that_from_dict_ignores():
     d |= {"comfort": 99, "zone": "green"}
     st = Stamina.from_dict(d)
     assert comfort(st) == pytest.approx(50) and zone(st) == "yellow"
+
+
+@pytest.mark.parametrize(("patience", "allowed"), [(40.0, True), (39.99, False), (100.0, True), (0.0, False)])
+def test_only_the_red_zone_may_not_claim_more_work(patience: float, allowed: bool) -> None:
+    assert may_claim(Stamina(patience=patience, fatigue=0.0, stress=0.0)) is allowed
