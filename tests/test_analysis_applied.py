@@ -18,8 +18,10 @@ from tests.guard.runs import RUNS
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The guard's scripted office, replayed for two simulated hours into a real run directory."""
-    guarded = next(r for r in RUNS if r.name == "office-s1")
+    """The guard's scripted office, replayed for two simulated hours into a real run directory (seed 2:
+    the seed whose stamina curves cross every zone; seed 1's lowest comfort is 41.9 since issue 13's
+    board changes)."""
+    guarded = next(r for r in RUNS if r.name == "office-s2")
     out = tmp_path_factory.mktemp("applied") / "run"
     result = CliRunner().invoke(app, guarded.args(out), env={"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None})
     assert result.exit_code == 0, result.output
