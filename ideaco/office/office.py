@@ -21,8 +21,7 @@ from ideaco.cycle import LoopRule, Phase, Trigger, first_trigger
 from ideaco.llm.base import LLM
 from ideaco.mind import stamina
 from ideaco.mind.prompt import PERSPECTIVES
-from ideaco.office import applying, persistence, reading, rules, taskboard, thinking, waking
-from ideaco.office.calls import Calls
+from ideaco.office import applying, calls, persistence, reading, rules, taskboard, thinking, waking
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
@@ -80,7 +79,7 @@ class Office:
         self.failed = False
         self._seen_message_ids: set[str] = set()
         self._wake_versions: dict[str, int] = {}
-        self.calls = Calls()  # model calls in flight
+        self.calls = calls.Calls()  # model calls in flight
         self._replay_at: datetime | None = None  # set while logged records are applied again
         self._saves = persistence.Saves(journal)
         self._directory = Directory(state)
