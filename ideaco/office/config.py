@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -86,6 +87,15 @@ class OfficeConfig:
     compact_schema: bool = False  # shorter string bounds for small local models
     max_tokens: int = 700
     temperature: float = 0.8
+
+    def person_levers(self) -> LeverConfig:
+        """The levers as the switches leave them: with personas off no tendency is read (docs/mind.md)."""
+        return self.levers if self.switches.personas else _without_personas(self.levers)
+
+
+@functools.lru_cache(maxsize=8)
+def _without_personas(levers: LeverConfig) -> LeverConfig:
+    return dataclasses.replace(levers, personas=False)
 
 
 def gate_config(overrides: dict[str, float]) -> rules.GateConfig:

@@ -16,8 +16,13 @@ from ideaco.office.rules.timers import TimerConfig
 from ideaco.office.state import Employee
 
 
-def talkativeness(emp: Employee) -> float:
-    return levers.tendency(emp.persona, "talkativeness")
+def _tendency(emp: Employee, name: str, cfg: LeverConfig, neutral: float = levers.MIDDLE) -> float:
+    """The persona's tendency, or with personas switched off the value that leaves the engine as the spec has it."""
+    return levers.tendency(emp.persona, name) if cfg.personas else neutral
+
+
+def talkativeness(emp: Employee, cfg: LeverConfig) -> float:
+    return _tendency(emp, "talkativeness", cfg)  # neutral 0.5: the spec's timers and gates
 
 
 def zone(emp: Employee) -> str:
@@ -26,7 +31,7 @@ def zone(emp: Employee) -> str:
 
 def pace(emp: Employee, cfg: LeverConfig) -> float:
     """How far apart this employee's looks come (talkativeness and stamina zone)."""
-    return levers.pace(talkativeness(emp), zone(emp), cfg)
+    return levers.pace(talkativeness(emp, cfg), zone(emp), cfg)
 
 
 def timers(emp: Employee, base: TimerConfig, cfg: LeverConfig) -> TimerConfig:
@@ -36,20 +41,20 @@ def timers(emp: Employee, base: TimerConfig, cfg: LeverConfig) -> TimerConfig:
 
 def gates(emp: Employee, base: GateConfig, cfg: LeverConfig) -> GateConfig:
     """The spec's gates with this employee's cooldowns and anti-spam windows scaled."""
-    return levers.person_gates(base, levers.speech_factor(talkativeness(emp), cfg))
+    return levers.person_gates(base, levers.speech_factor(talkativeness(emp, cfg), cfg))
 
 
 def silence_threshold(emp: Employee, cfg: LeverConfig) -> int:
-    return levers.silence_threshold(levers.tendency(emp.persona, "silence_bias"), cfg)
+    return levers.silence_threshold(_tendency(emp, "silence_bias", cfg, 0.0), cfg)  # neutral: hold nothing
 
 
-def claims_tasks(emp: Employee) -> float:
-    return levers.tendency(emp.persona, "claims_tasks")
+def claims_tasks(emp: Employee, cfg: LeverConfig) -> float:
+    return _tendency(emp, "claims_tasks", cfg, 1.0)  # neutral: no first dibs, everyone at once
 
 
 def dibs(emp: Employee, offered_at: datetime, cfg: LeverConfig) -> datetime:
     """When work put on the board at `offered_at` opens to this employee (the keen get first dibs)."""
-    return offered_at + timedelta(seconds=levers.dibs_after(claims_tasks(emp), cfg))
+    return offered_at + timedelta(seconds=levers.dibs_after(claims_tasks(emp, cfg), cfg))
 
 
 def affinity(emp: Employee, other: str, now: datetime) -> float:

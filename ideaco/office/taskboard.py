@@ -64,7 +64,7 @@ def visible_to(office: OfficeView, emp: Employee, now: datetime) -> list[Offer]:
     if not office.state.board:
         return []
     rooms = {c.id for c in office.conversations_of(emp.id)}
-    cfg = office.config.levers
+    cfg = office.config.person_levers()
     return [
         o
         for o in office.state.board.values()
@@ -124,7 +124,7 @@ def next_opening(office: OfficeView, emp: Employee, now: datetime) -> datetime |
     if not office.state.board or not stamina.may_claim(emp.mind.stamina):
         return None
     rooms = {c.id for c in office.conversations_of(emp.id)}
-    cfg = office.config.levers
+    cfg = office.config.person_levers()
     due = [
         at
         for o in office.state.board.values()

@@ -234,7 +234,9 @@ def _act(
             relationships=office.config.switches.relationships,
             stamina=office.config.switches.stamina,
             board=lambda: {o.claim_key: o for o in office.state.board.values()},
-            opens_at=lambda o: person.dibs(office.employees[emp_id], o.offered_at, office.config.levers),
+            opens_at=lambda o: person.dibs(
+                office.employees[emp_id], o.offered_at, office.config.person_levers()
+            ),
             offer_room=taskboard.room_for(office, office.employees[emp_id], conv),
             department=office.employees[emp_id].department,
         ),
@@ -307,7 +309,7 @@ def _speak(
     if scratch.conversations[conv_id].kind in GROUP_KINDS and len(texts) > 1:
         result.corrections.append(f"messages: {len(texts) - 1} extra message(s) dropped in a group room")
         texts = texts[:1]
-    me, levers = scratch.employees[ctx.employee], office.config.levers
+    me, levers = scratch.employees[ctx.employee], office.config.person_levers()
     quiet = silence_verdict(me, thought.interestLevel, ctx.mentioned, levers) if texts else None
     if quiet is not None:  # the persona's silence_bias: not worth saying, and nobody asked
         result.steps.append(DraftStep("messages[0]", conv_id, gate=quiet.gate, detail=quiet.detail))
@@ -393,7 +395,7 @@ def _actions(
         if target.id == ctx.conversation:
             result.corrections.append(f"{where}: send_message to the conversation being read, dropped")
             continue
-        gates = person.gates(scratch.employees[emp_id], office.config.gates, office.config.levers)
+        gates = person.gates(scratch.employees[emp_id], office.config.gates, office.config.person_levers())
         verdict = filtered or gate_draft(
             scratch, emp_id, target, content, 1, False, now, gates, office.config.switches
         )

@@ -121,13 +121,13 @@ class AdaptiveWakes:
         return True
 
     def timers_for(self, office: OfficeView, emp: Employee) -> rules.TimerConfig:
-        return person.timers(emp, office.config.timers, office.config.levers)
+        return person.timers(emp, office.config.timers, office.config.person_levers())
 
     def _nudge(
         self, office: OfficeView, member: Employee, conv: ConversationState, sender: str, rng: random.Random
     ) -> float | None:
         """Seconds until `member` is nudged by `sender`'s post, or None: a strained pair do not nudge."""
-        cfg, now = office.config.levers, office.now()
+        cfg, now = office.config.person_levers(), office.now()
         sender_emp = office.employees.get(sender)
         if sender_emp is not None:
             mine, theirs = person.affinity(member, sender, now), person.affinity(sender_emp, member.id, now)
@@ -221,8 +221,8 @@ class AdaptiveWakes:
             emp = office.employees.get(member)
             if emp is None or member in offered_by or not stamina.may_claim(emp.mind.stamina):
                 continue
-            keen = person.claims_tasks(emp)
-            delay = levers.claim_delay(keen, rng, office.config.timers, office.config.levers)
+            cfg = office.config.person_levers()
+            delay = levers.claim_delay(person.claims_tasks(emp, cfg), rng, office.config.timers, cfg)
             reach.wakes.append(Wake(member, message.at + timedelta(seconds=delay), Trigger.NUDGE))
         return reach
 
@@ -234,7 +234,7 @@ class AdaptiveWakes:
             if _open(emp, owed.conversation, now) and owed.conversation in office.conversations:
                 return owed.conversation, owed
         best: tuple[tuple[int, float], str] | None = None
-        cfg = office.config.levers
+        cfg = office.config.person_levers()
         for conv in office.conversations_of(emp.id):
             if emp.desk.cursors.get(conv.id, 0) >= conv.count or not _open(emp, conv.id, now):
                 continue  # read to the end (checked first: an empty look is the common case)
@@ -259,9 +259,9 @@ class AdaptiveWakes:
         idle time like a message would: the room needs someone to consider starting a topic every
         10 min, not every member on every look.
         """
-        timers = office.config.timers
+        timers, cfg = office.config.timers, office.config.person_levers()
         chance = levers.idle_chance(
-            person.talkativeness(emp), person.zone(emp), timers.idle_think_chance, office.config.levers
+            person.talkativeness(emp, cfg), person.zone(emp), timers.idle_think_chance, cfg
         )
         if chance <= 0.0:  # a red-zone employee starts no topic (and draws nothing)
             return None

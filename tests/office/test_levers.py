@@ -15,6 +15,7 @@ import pytest
 from ideaco.mind.relationships import Relation
 from ideaco.mind.stamina import Stamina, zone
 from ideaco.office import person, rules
+from ideaco.office.config import Switches
 from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.scratch import Scratch
 from ideaco.office.speaking import gate_draft
@@ -142,7 +143,7 @@ def _posts(office, employee: str, room: str, *seconds: float) -> Scratch:
 )
 def test_a_persons_cooldown_in_a_work_room(make_office, archetype: str, cooldown: float) -> None:
     office = office_of(make_office, me=archetype)
-    gates = person.gates(office.employees["me"], office.config.gates, office.config.levers)
+    gates = person.gates(office.employees["me"], office.config.gates, office.config.person_levers())
     scratch = _posts(office, "me", ROOM, 0)
     conv = scratch.conversations[ROOM]
     held = gate_draft(scratch, "me", conv, "again", 1, False, at(cooldown - 0.001), gates)
@@ -155,7 +156,7 @@ def test_a_persons_cooldown_in_a_work_room(make_office, archetype: str, cooldown
 )
 def test_a_persons_anti_spam_window_in_a_casual_room(make_office, archetype: str, window: float) -> None:
     office = office_of(make_office, me=archetype)
-    gates = person.gates(office.employees["me"], office.config.gates, office.config.levers)
+    gates = person.gates(office.employees["me"], office.config.gates, office.config.person_levers())
     scratch = _posts(office, "me", CASUAL, 0, 100, 150, 200)  # four posts: the casual limit
     conv = scratch.conversations[CASUAL]
     held = gate_draft(scratch, "me", conv, "more", 1, False, at(window - 0.001), gates)
@@ -289,3 +290,28 @@ def test_a_strained_pair_still_wake_each_other_with_a_mention(make_office) -> No
     conv.add(message)
     [wake] = office.policy.reached_by(office, conv, message, random.Random(1)).wakes
     assert (wake.employee, wake.trigger) == ("a", "mention")
+
+
+# --------------------------------------------------------------------------- ablation switches
+
+
+@pytest.mark.parametrize("personas", [True, False])
+def test_with_personas_switched_off_every_lever_is_the_spec_s_engine(make_office, personas: bool) -> None:
+    office = office_of(make_office, chatty="chatterbox", zen="zen-slacker", grinder="ultra-grinder")
+    office.config.switches = Switches(personas=personas)
+    cfg = office.config.person_levers()
+    chatty, zen, grinder = (office.employees[e] for e in ("chatty", "zen", "grinder"))
+    if personas:
+        assert person.pace(chatty, cfg) == pytest.approx(2**-0.9)
+        assert person.silence_threshold(zen, cfg) == 7
+        assert person.dibs(zen, START, cfg) == START + timedelta(seconds=216)
+        assert person.dibs(grinder, START, cfg) == START + timedelta(seconds=12)
+    else:  # a blank persona: the spec's timers and gates, no chosen silence, no first dibs
+        assert person.pace(chatty, cfg) == 1.0 and person.pace(zen, cfg) == 1.0
+        assert person.gates(chatty, office.config.gates, cfg) == office.config.gates
+        assert person.silence_threshold(zen, cfg) == 1
+        assert person.dibs(zen, START, cfg) == START == person.dibs(grinder, START, cfg)
+        assert person.talkativeness(chatty, cfg) == 0.5
+    # What is not a persona's stays: the red zone still looks twice as far apart.
+    chatty.mind.stamina = RED
+    assert person.pace(chatty, cfg) == pytest.approx(2 * (2**-0.9 if personas else 1.0))

@@ -47,6 +47,7 @@ class LeverConfig:
     pull_per_point: float = 0.01  # an unread message weighs 1 + 0.01 x (affinity - 50): 0.51 to 1.5
     dm_reply_per_point: float = 0.01  # a DM's nudge delay x 1 - 0.01 x (affinity - 50): 1.49 to 0.5
     strained_below: float = 20.0  # a pair where either rates the other under 20 stop nudging each other
+    personas: bool = True  # False (the personas switch off): no tendency is read, each lever neutral
 
     def zone_factor(self, zone: str) -> float:
         return dict(self.zone_pace).get(zone, 1.0)
