@@ -10,6 +10,7 @@ from rich.console import Console
 
 from ideaco.cli.errors import UserError, fail, interrupted
 from ideaco.cli.signals import Interrupted
+from ideaco.cli.view import view
 
 app = typer.Typer(
     name="ideaco",
@@ -376,6 +377,9 @@ def reset_relationships(
         Console(highlight=False).print(reset(rundir, employee))
     except UserError as exc:
         fail(str(exc))
+
+
+app.command()(view)
 
 
 def main() -> None:  # pragma: no cover - console script entry point
