@@ -47,11 +47,15 @@ def main(ideaco: str) -> int:
             if not (summary["thoughts"] and summary["messages"]):
                 print(f"nothing happened: {summary}", file=sys.stderr)
                 return 1
-        report = subprocess.run(
-            [ideaco, "report", "by-name", "--no-plots"], cwd=tmp, env=env, capture_output=True, text=True
-        )
-        if report.returncode != 0:
-            print(report.stderr, file=sys.stderr)
+        for args in (["report", "by-name", "--no-plots"], ["view", "by-name"]):
+            done = subprocess.run([ideaco, *args], cwd=tmp, env=env, capture_output=True, text=True)
+            if done.returncode != 0:
+                print(done.stderr, file=sys.stderr)
+                return 1
+        # The viewer's template, script and style are package data: the page has them inline.
+        page = (Path(tmp) / "by-name" / "view.html").read_text(encoding="utf-8")
+        if "ideacoView" not in page or "#grid-head" not in page:
+            print("the wheel's view.html lacks its script or style", file=sys.stderr)
             return 1
     print("the wheel's office ran from another directory")
     return 0

@@ -1,0 +1,102 @@
+"""A real run directory (the guard's scripted office, one answer made hostile) and a headless Chromium.
+
+The browser is the system's Chromium driven through its own chromedriver (Debian's `chromium` and
+`chromium-driver`, which `.ci/run` installs where they are missing); selenium is told both paths,
+so it never fetches a browser or a driver. Without them the browser tests skip, saying why.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from ideaco.cli.main import app
+from tests.fakes.openai_server import FakeOpenAIServer
+from tests.guard.runs import HERE as GUARD
+from tests.guard.scripted import as_content, respond
+
+# What a model might write to break a page: both must show as text, and neither may run.
+HOSTILE = 'Look <script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> & done'
+HOSTILE_INNER = '<b>bold?</b> <img src=y onerror="window.__pwned = 3">'
+
+
+def ideaco(*args: str | Path) -> Any:
+    env = {"COLUMNS": "100", "IDEACO_BASE_URL": None, "OPENAI_BASE_URL": None, "OPENAI_API_KEY": None}
+    return CliRunner().invoke(app, [str(a) for a in args], env=env)
+
+
+class _Hostile:
+    """The guard's scripted answers, the first one that speaks given hostile text and thoughts.
+
+    The engine's draft filter holds that draft (a `<script>` reads as a placeholder), so it shows
+    as a silence whose draft and inner thoughts are hostile; the boss's line carries the message.
+    """
+
+    def __init__(self) -> None:
+        self.done = False
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        answer = respond(body)
+        if (
+            not self.done
+            and isinstance(answer, dict)
+            and answer.get("shouldSpeak")
+            and answer.get("messages")
+        ):
+            self.done = True
+            answer = {**answer, "innerThoughts": HOSTILE_INNER, "messages": [{"content": HOSTILE}]}
+        return as_content(answer)
+
+
+@pytest.fixture(scope="session")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """40 simulated minutes of the guard's office against its scripted model, over HTTP."""
+    work = tmp_path_factory.mktemp("viewer")
+    scenario = yaml.safe_load((GUARD / "office.yaml").read_text(encoding="utf-8"))
+    scenario["script"].insert(1, {"at": "00:02", "to": "sync", "text": HOSTILE})
+    (work / "office.yaml").write_text(yaml.safe_dump(scenario), encoding="utf-8")
+    out = work / "run"
+    with FakeOpenAIServer(handler=_Hostile()) as fake:
+        result = ideaco(
+            "run", work / "office.yaml", "--duration", "40m", "--out", out,
+            "--base-url", fake.base_url, "--model", "scripted",
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _find(name: str, *paths: str) -> str | None:
+    found = shutil.which(name)
+    return found or next((p for p in paths if os.path.exists(p)), None)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """A headless Chromium through selenium; skipped where none is installed."""
+    webdriver = pytest.importorskip(
+        "selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')"
+    )
+    binary = _find("chromium", "/usr/bin/chromium") or _find("chromium-browser") or _find("google-chrome")
+    driver_path = _find("chromedriver", "/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")
+    if not binary or not driver_path:
+        pytest.skip("no Chromium and chromedriver on this machine (apt-get install chromium chromium-driver)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,900", "--no-first-run", "--disable-extensions"):  # fmt: skip
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()

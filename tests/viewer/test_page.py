@@ -1,0 +1,69 @@
+"""`ideaco view` without a browser: the page's data, its escaping, old runs, sweeps, and errors."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+from ideaco.store.runlog import RunLog
+from ideaco.viewer import embed_json, gather, render
+from tests.test_analysis import MESSAGES, THOUGHTS, make_run
+from tests.viewer.conftest import HOSTILE, ideaco
+
+DATA_BLOCK = re.compile(r'<script type="application/json" id="ideaco-data">(.*?)</script>', re.S)
+
+
+def test_embedded_json_cannot_close_its_block_and_parses_the_same():
+    value = {"text": HOSTILE + "</script><!-- \u2028 \u2029 &amp;", "n": [1, 2.5, None]}
+    text = embed_json(value)
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == value
+
+
+def test_the_page_holds_the_run_and_no_agent_text_as_markup(tmp_path):
+    run_dir = make_run(tmp_path / "run", names=("<b>Alice</b>", "Bob"))
+    result = ideaco("view", run_dir, "--out", tmp_path / "page.html")
+    assert result.exit_code == 0, result.output
+    assert f"wrote {tmp_path / 'page.html'}" in result.stdout
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "<b>Alice</b>" not in page  # the name is in the data, escaped
+    data = json.loads(DATA_BLOCK.search(page).group(1))
+    assert len(data["messages"]) == len(MESSAGES) and len(data["thoughts"]) == len(THOUGHTS)
+    assert {p["name"] for p in data["people"]} >= {"<b>Alice</b>", "Bob"}
+    csp = html.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1))
+    assert "default-src 'none'" in csp and "unsafe" not in csp
+
+
+def test_an_old_format_run_opens_read_only(tmp_path):
+    run_dir = make_run(tmp_path / "run")
+    before = {p.name: p.read_bytes() for p in run_dir.iterdir()}
+    data, records = gather(RunLog.open(run_dir))
+    assert data["meta"]["format"] == 1 and data["meta"]["applied"] is False
+    assert len(records) == len(THOUGHTS)
+    assert {m["key"] for m in data["metrics"]} >= {"calls", "speak_rate", "boss_answered_rate"}
+    render(data, records)
+    assert {p.name: p.read_bytes() for p in run_dir.iterdir()} == before
+
+
+def test_a_message_is_linked_to_the_thought_that_posted_it(tmp_path):
+    data, _ = gather(RunLog.open(make_run(tmp_path / "run")))
+    for msg in data["messages"]:
+        if msg["thought"] is not None:
+            thought = data["thoughts"][msg["thought"]]
+            assert (thought["emp"], thought["spoke"]) == (msg["sender"], True)
+
+
+def test_a_sweep_gets_one_page_per_run(tmp_path):
+    for name in ("gates-on_s1", "gates-off_s1"):
+        make_run(tmp_path / "sweep" / "runs" / name)
+    result = ideaco("view", tmp_path / "sweep")
+    assert result.exit_code == 0, result.output
+    for name in ("gates-on_s1", "gates-off_s1"):
+        assert (tmp_path / "sweep" / "runs" / name / "view.html").exists()
+
+
+def test_a_directory_that_is_no_run_is_one_line(tmp_path):
+    result = ideaco("view", tmp_path)
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1 and str(tmp_path) in result.output
