@@ -1,6 +1,6 @@
 """Run the benchmarks and print one table: `python -m benchmarks [--quick] [--only NAME ...]`.
 
-NAME is one of: engine, life, prompt, persistence, embedded, secretary, profile, sweep, people (comma-separated or repeated).
+NAME is one of: engine, life, prompt, persistence, embedded, secretary, profile, sweep, people, viewer (comma-separated or repeated).
 `--quick` uses tiny sizes (a smoke run, well under 30 s) and skips the embedded model.
 """
 
@@ -17,7 +17,7 @@ from datetime import datetime
 
 from benchmarks.table import Row, markdown
 
-BENCHES = ("engine", "life", "prompt", "persistence", "embedded", "secretary", "profile", "sweep", "people")
+BENCHES = ("engine", "life", "prompt", "persistence", "embedded", "secretary", "profile", "sweep", "people", "viewer")
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
