@@ -6,7 +6,9 @@ parsed as markup) and control characters, including terminal escape sequences, a
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -31,6 +33,50 @@ PALETTE = (
 # C0/C1 controls (ESC starts every terminal escape sequence), plus the Unicode bidi overrides and
 # zero-width characters that could disguise what a line says.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+# A pipe or a file has no width: lines are not wrapped there (a table still needs some bound).
+PIPE_WIDTH = 4096
+_TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")  # spaces before a line's end (and its style resets)
+
+
+class _StripTrailing:
+    """The standard output, with each line's trailing spaces (a table's padding) left out."""
+
+    def __init__(self) -> None:
+        self._pending = ""
+
+    def write(self, text: str) -> int:
+        lines = (self._pending + text).split("\n")
+        self._pending = lines.pop()
+        if lines:
+            sys.stdout.write("".join(_TRAILING.sub(r"\1", line) + "\n" for line in lines))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:
+            sys.stdout.write(self._pending)
+            self._pending = ""
+        sys.stdout.flush()
+
+    def isatty(self) -> bool:
+        return sys.stdout.isatty()
+
+    def fileno(self) -> int:
+        return sys.stdout.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(sys.stdout, "encoding", None) or "utf-8"
+
+
+def cli_console() -> Console:
+    """A command's console: on a terminal as rich draws it; piped, no trailing spaces and no wrapping
+    (unless COLUMNS asks for a width)."""
+    if sys.stdout.isatty():
+        return Console(highlight=False)
+    width = None if os.environ.get("COLUMNS") else PIPE_WIDTH
+    return Console(highlight=False, file=_StripTrailing(), width=width)  # type: ignore[arg-type]
 
 
 def safe_text(text: str) -> str:

@@ -22,12 +22,13 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from ideaco.cli.display import PALETTE, safe_text
+from ideaco.cli.display import PALETTE, cli_console, safe_text
 from ideaco.cli.errors import UserError
 from ideaco.cli.timeline import _at, render
 from ideaco.cycle import Gate
 from ideaco.office.conversation import BOSS, SYSTEM
 from ideaco.store.jsonl import JsonlError
+from ideaco.store.lock import writer_alive
 from ideaco.store.rundir import RunDir, RunDirError
 from ideaco.store.runlog import RunLog, RunLogError, Tail
 
@@ -46,6 +47,7 @@ class InspectOptions:
     since: str | None = None
     follow: bool = False
     as_json: bool = False
+    compact: bool = False  # --json on one line (followed thoughts are always one line each)
 
 
 # ---------------------------------------------------------------------------- reading a growing log
@@ -260,7 +262,7 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         view.see(record)
     filters = resolve_filters(options, view)
     shown = [r for r in records if filters.matches(r)]
-    console = console or Console(highlight=False)
+    console = console or cli_console()
 
     def emit(record: dict[str, Any]) -> None:
         if options.as_json:
@@ -276,7 +278,7 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
                 "holds": view.holds,
                 "thoughts": [enrich(r, view) for r in shown],
             }
-            _write_line(json.dumps(document, ensure_ascii=True))
+            _write_line(json.dumps(document, ensure_ascii=True, indent=None if options.compact else 2))
             return 0
         if not options.as_json:
             title = [f"{len(shown)} of {len(records)} thoughts", view.company, str(view.rundir.path)]
@@ -290,17 +292,25 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         if not options.as_json:
             console.print(Text("following new thoughts (Ctrl-C to stop)", style="dim"))
 
+        def ended() -> bool:  # summary.json written and no process writing: nothing more will come
+            return view.rundir.summary_path.exists() and not writer_alive(view.rundir.path)
+
         def on_record(record: dict[str, Any]) -> None:
             view.see(record)
             if filters.matches(record):
                 emit(record)
 
         try:
-            follow(thoughts, on_record, lambda: False)
+            follow(thoughts, on_record, ended)
         except KeyboardInterrupt:
             return 0
         except JsonlError as exc:
             raise UserError(str(exc)) from None
+        done = "the run has ended (summary.json written, no process writing it): stopped following"
+        if options.as_json:
+            sys.stderr.write(done + "\n")  # stdout stays JSON Lines
+        else:
+            console.print(Text(done, style="dim"))
     except BrokenPipeError:  # `ideaco inspect RUN | head`: the reader has seen enough
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

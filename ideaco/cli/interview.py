@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from ideaco.cli.display import safe_text
+from ideaco.cli.display import cli_console, safe_text
 from ideaco.cli.errors import UserError
 from ideaco.errors import IdeacoError
 from ideaco.interview import Answer, InterviewError, ask_everyone, employee_model, interviewees, parse_at
@@ -90,7 +90,7 @@ def interview_command(options: InterviewOptions, console: Console | None = None)
     if options.as_json:
         sys.stdout.write(json.dumps([a.to_dict() for a in answers], ensure_ascii=False, indent=2) + "\n")
         return 0
-    console = console or Console(highlight=False)
+    console = console or cli_console()
     when = f"at {at:%H:%M}" if at else "at the end of the run"
     console.print(Text(f"Q ({when}): {safe_text(question)}", style="bold"))
     for a in answers:

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from ideaco.cli.errors import UserError, fail, interrupted
 from ideaco.cli.signals import Interrupted
@@ -147,6 +146,7 @@ def run(
     ),
 ) -> None:
     """Run an office from SCENARIO on the simulated clock, printing the conversation."""
+    from ideaco.cli.display import cli_console
     from ideaco.cli.run import RunOptions, run_command
     from ideaco.session import ModelOptions
 
@@ -167,7 +167,7 @@ def run(
         switches=_switches(switch or []),
     )
     try:
-        code = run_command(options, Console(highlight=False))
+        code = run_command(options, cli_console())
     except UserError as exc:
         fail(str(exc))
     except Interrupted as stop:
@@ -233,6 +233,7 @@ def inspect(
     ),
     follow: bool = typer.Option(False, "--follow", "-f", help="Keep printing new thoughts of a live run."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document instead of the timeline."),
+    compact: bool = typer.Option(False, "--compact", help="With --json: on one line, not indented."),
 ) -> None:
     """The inner monologues: why each employee spoke or kept quiet."""
     from ideaco.cli.inspect import InspectOptions, inspect_command
@@ -245,6 +246,7 @@ def inspect(
         since=since,
         follow=follow,
         as_json=as_json,
+        compact=compact,
     )
     try:
         code = inspect_command(options)
@@ -257,13 +259,14 @@ def inspect(
 def report(
     rundir: Path = typer.Argument(..., help="A run directory."),
     as_json: bool = typer.Option(False, "--json", help="The metrics as one JSON document."),
+    compact: bool = typer.Option(False, "--compact", help="With --json: on one line, not indented."),
     no_plots: bool = typer.Option(False, "--no-plots", help="Do not write the PNG plots."),
 ) -> None:
     """Metrics per employee and per simulated hour, collaboration metrics, and PNG plots in the run directory."""
     from ideaco.cli.report import report_command
 
     try:
-        code = report_command(rundir, as_json=as_json, plots=not no_plots)
+        code = report_command(rundir, as_json=as_json, plots=not no_plots, compact=compact)
     except UserError as exc:
         fail(str(exc))
     raise typer.Exit(code)
@@ -371,10 +374,11 @@ def reset_relationships(
     ),
 ) -> None:
     """Reset impressions: everyone's of one employee, or all of them (affinity back to 50)."""
+    from ideaco.cli.display import cli_console
     from ideaco.cli.relationships import reset_relationships as reset
 
     try:
-        Console(highlight=False).print(reset(rundir, employee))
+        cli_console().print(reset(rundir, employee))
     except UserError as exc:
         fail(str(exc))
 

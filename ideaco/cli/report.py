@@ -18,7 +18,7 @@ from rich.text import Text
 
 from ideaco.analysis import RunData, RunError, history, load_run, report
 from ideaco.cli.collaboration import boss_table, collaboration_table
-from ideaco.cli.display import format_duration, safe_text
+from ideaco.cli.display import cli_console, format_duration, safe_text
 from ideaco.cli.errors import UserError
 from ideaco.metrics import evaluate
 from ideaco.store.rundir import RunDirError
@@ -27,7 +27,9 @@ CLIP = 48  # characters of a task description in the tasks table
 MAX_TASK_ROWS = 40  # a long run's tasks: the first ones shown, the rest counted (all are in --json)
 
 
-def report_command(rundir: Path, *, as_json: bool, plots: bool, console: Console | None = None) -> int:
+def report_command(
+    rundir: Path, *, as_json: bool, plots: bool, compact: bool = False, console: Console | None = None
+) -> int:
     """Print the report of a run directory (tables, or JSON) and write its plots unless told not to."""
     try:
         run = load_run(rundir)
@@ -39,10 +41,10 @@ def report_command(rundir: Path, *, as_json: bool, plots: bool, console: Console
     written = _plots(run, hist) if plots else []
     if as_json:
         data["plots"] = [str(p) for p in written]
-        sys.stdout.write(json.dumps(data, ensure_ascii=True, indent=2) + "\n")
+        sys.stdout.write(json.dumps(data, ensure_ascii=True, indent=None if compact else 2) + "\n")
         sys.stdout.flush()
         return 0
-    console = console or Console(highlight=False)
+    console = console or cli_console()
     show(console, data)
     if plots:
         console.print(Text("Plots written:", style="bold"))

@@ -16,6 +16,7 @@ from types import FrameType
 from rich.console import Console
 from rich.text import Text
 
+from ideaco.cli.display import cli_console
 from ideaco.cli.errors import UserError
 from ideaco.errors import IdeacoError
 from ideaco.sweep import SweepOptions, make_plan
@@ -29,7 +30,7 @@ def _stop(_signum: int, _frame: FrameType | None) -> None:
 
 
 def sweep_command(options: SweepOptions, console: Console | None = None) -> int:
-    console = console or Console(highlight=False)
+    console = console or cli_console()
     try:
         plan = make_plan(options)
     except IdeacoError as exc:

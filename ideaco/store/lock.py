@@ -122,6 +122,20 @@ def read_holder(path: str | Path) -> dict | None:
     return info if isinstance(info, dict) else None
 
 
+def writer_alive(path: str | Path) -> bool:
+    """Whether a live process says it writes this run directory (read only: the lock is not touched)."""
+    pid = (read_holder(path) or {}).get("pid")
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False  # killed without releasing: its details stayed behind
+    except OSError:
+        return True  # alive, another user's
+    return True
+
+
 def describe_holder(path: str | Path) -> str:
     """One phrase naming who writes the directory: pid, command and since when, as far as known."""
     info = read_holder(path)

@@ -155,8 +155,9 @@ def run(tmp_path: Path) -> Path:
     return rundir
 
 
-def inspect(*args: str | Path):
-    return CliRunner().invoke(app, ["inspect", *map(str, args)])
+def inspect(*args: str | Path, columns: str | None = None):
+    """`ideaco inspect` with its output piped; `columns`: as if on a terminal that wide (COLUMNS)."""
+    return CliRunner().invoke(app, ["inspect", *map(str, args)], env={"COLUMNS": columns})
 
 
 def shown_ids(output: str) -> list[str]:
@@ -218,8 +219,39 @@ def test_agent_text_is_printed_literally_never_interpreted(run: Path):
 
 
 def test_timeline_fits_an_80_column_terminal(run: Path):
-    out = inspect(run).stdout
+    out = inspect(run, columns="80").stdout
     assert max(len(line.rstrip()) for line in out.splitlines()) <= 80
+
+
+def test_piped_output_is_not_wrapped_and_has_no_trailing_spaces(run: Path):
+    out = inspect(run).stdout
+    assert max(len(line) for line in out.splitlines()) > 80  # a long line stays one line
+    assert not [line for line in out.splitlines() if line != line.rstrip()]
+    assert not [line for line in inspect(run, columns="80").stdout.splitlines() if line != line.rstrip()]
+
+
+def test_json_is_indented_and_compact_on_request(run: Path):
+    pretty, compact = inspect(run, "--json").stdout, inspect(run, "--json", "--compact").stdout
+    assert json.loads(pretty) == json.loads(compact)
+    assert pretty.startswith('{\n  "run"') and len(compact.splitlines()) == 1
+
+
+def test_follow_ends_once_the_run_has_ended(run: Path):
+    (run / "summary.json").write_text("{}", encoding="utf-8")  # written at the end; nobody writes now
+    result = inspect(run, "--follow")
+    assert result.exit_code == 0, result.output
+    assert "the run has ended" in result.stdout.splitlines()[-1]
+    result = inspect(run, "--follow", "--json")
+    assert result.exit_code == 0 and "the run has ended" in result.stderr
+    assert all(json.loads(line) for line in result.stdout.splitlines())  # still JSON Lines
+
+
+def test_follow_goes_on_while_a_live_process_writes_the_run(run: Path, monkeypatch):
+    (run / "summary.json").write_text("{}", encoding="utf-8")  # an earlier session's, being resumed
+    monkeypatch.setattr(inspect_mod, "writer_alive", lambda _path: True)
+    monkeypatch.setattr(inspect_mod, "_sleep", _interrupt)
+    result = inspect(run, "--follow")
+    assert result.exit_code == 0 and "the run has ended" not in result.stdout
 
 
 # ---------------------------------------------------------------------------- filters

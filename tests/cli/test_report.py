@@ -37,6 +37,13 @@ def test_json_is_one_document_with_the_metrics_and_the_plots(run_dir):
         assert Path(p).read_bytes()[:8] == PNG_SIGNATURE
 
 
+def test_json_is_indented_and_compact_on_request(run_dir):
+    pretty = ideaco("report", run_dir, "--json", "--no-plots").stdout
+    compact = ideaco("report", run_dir, "--json", "--no-plots", "--compact").stdout
+    assert json.loads(pretty) == json.loads(compact)
+    assert pretty.startswith('{\n  "run"') and len(compact.splitlines()) == 1
+
+
 def test_no_plots_writes_none(run_dir):
     result = ideaco("report", run_dir, "--json", "--no-plots")
     assert result.exit_code == 0, result.output
