@@ -27,7 +27,7 @@ from ideaco.office.clock import Clock, SimClock
 from ideaco.office.config import OfficeConfig, Switches, config_for
 from ideaco.office.journal import MemoryJournal, RunJournal
 from ideaco.office.office import Office
-from ideaco.office.summary import summarize
+from ideaco.office.summary import stop_reason, summarize
 from ideaco.persona import PersonaError
 from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration, scenario_problems
 from ideaco.shipped import locate_scenario
@@ -70,7 +70,7 @@ class OpenedRun:
             simulated_start=datetime.fromisoformat(office.meta.get("start", office.now().isoformat())),
             simulated_now=office.now(),
             wall_time_s=previous + wall_time_s,
-            stop_reason=office.stop_reason,
+            stop_reason=stop_reason(office.stop_reason, office.now(), office.end_at),
             errors=office.stats.errors,
             tasks=counts_by_status(t for e in office.employees.values() for t in e.mind.tasks),
         )

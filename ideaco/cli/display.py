@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ideaco.office.conversation import BOSS, ESCALATION, SYSTEM, Message
+from ideaco.office.org import SECRETARY
 
 PALETTE = (
     "cyan",
@@ -192,6 +193,8 @@ def summary_table(office: Any, summary: dict[str, Any]) -> Table:
     for column in ("employee", "thoughts", "spoke", "silent", "messages", "prompt tok", "completion tok"):
         table.add_column(column, justify="right" if column != "employee" else "left")
     for emp_id, row in summary["by_employee"].items():
+        if emp_id == SECRETARY and not any(row.values()):
+            continue  # every company has one; a row only when the boss used it
         table.add_row(
             Text(safe_text(office.name_of(emp_id))),
             str(row["thoughts"]),
@@ -201,6 +204,11 @@ def summary_table(office: Any, summary: dict[str, Any]) -> Table:
             str(row["prompt_tokens"]),
             str(row["completion_tokens"]),
         )
+    # The boss's (and the engine's) lines, so that the messages column adds up to the total.
+    for sender, count in sorted(summary.get("messages_by_sender", {}).items()):
+        if sender not in summary["by_employee"]:
+            label = {BOSS: "boss", SYSTEM: "system"}.get(sender, office.name_of(sender))
+            table.add_row(Text(safe_text(label), style="dim"), "-", "-", "-", str(count), "-", "-")
     totals = summary
     table.add_section()
     table.add_row(

@@ -17,6 +17,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: a flag shows no "<bool>", and it reads the same when piped
 )
 
 
@@ -121,7 +122,10 @@ def run(
         None, help="Scenario YAML file (omit with --resume).", show_default=False
     ),
     duration: str | None = typer.Option(
-        None, "--duration", help="Simulated time to run, e.g. 30m, 2h, 1h30m."
+        None,
+        "--duration",
+        help="Simulated time to run, e.g. 30m, 2h, 1h30m.",
+        show_default="the scenario's; with --resume: to the run's end, or the scenario's again if it ended",
     ),
     seed: Seed = 7,
     out: Out = None,

@@ -13,9 +13,10 @@ from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli import signals
-from ideaco.cli.display import Transcript, summary_table
+from ideaco.cli.display import Transcript, format_duration, summary_table
 from ideaco.cli.errors import UserError, write_failure
 from ideaco.office.office import Office
+from ideaco.office.summary import ENDED
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new
 
 
@@ -63,6 +64,8 @@ def run_command(options: RunOptions, console: Console) -> int:
             f" · {opened.describe_model()} · seed {office.meta.get('seed')} · run directory {opened.rundir.path}",
         )
     )
+    if opened.resumed:
+        console.print(Text(resume_plan(opened, options.duration)))
     wall_start = time.monotonic()
     try:
         stopped_by = asyncio.run(_run(office, transcript, start_sim))
@@ -82,9 +85,25 @@ def run_command(options: RunOptions, console: Console) -> int:
         console.print(Text(f"model errors (each thought was retried later): {kinds}", style="yellow"))
     if office.failed:
         raise UserError(f"{office.stop_reason} (logs so far in {opened.rundir.path})")
-    reason = office.stop_reason or "reached the end of the simulated time"
+    reason = summary["stop_reason"]
     console.print(Text(f"stopped: {reason}. Logs in {opened.rundir.path}", style="bold"))
     return signals.exit_code(stopped_by) if stopped_by is not None else 0
+
+
+def resume_plan(opened: OpenedRun, duration: str | None) -> str:
+    """What a resume will do, in one line: until when it runs, and why when the run had ended."""
+    office = opened.office
+    assert office.end_at is not None
+    now, end = office.now(), office.end_at
+    until = f"until {end:%H:%M}" + (f" on {end:%Y-%m-%d}" if end.date() != now.date() else "")
+    until += f" ({format_duration(end - now)} more simulated time)"
+    previous = opened.rundir.read_summary()
+    if duration is None and previous is not None and previous.get("stop_reason") in (None, ENDED):
+        return (
+            f"this run had reached its end ({now:%H:%M}); without --duration it goes on for the scenario's "
+            f"length again: {until}. Give --duration for another length."
+        )
+    return f"continuing {until}"
 
 
 STOP_REASONS = {

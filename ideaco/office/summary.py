@@ -6,6 +6,16 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
+ENDED = "reached the end of the simulated time"
+CLOSED_EARLY = "closed before the end of the simulated time"
+
+
+def stop_reason(given: str | None, now: datetime, end_at: datetime | None) -> str:
+    """Why a run stopped, always said: the reason given, else whether it reached its end."""
+    if given:
+        return given
+    return ENDED if end_at is None or now >= end_at else CLOSED_EARLY
+
 
 def summarize(
     thoughts: list[dict[str, Any]],

@@ -271,3 +271,34 @@ def test_the_summary_table_shows_names_literally_and_totals():
 )
 def test_format_duration(seconds, text):
     assert format_duration(timedelta(seconds=seconds)) == text
+
+
+def test_the_summary_table_has_rows_for_who_exists_and_its_totals_add_up():
+    office = FakeOffice(names={"alice": "Alice", "secretary": "Secretary"})
+    quiet = dict.fromkeys(
+        ("thoughts", "spoke", "silent", "messages", "prompt_tokens", "completion_tokens"), 0
+    )
+    row = quiet | {
+        "thoughts": 2,
+        "spoke": 1,
+        "silent": 1,
+        "messages": 1,
+        "prompt_tokens": 50,
+        "completion_tokens": 9,
+    }
+    summary = {
+        "simulated_time": "0:30:00",
+        "wall_time_s": 1.0,
+        "by_employee": {"alice": row, "secretary": quiet},
+        "messages_by_sender": {"boss": 2, "alice": 1},
+        "thoughts": 2,
+        "messages": 3,
+        "llm": {"prompt_tokens": 50, "completion_tokens": 9},
+    }
+    con = console()
+    con.print(summary_table(office, summary))
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in shown(con).splitlines() if "│" in line]
+    body = [r for r in rows if r and r[0] not in ("employee", "total")]
+    assert [r[0] for r in body] == ["Alice", "boss"]  # no all-zero secretary row; the boss's lines shown
+    total = next(r for r in rows if r and r[0] == "total")
+    assert int(total[4]) == sum(int(r[4]) for r in body) == 3

@@ -241,6 +241,33 @@ def test_resume_continues_the_run_and_appends(fake, scenario, tmp_path) -> None:
     assert summary["simulated_seconds"] == 20 * 60
 
 
+def test_a_run_says_why_it_stopped_in_summary_json(fake, scenario, tmp_path) -> None:
+    out = tmp_path / "run"
+    assert (
+        ideaco("run", scenario, "--duration", "5m", "--base-url", fake.base_url, "--out", out).exit_code == 0
+    )
+    assert (
+        json.loads((out / "summary.json").read_text())["stop_reason"]
+        == "reached the end of the simulated time"
+    )
+
+
+def test_resuming_a_finished_run_says_until_when_it_goes_on(fake, scenario, tmp_path) -> None:
+    out = tmp_path / "run"
+    assert (
+        ideaco("run", scenario, "--duration", "10m", "--base-url", fake.base_url, "--out", out).exit_code == 0
+    )
+    result = ideaco("run", "--resume", out, "--base-url", fake.base_url)
+    assert result.exit_code == 0, result.output
+    assert (
+        "this run had reached its end (09:10); without --duration it goes on for the scenario's length "
+        "again: until 09:40 (30m00s more simulated time)"
+    ) in result.stdout  # the scenario says 30m
+    result = ideaco("run", "--resume", out, "--duration", "5m", "--base-url", fake.base_url)
+    assert result.exit_code == 0, result.output
+    assert "continuing until 09:45 (5m00s more simulated time)" in result.stdout
+
+
 def test_a_replay_that_misses_stops_with_one_line_naming_the_request(fake, scenario, tmp_path) -> None:
     record = tmp_path / "calls.jsonl"
     first, second = tmp_path / "first", tmp_path / "second"
