@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli import chat_commands as views
-from ideaco.cli import org_commands, signals
+from ideaco.cli import chat_resume, org_commands, signals
 from ideaco.cli.chat_commands import Command, CommandError, default_conversation, parse_line
 from ideaco.cli.display import Transcript, safe_text
 from ideaco.cli.errors import UserError, write_failure
@@ -50,7 +50,7 @@ WAIT_POLL_S = 0.05
 class ChatOptions:
     source: Path | None
     out: Path | None
-    speed: float
+    speed: float | None  # None: the last chat's in this run directory, else 1
     seed: int
     model: ModelOptions
     new: str | None = None  # an empty company with this name (--new)
@@ -62,6 +62,7 @@ def chat_command(options: ChatOptions, *, interactive: bool | None = None) -> in
         interactive = _is_tty(sys.stdin) and _is_tty(sys.stdout)
     # Not a terminal: plain text, whatever FORCE_COLOR says; never wrap a line in two.
     console = Console(highlight=False, soft_wrap=True, force_terminal=interactive)
+    options = replace(options, speed=chat_resume.speed(options.speed, options.source))
     with signals.interruptible():
         opened = open_chat(options, console, interactive=interactive)
     office = opened.office
@@ -75,9 +76,12 @@ def chat_command(options: ChatOptions, *, interactive: bool | None = None) -> in
             + f" · run directory {opened.rundir.path} · /help for commands",
         )
     )
+    if opened.resumed:
+        session.show(chat_resume.recap(office, session.conversation))
     wall_start = time.monotonic()
     try:
         asyncio.run(session.run())
+        chat_resume.remember(office, options.speed, session.conversation)
         with signals.held():  # a second Ctrl-C waits for the save
             summary = opened.finish(time.monotonic() - wall_start)
     except Exception as exc:
@@ -174,7 +178,7 @@ class ChatSession:
         self.office = opened.office
         self.console = console
         self.interactive = interactive
-        self.conversation = default_conversation(self.office)
+        self.conversation = chat_resume.conversation(self.office, default_conversation(self.office))
         self.done = False
         self.quit_event: asyncio.Event | None = None
         self.stopped_by: int | None = None  # Ctrl-C or SIGTERM: saved like /quit, exit 130 or 143

@@ -188,7 +188,13 @@ def chat(
         None, "--new", help="Start an empty company with this name: the boss and the secretary."
     ),
     out: Out = None,
-    speed: float = typer.Option(1.0, "--speed", min=0.001, help="Real clock: every delay K times shorter."),
+    speed: float | None = typer.Option(
+        None,
+        "--speed",
+        min=0.001,
+        help="Real clock: every delay K times shorter.",
+        show_default="1, or the last chat's in this run directory",
+    ),
     seed: Seed = 7,
     base_url: BaseUrl = None,
     model: ModelName = None,

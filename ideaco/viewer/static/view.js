@@ -154,7 +154,7 @@
   var observer = "IntersectionObserver" in window
     ? new IntersectionObserver(function (entries) {
       entries.forEach(function (e) { if (e.isIntersecting) renderBlock(+e.target.dataset.block); });
-    }, { rootMargin: "1200px 0px" })
+    }, { root: document.getElementById("lanes"), rootMargin: "1200px 0px" })
     : null;
 
   function template() { return "5.5em repeat(" + Math.max(columns.length, 1) + ", minmax(15em, 1fr))"; }
@@ -577,6 +577,20 @@
 
   readFilters();
   layout();
+
+  // view.html#message=ID opens with that message chosen and its thought shown (a link to a moment).
+  var wanted = /^#message=(.+)$/.exec(location.hash);
+  if (wanted) {
+    var id = decodeURIComponent(wanted[1]);
+    var at = DATA.messages.findIndex(function (msg) { return msg.id === id; });
+    var item = items.find(function (it) { return it.kind === "msg" && it.i === at; });
+    if (item) {
+      renderBlock(item.block);
+      var card = grid.querySelector('.msg[data-msg="' + at + '"]');
+      if (card) { card.classList.add("chosen"); card.scrollIntoView({ block: "center", inline: "nearest" }); }
+      showMessage(at);
+    }
+  }
   window.ideacoView = {
     renderAll: renderAll,
     items: function () { return items.length; },
