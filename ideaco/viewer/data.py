@@ -156,7 +156,13 @@ def _affinity(trajectories: dict[str, Any], start: datetime) -> dict[str, dict[s
 
 def _metrics(collab: dict[str, Any]) -> list[dict[str, Any]]:
     return [
-        {"key": m.key, "label": m.label, "value": collab["summary"].get(m.key), "better": m.better, "kind": m.kind}
+        {
+            "key": m.key,
+            "label": m.label,
+            "value": collab["summary"].get(m.key),
+            "better": m.better,
+            "kind": m.kind,
+        }
         for m in SUMMARY
     ]
 
