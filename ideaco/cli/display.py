@@ -42,33 +42,38 @@ _TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")  # spaces before a line'
 
 
 class _StripTrailing:
-    """The standard output, with each line's trailing spaces (a table's padding) left out."""
+    """Standard output as it was when made, with each line's trailing spaces (a table's padding) left out.
+
+    It keeps that stream: a live display (the run's progress bar) swaps `sys.stdout` for a proxy
+    that prints through this console, and writing to the new one would go round in a circle.
+    """
 
     def __init__(self) -> None:
+        self._out = sys.stdout
         self._pending = ""
 
     def write(self, text: str) -> int:
         lines = (self._pending + text).split("\n")
         self._pending = lines.pop()
         if lines:
-            sys.stdout.write("".join(_TRAILING.sub(r"\1", line) + "\n" for line in lines))
+            self._out.write("".join(_TRAILING.sub(r"\1", line) + "\n" for line in lines))
         return len(text)
 
     def flush(self) -> None:
         if self._pending:
-            sys.stdout.write(self._pending)
+            self._out.write(self._pending)
             self._pending = ""
-        sys.stdout.flush()
+        self._out.flush()
 
     def isatty(self) -> bool:
-        return sys.stdout.isatty()
+        return self._out.isatty()
 
     def fileno(self) -> int:
-        return sys.stdout.fileno()
+        return self._out.fileno()
 
     @property
     def encoding(self) -> str:
-        return getattr(sys.stdout, "encoding", None) or "utf-8"
+        return getattr(self._out, "encoding", None) or "utf-8"
 
 
 def cli_console() -> Console:

@@ -6,8 +6,12 @@ import html
 import json
 import re
 
+import pytest
+
+from ideaco.shipped import shipped_scenarios
 from ideaco.store.runlog import RunLog
 from ideaco.viewer import embed_json, gather, render
+from tests.fakes.openai_server import FakeOpenAIServer
 from tests.test_analysis import MESSAGES, THOUGHTS, make_run
 from tests.viewer.conftest import HOSTILE, ideaco
 
@@ -67,3 +71,20 @@ def test_a_directory_that_is_no_run_is_one_line(tmp_path):
     result = ideaco("view", tmp_path)
     assert result.exit_code == 2
     assert len(result.output.strip().splitlines()) == 1 and str(tmp_path) in result.output
+
+
+@pytest.mark.parametrize("scenario", shipped_scenarios())
+def test_a_run_of_every_shipped_scenario_gets_its_page(scenario, tmp_path):
+    reply = {"innerThoughts": "on it", "topicSaturation": 3, "interestLevel": 7, "shouldSpeak": True,
+             "reason": "asked", "messages": [{"content": "Checklist coming up."}]}  # fmt: skip
+    with FakeOpenAIServer(default=reply) as fake:
+        result = ideaco(
+            "run", scenario, "--duration", "5m", "--out", tmp_path / "run", "--base-url", fake.base_url
+        )
+    assert result.exit_code == 0, result.output
+    assert ideaco("view", tmp_path / "run").exit_code == 0
+    data = json.loads(
+        DATA_BLOCK.search((tmp_path / "run" / "view.html").read_text(encoding="utf-8")).group(1)
+    )
+    lines = (tmp_path / "run" / "messages.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(data["messages"]) == len(lines) > 0

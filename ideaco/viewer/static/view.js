@@ -178,6 +178,7 @@
     });
     document.getElementById("shown").textContent =
       shownMsg + " of " + DATA.messages.length + " messages, " + shownSil + " of " + silentN + " silences shown";
+    if (observer) observer.disconnect(); // the old blocks go: stop watching them
     grid.textContent = "";
     blocks = [];
     for (var b = 0; b < nBlocks; b++) {
