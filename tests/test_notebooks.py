@@ -45,7 +45,7 @@ def assert_replayed(summary: dict, nb: nbformat.NotebookNode) -> None:
     """The run was answered from the recording: calls made, none failed, nothing stopped it."""
     assert summary["llm"]["calls"] == replayed_calls(nb) > 0
     assert "error" not in summary["silences_by_gate"] and not summary["errors_by_kind"]
-    assert summary["stop_reason"] is None
+    assert summary["stop_reason"] == "reached the end of the simulated time"
 
 
 def printed(nb: nbformat.NotebookNode) -> str:
