@@ -1,6 +1,6 @@
 """`ideaco view` on a long run: how long the page takes to write, and to open in a real browser.
 
-A 24-hour run of the 10-person workday scenario against the zero-latency scripted model
+A 24-hour run of the 10-person workday scenario (its boss lines repeated in three 8-hour shifts) against the zero-latency scripted model
 (`plausible`; and a loud one: `eager`, gates off, every member woken by every message), then `ideaco view` in its own process (as a user runs it), then the page opened from
 file:// in the system's headless Chromium (selenium and chromedriver, as the tests drive it):
 navigation to usable (the page's script done: data parsed, first blocks laid out), the load event,
@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from benchmarks.fake_model import FakeModel
 from benchmarks.table import Row
@@ -82,6 +84,22 @@ VARIANTS = (
     ("plausible", ()),
     ("eager", ("--switch", "gates=off", "--switch", "wake=broadcast")),
 )
+SHIFTS = 3  # the workday's boss lines (8 hours of them) again every 8 hours: a boss for all 24 hours
+
+
+def _all_day(tmp: Path) -> Path:
+    """workday.yaml with its script repeated in each 8-hour shift, so that all 24 hours have a boss."""
+    data = yaml.safe_load((ROOT / "scenarios" / "workday.yaml").read_text(encoding="utf-8"))
+    lines = data["script"]
+    data["script"] = [
+        {**line, "at": f"{int(h) + 8 * k:02d}:{m}"}
+        for k in range(SHIFTS)
+        for line in lines
+        for h, m in [line["at"].split(":")]
+    ]
+    path = tmp / "workday-all-day.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
 
 
 async def measure(quick: bool = False) -> list[Row]:
@@ -96,7 +114,7 @@ def _measure(duration: str, policy: str, switches: tuple[str, ...], quick: bool)
     with FakeModel(policy=policy) as fake, tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp) / "run"
         run_s, done = _ideaco(
-            "run", str(ROOT / "scenarios" / "workday.yaml"), "--duration", duration, "--out", str(run),
+            "run", str(_all_day(Path(tmp))), "--duration", duration, "--out", str(run),
             "--base-url", fake.base_url, "--model", "scripted", *switches,
         )  # fmt: skip
         if done.returncode != 0:
@@ -111,7 +129,7 @@ def _measure(duration: str, policy: str, switches: tuple[str, ...], quick: bool)
         page = run / "view.html"
         page_mb = page.stat().st_size / 1e6
         opened = _open(page)
-    what = f"workday (10 people) {duration}, {policy}{' ' + ' '.join(switches[1::2]) if switches else ''}"
+    what = f"workday (10 people, boss lines all day) {duration}, {policy}{' ' + ' '.join(switches[1::2]) if switches else ''}"
     rows = [
         Row("viewer", f"s to write the page (`ideaco view`, its own process): {what}", round(write_s, 2),
             note=f"{lines['messages']:,} messages, {lines['thoughts']:,} thoughts; logs {size:.1f} MB, "
