@@ -12,12 +12,9 @@ is posted at the current simulated moment, and only `/wait DURATION` lets time p
 from __future__ import annotations
 
 import asyncio
-import codecs
 import contextlib
-import os
 import signal
 import sys
-import threading
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -31,6 +28,7 @@ from ideaco.cli import chat_resume, org_commands, signals
 from ideaco.cli.chat_commands import Command, CommandError, default_conversation, parse_line
 from ideaco.cli.display import Transcript, safe_text
 from ideaco.cli.errors import UserError, write_failure
+from ideaco.cli.stdin_lines import start_reader
 from ideaco.cycle import Phase
 from ideaco.errors import IdeacoError
 from ideaco.office.clock import RealClock, SimClock
@@ -228,7 +226,7 @@ class ChatSession:
     async def _scripted(self) -> None:
         """Lines from standard input, on the simulated clock; end of input is /quit."""
         lines: asyncio.Queue[str | None] = asyncio.Queue()
-        _start_reader(asyncio.get_running_loop(), lines)
+        start_reader(asyncio.get_running_loop(), lines)
         assert self.quit_event is not None
         quitting = asyncio.ensure_future(self.quit_event.wait())
         try:
@@ -376,48 +374,3 @@ class ChatSession:
             return
         await advance(office, target)
         await settle(office)
-
-
-def _start_reader(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[str | None]) -> None:
-    """Feed standard input's lines to `lines` from a daemon thread (None at end of input).
-
-    `os.read` on the descriptor works for pipes, files and terminals alike, and holds no Python
-    I/O lock, so a reader still blocked when the chat ends cannot hang the interpreter's exit.
-    """
-
-    def put(item: str | None) -> bool:
-        try:
-            loop.call_soon_threadsafe(lines.put_nowait, item)
-            return True
-        except RuntimeError:  # the loop is gone: the chat is over
-            return False
-
-    def read() -> None:
-        try:
-            fd = sys.stdin.fileno()
-        except (AttributeError, ValueError, OSError):  # no descriptor (a test harness's stream)
-            stream = sys.stdin
-            for line in iter(stream.readline, "") if stream is not None else ():
-                if not put(line.rstrip("\n")):
-                    return
-            put(None)
-            return
-        decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        pending = ""
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                chunk = b""
-            pending += decoder.decode(chunk, final=not chunk)
-            *complete, pending = pending.split("\n")
-            for line in complete:
-                if not put(line):
-                    return
-            if not chunk:
-                if pending:
-                    put(pending)
-                put(None)
-                return
-
-    threading.Thread(target=read, name="ideaco-chat-stdin", daemon=True).start()

@@ -8,6 +8,7 @@ run: the outcome says why, and the sweep goes on.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import shutil
 import time
@@ -63,7 +64,7 @@ def run_one(job: Job) -> dict[str, Any]:
             switches=job.switches,
         )
         try:
-            summary, answers = asyncio.run(_run(opened, job))
+            summary, answers = _run_to_end(_run(opened, job))
         finally:
             opened.close()
         if answers is not None and job.interviews:
@@ -110,3 +111,14 @@ async def _interview(opened: OpenedRun, questions: tuple[str, ...]) -> list[Any]
         language=office.language, model_for=lambda e: office.model_for(office.employees[e].model),
         temperature=office.config.temperature,
     )  # fmt: skip
+
+
+def _run_to_end(coroutine: Any) -> Any:
+    """Run a run's coroutine to its end here, or, under a running event loop (Jupyter, without Ray),
+    on a thread of its own: asyncio.run cannot nest."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

@@ -112,8 +112,11 @@ def test_hostile_text_shows_as_text_and_never_runs(page):
         page.execute_script("return document.querySelectorAll('#grid img, #grid script, #grid b').length")
         == 0
     )
-    page.find_element("css selector", "#grid .sil[data-gate='filtered']").click()  # the model's draft
     detail = page.find_element("id", "detail-body")
+    for silence in page.find_elements("css selector", "#grid .sil"):  # the model's held draft
+        page.execute_script("arguments[0].click()", silence)  # held by the draft filter or a gate
+        if HOSTILE_INNER in detail.text:
+            break
     assert HOSTILE_INNER in detail.text and HOSTILE in detail.text
     assert page.execute_script("return document.querySelectorAll('#detail img, #detail b').length") == 0
     assert page.execute_script("return window.__pwned") is None
