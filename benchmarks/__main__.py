@@ -17,7 +17,18 @@ from datetime import datetime
 
 from benchmarks.table import Row, markdown
 
-BENCHES = ("engine", "life", "prompt", "persistence", "embedded", "secretary", "profile", "sweep", "people", "viewer")
+BENCHES = (
+    "engine",
+    "life",
+    "prompt",
+    "persistence",
+    "embedded",
+    "secretary",
+    "profile",
+    "sweep",
+    "people",
+    "viewer",
+)
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:

@@ -126,7 +126,7 @@ def _router(llm: Any) -> SlotRouter | None:
 
 async def run_office(thoughts: int, concurrency: int) -> OfficeRun:
     scenario = startup_scenario(8)
-    stack = _stack(concurrency, len(scenario.employees) + 1)
+    stack = embedded_stack(concurrency, len(scenario.employees) + 1)
     try:
         recorder = _Recorder(stack.llm)
         bench = open_office(scenario, llm=recorder)
@@ -191,7 +191,8 @@ async def drive_directly(
     return time.perf_counter() - started, prompt, cached
 
 
-def _stack(concurrency: int, employees: int) -> Any:
+def embedded_stack(concurrency: int, employees: int) -> Any:
+    """The embedded model laid out as `ideaco run` lays it out (build_llm, no endpoint)."""
     return build_llm(
         LLMSettings(base_url=None, model=DEFAULT_EMBEDDED_MODEL, embedded=True),
         concurrency=concurrency,
@@ -215,7 +216,7 @@ async def measure_once(thoughts: int, concurrency: int, contended: bool) -> list
     label = "beside 1 busy process" if contended else "machine to itself"
     with competing_process(contended):
         office = await run_office(thoughts, concurrency)
-        direct = _stack(concurrency, len(office.placement))  # fresh servers, the same layout
+        direct = embedded_stack(concurrency, len(office.placement))  # fresh servers, the same layout
         try:
             urls = [str(s.base_url) for s in direct.servers]
             direct_wall, _, _ = await drive_directly(

@@ -12,10 +12,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from benchmarks.embedded import busy_embedded
+from benchmarks.embedded import busy_embedded, embedded_stack
 from benchmarks.table import Row
-from ideaco.llm.config import DEFAULT_EMBEDDED_MODEL, LLMSettings
-from ideaco.llm.factory import build_llm
 from ideaco.office.build import office_from_scenario
 from ideaco.office.clock import SimClock
 from ideaco.office.journal import MemoryJournal
@@ -31,9 +29,7 @@ SEEDS = (1, 2, 3, 4, 5)
 
 async def one_seed(seed: int) -> dict[str, Any]:
     """What the secretary did for the two requests, on one seed."""
-    stack = build_llm(
-        LLMSettings(base_url=None, model=DEFAULT_EMBEDDED_MODEL, embedded=True), concurrency=2, employees=3
-    )
+    stack = embedded_stack(concurrency=2, employees=3)  # as `ideaco run` starts it
     try:
         scenario = Scenario.model_validate({"name": "newco", "company": "NewCo", "start": START.isoformat()})
         office = office_from_scenario(

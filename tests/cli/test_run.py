@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from ideaco.cli.main import app
 from tests.fakes.openai_server import FakeOpenAIServer, last_user_content
+from tests.faults.processes import one_error_line
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_FILES = {"state.json", "messages.jsonl", "thoughts.jsonl", "summary.json"}
@@ -82,14 +83,6 @@ def ideaco(*args: str | Path):
 
 def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def one_error_line(result) -> str:
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    return lines[0]
 
 
 def closed_port() -> int:

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from ideaco.cli.main import app
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.faults.processes import one_error_line, snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN_ENV = {name: None for name in ("IDEACO_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "IDEACO_MODEL")}
@@ -44,26 +45,6 @@ def closed_url() -> str:
 
 def ideaco(*args: str | Path):
     return CliRunner().invoke(app, [str(a) for a in args], env=CLEAN_ENV)
-
-
-def one_error_line(result) -> str:
-    """The single line a user sees; exit 2, no traceback."""
-    assert result.exit_code == 2, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("ideaco: error: "), lines[0]
-    return lines[0]
-
-
-def snapshot(directory: Path) -> dict[str, tuple[bytes, int]]:
-    """Every file under a directory with its bytes and modification time."""
-    return {
-        str(p.relative_to(directory)): (p.read_bytes(), p.stat().st_mtime_ns)
-        for p in sorted(directory.rglob("*"))
-        if p.is_file()
-    }
 
 
 # --- scenario files --------------------------------------------------------------------------------
