@@ -71,6 +71,8 @@ def open_llm(
     if options.replay is not None and not options.replay.is_file():
         raise IdeacoError(f"--replay file not found: {options.replay}")
     if options.replay is None and settings.embedded:
+        if not settings.gguf:
+            prepare_default_model(status)
         status(f"starting the embedded model ({settings.gguf or 'SmolLM2-135M-Instruct'}) …")
     if options.replay is None and settings.key_withheld:
         status(f"note: {settings.withheld_note()}")
@@ -91,3 +93,13 @@ def open_llm(
     if stack.layout is not None:
         status(f"embedded model: {stack.layout.describe()}")
     return stack
+
+
+def prepare_default_model(status: Callable[[str], None]) -> None:
+    """Make the default model's fast copy before the servers start, saying so (the first run only)."""
+    from ideaco.llm.embedded import ModelMissing, default_model
+
+    try:
+        default_model(say=status)
+    except ModelMissing:
+        pass  # starting the servers says what to install

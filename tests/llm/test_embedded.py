@@ -11,8 +11,9 @@ import pytest
 from ideaco.llm import OpenAIChatLLM, build_llm, resolve_settings
 from ideaco.llm import embedded as embedded_module
 from ideaco.llm.base import ChatRequest
-from ideaco.llm.embedded import EmbeddedError, EmbeddedServer, ModelMissing, find_default_model
+from ideaco.llm.embedded import EmbeddedError, EmbeddedServer, ModelMissing, default_model, find_default_model
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.llm.test_requantize import write_gguf
 
 
 def test_missing_default_model_is_one_line_saying_what_to_install(monkeypatch):
@@ -99,6 +100,18 @@ async def test_build_llm_without_endpoint_starts_the_embedded_server_in_grammar_
     assert all(s.stopped for s in servers) and stack.servers == []
 
 
+async def test_without_gguf_the_servers_run_the_shipped_models_q8_0_copy(monkeypatch, tmp_path):
+    shipped = tmp_path / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    write_gguf(shipped)
+    monkeypatch.setenv("IDEACO_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(embedded_module, "find_default_model", lambda: shipped)
+    monkeypatch.setattr(embedded_module, "EmbeddedServer", _FakeEmbeddedServer)
+    stack = build_llm(resolve_settings(env={}), concurrency=1, employees=2)
+    (server,) = _FakeEmbeddedServer.instances[-1:]
+    assert server.model_path.parent == tmp_path / "cache" and "Q8_0" in server.model_path.name
+    await stack.aclose()
+
+
 SMALL_SCHEMA = {
     "type": "object",
     "properties": {
@@ -114,7 +127,7 @@ SMALL_SCHEMA = {
 @pytest.mark.embedded
 async def test_real_embedded_model_returns_compact_schema_valid_json():
     try:
-        model = find_default_model()
+        model = default_model()  # the shipped GGUF's Q8_0 copy, as a run without --gguf serves it
     except ModelMissing as exc:
         pytest.skip(f"SmolLM2 GGUF not installed ({exc})")
     pytest.importorskip("xllamacpp", reason="xllamacpp wheel not installed")
