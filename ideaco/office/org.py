@@ -59,6 +59,38 @@ def asked_tools(texts: list[str]) -> tuple[str, ...]:
     return tuple(name for name, words in ASKED_BY.items() if any(words.search(t) for t in texts))
 
 
+# A department the boss names: capitalized words before "department" ("open an Engineering
+# department"), or after "department called/named" ("a department called Sales").
+_CAPS = r"((?:[A-Z][\w&]*\s+)*[A-Z][\w&]*)"
+NAMED_DEPARTMENT = re.compile(
+    rf"\b{_CAPS}\s+(?:department|dept)s?\b|\b(?:department|dept)\s+(?:called|named)\s+['\"]?{_CAPS}"
+)
+_NOT_A_NAME = {"a", "an", "the", "our", "new", "open", "create", "please", "start", "set", "up"}
+
+
+def named_departments(texts: list[str]) -> tuple[str, ...]:
+    """The department names the boss's words give, in order, each once (a small model copies them)."""
+    names: list[str] = []
+    for text in texts:
+        for match in NAMED_DEPARTMENT.finditer(text):
+            words = (match.group(1) or match.group(2)).split()
+            while words and words[0].lower() in _NOT_A_NAME:  # "The Design department", "Please open..."
+                words.pop(0)
+            if words and " ".join(words) not in names:
+                names.append(" ".join(words))
+    return tuple(names)
+
+
+def asked_archetypes(texts: list[str]) -> tuple[str, ...]:
+    """The archetypes the boss's words name ("an old hand", "a zen slacker"), in the archetypes' order."""
+    found = []
+    for name in ARCHETYPES:
+        words = re.compile(r"\b" + r"[\s-]+".join(map(re.escape, name.split("-"))) + r"s?\b", re.IGNORECASE)
+        if any(words.search(t) for t in texts):
+            found.append(name)
+    return tuple(found)
+
+
 def tools_allowed(employee: str, conversation: str, note: str) -> bool:
     """The organization tools: the secretary's, in its boss chat, never while reading quotes."""
     return employee == SECRETARY and conversation == f"boss:{SECRETARY}" and not note.startswith(SUMMARY_NOTE)

@@ -19,7 +19,15 @@ from ideaco.mind.prompt import ChatLine, Person, PromptView, Scene, render_promp
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office import taskboard
 from ideaco.office.conversation import BOSS, ConversationKind, Message
-from ideaco.office.org import SECRETARY, SUMMARY_NOTE, asked_tools, tools_allowed
+from ideaco.office.org import (
+    SECRETARY,
+    SUMMARY_NOTE,
+    asked_archetypes,
+    asked_tools,
+    named_departments,
+    slug,
+    tools_allowed,
+)
 from ideaco.office.rules.mentions import named_in
 from ideaco.office.state import ConversationState, Employee
 from ideaco.office.view import OfficeView as Office  # the office is only read here
@@ -69,12 +77,14 @@ def wire_context(
     tools: tuple[str, ...] = tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else ()
     org: dict[str, tuple[str, ...]] = {}
     if tools and compact:  # a small model: only what the boss's unread words ask for (org.asked_tools)
-        tools = asked_tools(
-            [m.text for m in conv.since(emp.desk.cursors.get(conv.id, 0)) if m.sender == BOSS]
-        )
-        org = {
-            "archetypes": tuple(ARCHETYPES),
-            "departments": tuple(office.company_model.departments),
+        words = [m.text for m in conv.since(emp.desk.cursors.get(conv.id, 0)) if m.sender == BOSS]
+        tools = asked_tools(words)
+        existing = tuple(office.company_model.departments)
+        named = {slug(n): n for n in named_departments(words) if slug(n)}
+        org = {  # and among the choices, those the words name, where they name any
+            "archetypes": asked_archetypes(words) or tuple(ARCHETYPES),
+            "departments": tuple(d for d in existing if d in named) or existing,
+            "new_departments": tuple((i, n) for i, n in named.items() if i not in existing),
             "staff": tuple(e.id for e in office.employees.values() if not e.dismissed and e.id != SECRETARY),
         }
     return WireContext(

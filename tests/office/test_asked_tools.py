@@ -9,7 +9,7 @@ import pytest
 
 from ideaco.mind.thought import TOOL_ARGS
 from ideaco.mind.thought.wire import WireContext, thought_schema
-from ideaco.office.org import SECRETARY, asked_tools
+from ideaco.office.org import SECRETARY, asked_archetypes, asked_tools, named_departments
 from ideaco.office.reading import wire_context
 from ideaco.persona import ARCHETYPES
 from tests.fakes.llm import ScriptedLLM
@@ -35,6 +35,51 @@ from tests.office.test_secretary import ASK, empty_office
 )
 def test_asked_tools(line: str, tools: tuple[str, ...]) -> None:
     assert asked_tools([line]) == tools
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        (ASK, ("Engineering",)),
+        ("We need a Design dept.", ("Design",)),
+        (
+            "The Design department is late; open a Customer Success department.",
+            ("Design", "Customer Success"),
+        ),
+        ("Set up a department called Sales", ("Sales",)),
+        ("Please open a department named 'Field Ops' today", ("Field Ops",)),
+        ("Open a new department", ()),  # no name given: the model names it
+        ("Good morning!", ()),
+    ],
+)
+def test_named_departments(line: str, names: tuple[str, ...]) -> None:
+    assert named_departments([line]) == names
+
+
+@pytest.mark.parametrize(
+    ("line", "archetypes"),
+    [
+        (ASK, ("old-hand",)),
+        ("Hire two old hands and a Zen Slacker", ("zen-slacker", "old-hand")),
+        ("Hire an old-hand designer", ("old-hand",)),
+        ("Where is the old handbook?", ()),  # words inside other words do not count
+        ("Hire a backend engineer", ()),
+    ],
+)
+def test_asked_archetypes(line: str, archetypes: tuple[str, ...]) -> None:
+    assert asked_archetypes([line]) == archetypes
+
+
+def test_a_department_the_words_name_is_what_is_opened_and_hired_into() -> None:
+    actions = _actions(
+        tools=("create_department", "hire_employee"),
+        compact=True,
+        archetypes=("old-hand",),
+        new_departments=(("engineering", "Engineering"),),
+    )
+    create, hire = (item["properties"]["args"]["properties"] for item in actions["prefixItems"])
+    assert create["id"] == {"enum": ["engineering"]} and create["name"] == {"enum": ["Engineering"]}
+    assert hire["department"] == {"enum": ["Engineering"]} and hire["archetype"] == {"enum": ["old-hand"]}
 
 
 COMPANY = {"archetypes": ("old-hand", "grinder"), "departments": ("eng",), "staff": ("ann", "bob")}
@@ -89,8 +134,18 @@ def test_the_secretary_is_offered_what_the_unread_boss_line_asks(compact, line, 
     office.post_as_boss(f"boss:{SECRETARY}", line)
     ctx = _secretary_context(office)
     assert ctx.tools == (tuple(TOOL_ARGS) if offered is None else offered)
-    if compact and offered:
-        assert ctx.archetypes == tuple(ARCHETYPES) and ctx.staff == ()
+    if compact and offered:  # the archetype and the department the words name are the choices
+        assert ctx.archetypes == ("old-hand",) and ctx.staff == ()
+        assert ctx.new_departments == (("engineering", "Engineering"),) and ctx.departments == ()
+
+
+def test_without_names_in_the_words_every_archetype_and_department_is_a_choice() -> None:
+    office = empty_office(ScriptedLLM(handler=lambda _r: thought(False)))
+    office.config.compact_schema = True
+    office.post_as_boss(f"boss:{SECRETARY}", "Please hire a backend engineer.")
+    ctx = _secretary_context(office)
+    assert ctx.tools == ("hire_employee",) and ctx.archetypes == tuple(ARCHETYPES)
+    assert ctx.new_departments == ()
 
 
 async def test_a_compact_secretary_acts_on_a_plain_request() -> None:

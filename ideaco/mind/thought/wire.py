@@ -46,6 +46,7 @@ class WireContext:
     # Compact, with tools: each tool its own args with these as choices, and one call required.
     archetypes: tuple[str, ...] = ()
     departments: tuple[str, ...] = ()
+    new_departments: tuple[tuple[str, str], ...] = ()  # (id, name) the boss's words name, not open yet
     staff: tuple[str, ...] = ()  # employees a tool may name (not the secretary)
 
     def ids(self, source: str) -> Sequence[str] | None:
@@ -136,11 +137,17 @@ TOOL_CHOICES: dict[str, dict[str, str]] = {
 def _tool_item(name: str, ctx: WireContext) -> dict[str, Any]:
     """One tool call with its own arguments, all written, ids chosen among the real ones.
 
-    A department named in the same answer (created first) is a free name: its id is not listed yet."""
+    A department opened in the same answer (created first) is one the boss's words name, or a
+    free name when they name none."""
     given: dict[str, Any] = {}
+    opening = [n for _, n in ctx.new_departments] if "create_department" in ctx.tools else []
+    if name == "create_department" and opening:
+        given = {"id": {"enum": [i for i, _ in ctx.new_departments]}, "name": {"enum": opening}}
     for arg, sources in TOOL_CHOICES.get(name, {}).items():
         ids = sorted({i for source in sources.split("+") for i in getattr(ctx, source)})
-        if not ids or (arg == "department" and "create_department" in ctx.tools):
+        if arg == "department" and "create_department" in ctx.tools:
+            ids = opening
+        if not ids:
             continue
         choice = {"enum": ids}
         if arg == "members":
