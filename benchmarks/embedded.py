@@ -14,7 +14,10 @@ pass"`) running through both the office and the direct drive:
 - thoughts per second and completion tokens per second, office vs direct (the ratio is the
   office's use of the model);
 - the prefix cache share: cached / prompt tokens as llama.cpp reports them, over the office's calls;
-- the longest wall-clock gap with no thought finishing, after the first.
+- the longest wall-clock gap with no thought finishing, after the first;
+- (idle only) how the model file and attention kernel were chosen: the office's requests sent one
+  at a time to one server running the shipped Q4_1 file, its Q8_0 copy (what runs), and the copy
+  with flash attention on; prompt and generation tokens/s as llama.cpp times them.
 
 It needs the CPU to itself: it is skipped when another process seems to run the embedded model
 (`ideaco run`/`chat` without `--base-url` or `--replay`, or pytest selecting embedded tests), and
@@ -40,6 +43,7 @@ from benchmarks.offices import open_office, startup_scenario
 from benchmarks.table import Row, ratio
 from ideaco.llm.base import ChatRequest, ChatResult
 from ideaco.llm.config import DEFAULT_EMBEDDED_MODEL, LLMSettings
+from ideaco.llm.embedded import EmbeddedServer, default_model, find_default_model
 from ideaco.llm.factory import build_llm
 from ideaco.llm.openai_chat import OpenAIChatLLM
 from ideaco.llm.routing import RoutedLLM, SlotRouter
@@ -191,6 +195,91 @@ async def drive_directly(
     return time.perf_counter() - started, prompt, cached
 
 
+@dataclass
+class Speeds:
+    """llama.cpp's own timings over a set of requests: tokens read and generated, and their seconds."""
+
+    prompt: int = 0
+    prompt_s: float = 0.0
+    generated: int = 0
+    generated_s: float = 0.0
+    wall: float = 0.0
+
+    def add(self, timings: dict[str, Any]) -> None:
+        self.prompt += int(timings.get("prompt_n") or 0)
+        self.prompt_s += float(timings.get("prompt_ms") or 0) / 1000
+        self.generated += int(timings.get("predicted_n") or 0)
+        self.generated_s += float(timings.get("predicted_ms") or 0) / 1000
+
+
+async def one_at_a_time(model: Path, requests: list[ChatRequest], placement: dict, *, flash: bool) -> Speeds:
+    """The requests sent one after the other to one fresh one-thread server of `model`, each to its slot."""
+    slots = 1 + max((slot or 0 for _, slot in placement.values()), default=0)
+    server = EmbeddedServer(model, n_parallel=max(slots, 2), threads=1, flash_attention=flash)
+    url = server.start()
+    shaper = OpenAIChatLLM(url, None, llama_grammar=True)
+    client = openai.AsyncOpenAI(base_url=url, api_key="sk-no-key", max_retries=0, timeout=600)
+    speeds = Speeds()
+    started = time.perf_counter()
+    try:
+        for request in requests:
+            slot = placement.get(request.cache_key, (0, None))[1]
+            args = shaper._arguments(replace(request, slot=slot), "grammar")
+            response = await client.chat.completions.create(**args)
+            speeds.add((response.model_extra or {}).get("timings") or {})
+    finally:
+        speeds.wall = time.perf_counter() - started
+        await client.close()
+        await shaper.aclose()
+        server.stop()
+    return speeds
+
+
+async def model_choice_rows(office: OfficeRun) -> list[Row]:
+    """The shipped Q4_1 file vs its Q8_0 copy vs the copy with flash attention, on the office's requests."""
+    requests = [r for r, _ in office.calls]
+    shipped, copy = find_default_model(), default_model()
+    if copy == shipped:
+        return [Row(NAME, "model file: Q4_1 vs Q8_0 copy", "skipped: no Q8_0 copy could be made")]
+    runs = {
+        "shipped Q4_1": await one_at_a_time(shipped, requests, office.placement, flash=False),
+        "Q8_0 copy": await one_at_a_time(copy, requests, office.placement, flash=False),
+        "Q8_0 copy, flash attention": await one_at_a_time(copy, requests, office.placement, flash=True),
+    }
+    used = runs["Q8_0 copy"]
+    rows = []
+    for label, other in runs.items():
+        if other is used:
+            continue
+        rows += [
+            Row(
+                NAME,
+                f"prompt tokens/s, what runs (Q8_0, no flash attention) vs {label}, one at a time",
+                used.prompt / used.prompt_s,
+                other.prompt / other.prompt_s,
+                ratio(used.prompt / used.prompt_s, other.prompt / other.prompt_s),
+                note=f"{used.prompt} prompt tokens read (not cached) over {len(requests)} requests",
+            ),
+            Row(
+                NAME,
+                f"generated tokens/s, what runs vs {label}",
+                used.generated / used.generated_s,
+                other.generated / other.generated_s,
+                ratio(used.generated / used.generated_s, other.generated / other.generated_s),
+            ),
+            Row(
+                NAME,
+                f"wall seconds for the office's requests, {label} / what runs",
+                other.wall,
+                used.wall,
+                ratio(other.wall, used.wall),
+                "> 1",
+                other.wall > used.wall,
+            ),
+        ]
+    return rows
+
+
 def embedded_stack(concurrency: int, employees: int) -> Any:
     """The embedded model laid out as `ideaco run` lays it out (build_llm, no endpoint)."""
     return build_llm(
@@ -230,7 +319,8 @@ async def measure_once(thoughts: int, concurrency: int, contended: bool) -> list
     prompt = sum(res.usage.prompt_tokens for _, res in calls)
     cached = sum(res.usage.cached_tokens for _, res in calls)
     util = ratio(direct_wall, office.wall)
-    return [
+    choice = [] if contended else await model_choice_rows(office)
+    return choice + [
         Row(
             NAME,
             f"thoughts/s, office vs llama.cpp driven directly, {label} ({n} calls, {concurrency} at a time)",

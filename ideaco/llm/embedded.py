@@ -115,6 +115,7 @@ class EmbeddedServer:
         threads: int | None = None,
         alias: str | None = None,
         verbosity: int = 0,
+        flash_attention: bool = False,
     ) -> None:
         if n_parallel < 1:
             raise ValueError("n_parallel must be at least 1")
@@ -125,6 +126,10 @@ class EmbeddedServer:
         self.alias = alias
         # llama.cpp logs every load step and request at its default level; 0 is silent, 1 shows errors.
         self.verbosity = verbosity
+        # Off by default: on a CPU at these context lengths it reads prompts ~1.2x faster but
+        # generates ~1.4x slower, and a thought generates more than it reads uncached
+        # (python -m benchmarks.embedded compares both).
+        self.flash_attention = flash_attention
         self.base_url: str | None = None
         self._server: Any = None
 
@@ -164,9 +169,12 @@ class EmbeddedServer:
         # Threads that wait sleep instead of spinning: a spinning thread takes the core that the
         # thread it waits for needs, as soon as any other process is busy.
         params.cpuparams.poll = params.cpuparams_batch.poll = 0
-        # Flash attention reads prompts faster but generates slower on a CPU at these context
-        # lengths (python -m benchmarks.embedded); a thought generates more than it reads uncached.
-        params.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_DISABLED
+        kinds = xllamacpp.llama_flash_attn_type
+        params.flash_attn_type = (
+            kinds.LLAMA_FLASH_ATTN_TYPE_ENABLED
+            if self.flash_attention
+            else kinds.LLAMA_FLASH_ATTN_TYPE_DISABLED
+        )
         if self.alias:
             params.model_alias = {self.alias}
         try:
