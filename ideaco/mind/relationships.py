@@ -29,6 +29,12 @@ class RelationshipConfig:
     impression_limit: int = 200
     drift_half_life_days: float | None = 3.0  # None or <= 0: no drift
     swing_threshold: float = 5  # |change| above this is a stamina event (spec 2.6)
+    # A small model's "warmer" / "cooler" (the compact wire's `feeling`): one step, just above
+    # swing_threshold, so a change it states is still a stamina event.
+    feeling_step: float = 6
+
+
+FEELING_SIGN = {"same": 0, "warmer": 1, "cooler": -1}
 
 
 DEFAULT_CONFIG = RelationshipConfig()
@@ -167,8 +173,10 @@ def apply_ops(
         base = before[employee]
         old = table.get(employee)
 
-        # An op that names no affinity only changes the impression.
+        # An op that names no affinity (nor a feeling) only changes the impression.
         requested = float(op.affinity) if "affinity" in op.model_fields_set else base
+        if op.feeling is not None and "affinity" not in op.model_fields_set:
+            requested = base + cfg.feeling_step * FEELING_SIGN[op.feeling]
         if requested != base and speakers is not None and employee not in speakers:
             notes.append(f"{where}: affinity for {employee} kept: nothing of theirs was read")
             requested = base

@@ -250,3 +250,78 @@ def test_round_trip_through_json_is_exact():
     loaded = table_from_dict(data)
     assert loaded == table
     assert table_to_dict(loaded) == data
+
+
+# --------------------------------------------------------------------------- a small model's feeling
+
+
+def felt(feeling: str, employee: str = "bob", **fields) -> RelationshipOp:
+    return RelationshipOp.model_validate(
+        {"employeeId": employee, "impression": "", "feeling": feeling, **fields}
+    )
+
+
+@pytest.mark.parametrize(("feeling", "stored"), [("warmer", 56), ("cooler", 44), ("same", 50)])
+def test_a_feeling_moves_the_affinity_one_step(feeling, stored):
+    table: dict[str, Relation] = {}
+    notes, swings = run(table, felt(feeling))
+    assert table["bob"].affinity == stored and notes == []
+    # one step is just above the swing threshold: a stated change is a stamina event (spec 2.6)
+    assert swings == ([] if feeling == "same" else [("bob", stored - 50)])
+
+
+def test_a_step_at_the_swing_threshold_is_no_swing():
+    table: dict[str, Relation] = {}
+    _, swings = run(table, felt("cooler"), cfg=RelationshipConfig(drift_half_life_days=None, feeling_step=5))
+    assert table["bob"].affinity == 45 and swings == []
+
+
+def test_a_number_given_beside_a_feeling_is_what_counts():
+    table: dict[str, Relation] = {}
+    run(table, felt("cooler", affinity=60))
+    assert table["bob"].affinity == 60
+
+
+def test_a_feeling_for_someone_not_read_keeps_the_affinity():
+    table: dict[str, Relation] = {}
+    notes, _ = apply_ops(
+        table, [felt("cooler")], T0, self_id="alice", people=PEOPLE, cfg=NO_DRIFT, speakers={"charlie"}
+    )
+    assert table["bob"].affinity == 50 and "nothing of theirs was read" in notes[0]
+
+
+def test_feelings_stay_within_the_hourly_bound():
+    table: dict[str, Relation] = {}
+    for minute in range(5):  # 4 steps of 6 = 24, then only 1 of the hour's 25 is left
+        run(table, felt("cooler"), now=T0 + timedelta(minutes=minute))
+    assert table["bob"].affinity == 25
+    run(table, felt("cooler"), now=T0 + timedelta(minutes=30))
+    assert table["bob"].affinity == 25  # the hour is spent
+    run(table, felt("cooler"), now=T0 + timedelta(minutes=61))
+    assert table["bob"].affinity == 19  # a new hour
+
+
+def test_the_compact_wire_asks_for_a_feeling_and_the_full_wire_for_an_affinity():
+    from ideaco.mind.thought.wire import wire_schema
+
+    compact = wire_schema(people=["bob"], compact=True)["properties"]["relationshipOps"]["items"]
+    full = wire_schema(people=["bob"], compact=False)["properties"]["relationshipOps"]["items"]
+    assert compact["properties"]["feeling"] == {"enum": ["same", "warmer", "cooler"]}
+    assert "affinity" not in compact["properties"] and "feeling" in compact["required"]
+    assert full["properties"]["affinity"] == {"type": "integer", "minimum": 1, "maximum": 100}
+    assert "feeling" not in full["properties"]
+
+
+def test_an_unknown_feeling_is_replaced_with_a_note():
+    from ideaco.mind.thought import validate_thought
+
+    raw = {
+        "innerThoughts": "hm",
+        "topicSaturation": 3,
+        "interestLevel": 3,
+        "shouldSpeak": False,
+        "relationshipOps": [{"employeeId": "bob", "impression": "", "feeling": "furious"}],
+    }
+    thought, notes = validate_thought(raw)
+    assert thought.relationshipOps[0].feeling is None
+    assert any("relationshipOps[0].feeling" in n and "furious" in n for n in notes)

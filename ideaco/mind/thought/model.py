@@ -65,6 +65,13 @@ class OffWire:
 OFF_WIRE = OffWire()
 
 
+@dataclass(frozen=True)
+class WireOnly:
+    """Asked for on one wire only: the compact one (small local models) or the full one."""
+
+    compact: bool
+
+
 def _text(name: str, keep: int, ask: int | None = None, compact: int | None = None) -> Any:
     return Bound(name, keep, ask, compact)
 
@@ -90,6 +97,7 @@ MemoryCategory = Literal[
     "preference", "fact", "instruction", "task", "context", "relationship", "experience", "decision"
 ]
 TaskType = Literal["oneshot", "long-running", "conditional"]
+Feeling = Literal["same", "warmer", "cooler"]
 MEMORY_CATEGORIES: tuple[str, ...] = get_args(MemoryCategory)
 TASK_TYPES: tuple[str, ...] = get_args(TaskType)
 
@@ -133,7 +141,12 @@ class RelationshipOp(_Part):
     employeeId: Annotated[str, ID, Choice("people")]  # noqa: N815 - the wire name
     name: Annotated[str, NAME, OFF_WIRE] = ""
     impression: Annotated[str, IMPRESSION] = ""
-    affinity: Annotated[int, Range(1, 100, default=50)] = 50
+    # The full wire asks for the new affinity. A small model's numbers are noise (SmolLM2 wrote
+    # 1-45 for three colleagues in four, whatever it had read), so the compact wire asks only which
+    # way the feeling went, "same" first, and the engine moves the affinity one step
+    # (RelationshipConfig.feeling_step).
+    affinity: Annotated[int, Range(1, 100, default=50), WireOnly(compact=False)] = 50
+    feeling: Annotated[Feeling | None, WireOnly(compact=True)] = None
 
 
 class TaskOp(_Part):

@@ -25,6 +25,7 @@ from ideaco.mind.thought.model import (
     Range,
     SendMessageArgs,
     Thought,
+    WireOnly,
     _Part,
 )
 
@@ -112,6 +113,9 @@ def _object(
     props = {}
     for name, info in model.model_fields.items():
         if _find(info.metadata, OffWire) is not None:
+            continue
+        only = _find(info.metadata, WireOnly)
+        if only is not None and only.compact != ctx.compact:
             continue
         if given and name in given:
             props[name] = given[name]
