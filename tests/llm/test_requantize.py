@@ -140,3 +140,29 @@ def test_cache_dir_follows_the_environment(monkeypatch, env, expected):
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     assert cache_dir() == Path(expected)
+
+
+def test_a_run_says_once_that_it_prepares_the_model_and_starts_on_the_copy(tmp_path, monkeypatch):
+    """`open_llm` (what `ideaco run` and `chat` call) makes the copy before the servers start, saying so."""
+    from ideaco.llm import embedded
+    from ideaco.llm.config import resolve_settings
+    from ideaco.model_options import ModelOptions, open_llm
+
+    shipped = tmp_path / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    write_gguf(shipped)
+    monkeypatch.setenv("IDEACO_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(embedded, "find_default_model", lambda: shipped)
+    served: list[Path] = []
+
+    def fake_serve(settings, concurrency, employees, timeout):
+        served.append(embedded.default_model())
+        raise embedded.EmbeddedError("stop here")  # the servers themselves are not the point
+
+    monkeypatch.setattr(embedded, "serve", fake_serve)
+    for _ in range(2):
+        said: list[str] = []
+        with pytest.raises(Exception, match="stop here"):
+            open_llm(ModelOptions(), resolve_settings(env={}), said.append)
+        prepared = [line for line in said if "preparing the embedded model" in line]
+        assert len(prepared) == (1 if len(served) == 1 else 0)
+    assert served[0] == served[1] and "Q8_0" in served[0].name
