@@ -347,9 +347,10 @@ async def measure_once(thoughts: int, concurrency: int, contended: bool) -> list
             ratio(cached, prompt),
             "",
             "",
-            ">= 0.5",
-            ratio(cached, prompt) >= 0.5,
-            f"{prompt / max(1, n):.0f} prompt tokens per thought; one slot per employee",
+            "",
+            None,  # the >= 0.5 target is over a long run (summary.json): here each first prompt is cold
+            f"{prompt / max(1, n):.0f} prompt tokens per thought; one slot per employee; "
+            f"{len(office.placement)} first prompts uncached",
         ),
         Row(
             NAME,
