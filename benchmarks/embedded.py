@@ -157,6 +157,14 @@ async def run_office(thoughts: int, concurrency: int) -> OfficeRun:
         await stack.aclose()
 
 
+def as_sent(
+    shaper: OpenAIChatLLM, request: ChatRequest, placement: dict[str, tuple[int, int]]
+) -> tuple[int, dict[str, Any]]:
+    """(server, SDK arguments): exactly what the office sent for `request`, to its server and slot."""
+    server, slot = placement.get(request.cache_key, (0, None))
+    return server, shaper._arguments(replace(request, slot=slot), "grammar")
+
+
 async def drive_directly(
     urls: list[str], placement: dict[str, tuple[int, int]], requests: list[ChatRequest], workers: int
 ) -> tuple[float, int, int]:
@@ -165,9 +173,7 @@ async def drive_directly(
     shaper = OpenAIChatLLM(urls[0], None, llama_grammar=True)
     queue: asyncio.Queue[tuple[int, dict[str, Any]]] = asyncio.Queue()
     for request in requests:
-        server, slot = placement.get(request.cache_key, (0, None))
-        args = shaper._arguments(replace(request, slot=slot), "grammar")  # exactly what the office sends
-        queue.put_nowait((server, args))
+        queue.put_nowait(as_sent(shaper, request, placement))
     await shaper.aclose()
     clients = [openai.AsyncOpenAI(base_url=u, api_key="sk-no-key", max_retries=0, timeout=600) for u in urls]
     prompt = cached = 0
@@ -223,8 +229,7 @@ async def one_at_a_time(model: Path, requests: list[ChatRequest], placement: dic
     started = time.perf_counter()
     try:
         for request in requests:
-            slot = placement.get(request.cache_key, (0, None))[1]
-            args = shaper._arguments(replace(request, slot=slot), "grammar")
+            _, args = as_sent(shaper, request, placement)
             response = await client.chat.completions.create(**args)
             speeds.add((response.model_extra or {}).get("timings") or {})
     finally:

@@ -81,14 +81,16 @@ def named_departments(texts: list[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
+# An archetype as the boss writes it: "old hand", "old-hand", "old hands".
+NAMED_ARCHETYPE = {
+    name: re.compile(r"\b" + r"[\s-]+".join(map(re.escape, name.split("-"))) + r"s?\b", re.IGNORECASE)
+    for name in ARCHETYPES
+}
+
+
 def asked_archetypes(texts: list[str]) -> tuple[str, ...]:
     """The archetypes the boss's words name ("an old hand", "a zen slacker"), in the archetypes' order."""
-    found = []
-    for name in ARCHETYPES:
-        words = re.compile(r"\b" + r"[\s-]+".join(map(re.escape, name.split("-"))) + r"s?\b", re.IGNORECASE)
-        if any(words.search(t) for t in texts):
-            found.append(name)
-    return tuple(found)
+    return tuple(name for name, words in NAMED_ARCHETYPE.items() if any(words.search(t) for t in texts))
 
 
 def tools_allowed(employee: str, conversation: str, note: str) -> bool:

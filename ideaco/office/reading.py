@@ -80,7 +80,7 @@ def wire_context(
         words = [m.text for m in conv.since(emp.desk.cursors.get(conv.id, 0)) if m.sender == BOSS]
         tools = asked_tools(words)
         existing = tuple(office.company_model.departments)
-        named = {slug(n): n for n in named_departments(words) if slug(n)}
+        named = {i: n for n in named_departments(words) if (i := slug(n))}
         org = {  # and among the choices, those the words name, where they name any
             "archetypes": asked_archetypes(words) or tuple(ARCHETYPES),
             "departments": tuple(d for d in existing if d in named) or existing,
