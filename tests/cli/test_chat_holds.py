@@ -9,20 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_chat import chat, read_jsonl
+from tests.cli.test_chat import SCENARIO, chat, read_jsonl
 from tests.cli.test_run import ideaco
 from tests.fakes.openai_server import FakeOpenAIServer, last_user_content
-
-SCENARIO = """\
-company: Acme Labs
-duration: 30m
-start: "2026-01-05T09:00:00"
-employees:
-  - {id: alice, name: Alice, role: Frontend engineer, archetype: anxious-perfectionist}
-  - {id: bob, name: Bob, role: Backend engineer, archetype: old-hand}
-rooms:
-  - {id: launch, name: Launch, kind: work, members: [alice, bob]}
-"""
 
 
 def answer(body: dict) -> dict:
