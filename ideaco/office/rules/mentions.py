@@ -64,17 +64,48 @@ def _prepare(text: str) -> str:
     return mask_code(unicodedata.normalize("NFC", text))
 
 
+class _Roster:
+    """What matching against one roster (id -> name) needs, built once for it: the @-mention
+    candidates longest first, and the words and phrases that name each employee."""
+
+    def __init__(self, people: Mapping[str, str]) -> None:
+        pairs: list[tuple[int, int, str, str]] = [(len(w), 0, w, _ALL) for w in _ALL_WORDS]
+        self.words: dict[str, set[str]] = {}  # a single word (casefolded) -> who it names
+        self.phrases: list[tuple[re.Pattern[str], str]] = []  # names with spaces or punctuation
+        for emp_id, name in people.items():
+            name = unicodedata.normalize("NFC", name.strip())
+            for word in {name, emp_id}:
+                if word:
+                    pairs.append((len(word), 1, word, emp_id))
+            for word in {w.casefold() for w in (emp_id, name, name.split(" ")[0]) if w}:
+                if _WORD.fullmatch(word):
+                    self.words.setdefault(word, set()).add(emp_id)
+                else:
+                    self.phrases.append((re.compile(rf"(?<![\w]){re.escape(word)}(?![\w])"), emp_id))
+        pairs.sort(key=lambda p: (-p[0], p[1]))
+        self.candidates = [(word, target) for _, _, word, target in pairs]
+
+
+_WORD = re.compile(r"\w+")
+_ROSTERS: dict[int, tuple[Mapping[str, str], dict[str, str], _Roster]] = {}
+
+
+def _roster(people: Mapping[str, str]) -> _Roster:
+    """The roster of `people`, built again only when the mapping or its contents change (the office
+    hands the same mapping out until someone joins or leaves, so a message costs no rebuild)."""
+    cached = _ROSTERS.get(id(people))
+    if cached is not None and cached[0] is people and cached[1] == people:
+        return cached[2]
+    roster = _Roster(people)
+    if len(_ROSTERS) >= 8:
+        _ROSTERS.clear()
+    _ROSTERS[id(people)] = (people, dict(people), roster)
+    return roster
+
+
 def _candidates(people: Mapping[str, str]) -> list[tuple[str, str]]:
     """(word, target) pairs, longest word first; @all/@everyone win ties with a same-named person."""
-    pairs: list[tuple[int, int, str, str]] = []
-    for word in _ALL_WORDS:
-        pairs.append((len(word), 0, word, _ALL))
-    for emp_id, name in people.items():
-        for word in {unicodedata.normalize("NFC", name.strip()), emp_id}:
-            if word:
-                pairs.append((len(word), 1, word, emp_id))
-    pairs.sort(key=lambda p: (-p[0], p[1]))
-    return [(word, target) for _, _, word, target in pairs]
+    return _roster(people).candidates
 
 
 def _scan(text: str, candidates: Sequence[tuple[str, str]]) -> Iterator[str]:
@@ -129,10 +160,11 @@ def addressed_by_boss(text: str, people: Mapping[str, str], members: Sequence[st
 def named_in(text: str, people: Mapping[str, str]) -> set[str]:
     """Employee ids a text names, with or without `@`: their id, full name or first name as a whole word."""
     folded = _prepare(text).casefold()
+    roster = _roster(people)
     found: set[str] = set()
-    for emp_id, name in people.items():
-        name = unicodedata.normalize("NFC", name.strip())
-        words = {w.casefold() for w in (emp_id, name, name.split(" ")[0]) if w}
-        if any(re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", folded) for w in words):
+    for word in _WORD.findall(folded):
+        found |= roster.words.get(word, set())
+    for pattern, emp_id in roster.phrases:
+        if emp_id not in found and pattern.search(folded):
             found.add(emp_id)
     return found
