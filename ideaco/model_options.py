@@ -32,6 +32,7 @@ class ModelOptions:
     max_calls: int | None = None
     max_tokens: int | None = None
     concurrency: int = 2
+    speculate: int | None = None  # calls that may start before their think's moment (None: the default)
     threads: int | None = None  # embedded model: threads per llama.cpp instance
     slots: int | None = None  # embedded model: prompt-cache slots in all
     trust_scenario_endpoint: bool = False  # send the user's key to an endpoint the scenario chose
@@ -93,6 +94,14 @@ def open_llm(
     if stack.layout is not None:
         status(f"embedded model: {stack.layout.describe()}")
     return stack
+
+
+def speculate_for(options: ModelOptions, simulated: bool) -> int:
+    """How many calls may start early: as given, else as many as may be in flight (`--concurrency`)
+    on the simulated clock, and none on the real one (the boss's lines there come when they come)."""
+    if options.speculate is not None:
+        return options.speculate
+    return options.concurrency if simulated else 0
 
 
 def prepare_default_model(status: Callable[[str], None]) -> None:

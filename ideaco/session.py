@@ -20,14 +20,15 @@ from ideaco.errors import IdeacoError
 from ideaco.llm.config import LLMSettings, model_for
 from ideaco.llm.factory import LLMStack
 from ideaco.mind.tasks import counts_by_status
-from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings
+from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, speculate_for
+from ideaco.office.ahead import Ahead
 from ideaco.office.build import StateError as ResumeError
 from ideaco.office.build import check_resumable, office_from_scenario, office_from_state
 from ideaco.office.clock import Clock, SimClock
 from ideaco.office.config import OfficeConfig, Switches, config_for
 from ideaco.office.journal import MemoryJournal, RunJournal
 from ideaco.office.office import Office
-from ideaco.office.summary import stop_reason, summarize
+from ideaco.office.summary import add_session_calls, calls_section, stop_reason, summarize
 from ideaco.persona import PersonaError
 from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration, scenario_problems
 from ideaco.shipped import locate_scenario
@@ -76,6 +77,12 @@ class OpenedRun:
         )
         if endpoints:  # several endpoints: the calls each answered, this session and earlier ones
             summary["endpoints"] = endpoints
+        office.ahead.drop_all()  # the run is over: a call started early and not used is dropped
+        limits = self.stack.limits
+        flight = limits.flight.to_dict(wall_time_s) if limits is not None else {}
+        calls = add_session_calls(office.meta.get("calls"), flight, office.ahead.counts.to_dict(), wall_time_s)
+        office.meta["calls"] = calls
+        summary["calls"] = calls_section(calls, summary["llm"], office.ahead.limit)
         self.rundir.write_summary(summary)
         office.checkpoint()
         return summary
@@ -214,16 +221,18 @@ def _open_scenario(
         rundir.claim(lock)  # a RunDirError is one line for the user
         meta: dict[str, Any] = {}
         config = _config(scenario, settings, meta, switches)
+        run_clock = clock(scenario.start)
         office = office_from_scenario(
             scenario,
             base_dir,
             llm=stack.llm,
-            clock=clock(scenario.start),
+            clock=run_clock,
             seed=seed,
             journal=RunJournal(rundir),
             model_for=lambda m: model_for(settings, m, model.model),
             config=config,
             meta=meta,
+            ahead=_ahead(model, run_clock, stack),
         )
     except BaseException:
         stack.close()
@@ -327,21 +336,28 @@ def _reopen(
     except (OSError, ValueError) as exc:
         stack.close()
         raise IdeacoError(f"{rundir.path}: {exc}") from None
+    run_clock = clock(now)
     office = office_from_state(
         state,
         messages,
         thoughts=thoughts,
         llm=stack.llm,
-        clock=clock(now),
+        clock=run_clock,
         journal=journal,
         model_for=lambda m: model_for(settings, m, model.model),
         config=config,
+        ahead=_ahead(model, run_clock, stack),
     )
     if length is not None:
         office.end_at = now + length  # both bounded by check_clock and parse_duration: no overflow
     elif office.end_at is None or office.end_at <= now:
         office.end_at = now + scenario.duration
     return OpenedRun(office, stack, rundir, resumed=True, model_options=model, lock=lock)
+
+
+def _ahead(model: ModelOptions, clock: Clock, stack: LLMStack) -> Ahead:
+    """The run's early calls: how many (`--speculate`), counted against its budget."""
+    return Ahead(speculate_for(model, isinstance(clock, SimClock)), budget=stack.budget)
 
 
 class _NotConnected:

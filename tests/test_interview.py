@@ -78,7 +78,10 @@ def test_the_prompt_holds_memories_colleagues_tasks_and_feelings(office_run: Pat
     text = system["content"]
     assert text.startswith("You are Ana,") and "Personality:" in text
     assert "## What you remember" in text and "## Your colleagues, as you see them" in text
-    assert "[task-1] Research the sync conflict bug — resolved" in text
+    closed = [t for t in who.mind.tasks if not t.pending]
+    assert closed  # the guard run's Ana closes work, and the prompt names each of her tasks' outcomes
+    for task in who.mind.tasks:
+        assert f"[{task.id}] {task.description} — {task.status}" in text
     assert user == {"role": "user", "content": "Interviewer: How did the sync bug go?"}
 
 

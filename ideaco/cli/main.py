@@ -57,6 +57,16 @@ MaxTokens = Annotated[
     int | None, typer.Option("--max-tokens", min=1, help="Stop cleanly after this many tokens.")
 ]
 Concurrency = Annotated[int, typer.Option("--concurrency", min=1, help="Model calls in flight at once.")]
+Speculate = Annotated[
+    int | None,
+    typer.Option(
+        "--speculate",
+        min=0,
+        help="Model calls that may start before their think's moment, for thinks nothing before them "
+        "changes (the run stays the same; 0: none). Default: --concurrency, 0 in the real-time chat.",
+        show_default=False,
+    ),
+]
 Threads = Annotated[
     int | None,
     typer.Option(
@@ -89,6 +99,7 @@ MODEL_FLAGS = (
     "max_calls",
     "max_tokens",
     "concurrency",
+    "speculate",
     "threads",
     "slots",
     "trust_scenario_endpoint",
@@ -139,6 +150,7 @@ def run(
     max_calls: MaxCalls = None,
     max_tokens: MaxTokens = None,
     concurrency: Concurrency = 2,
+    speculate: Speculate = None,
     threads: Threads = None,
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,
@@ -205,6 +217,7 @@ def chat(
     max_calls: MaxCalls = None,
     max_tokens: MaxTokens = None,
     concurrency: Concurrency = 2,
+    speculate: Speculate = None,
     threads: Threads = None,
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,

@@ -16,7 +16,7 @@ from ideaco.cli import signals
 from ideaco.cli.display import Transcript, format_duration, summary_table
 from ideaco.cli.errors import UserError, write_failure
 from ideaco.office.office import Office
-from ideaco.office.summary import ENDED
+from ideaco.office.summary import ENDED, calls_line
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new
 
 
@@ -68,7 +68,9 @@ def run_command(options: RunOptions, console: Console) -> int:
         console.print(Text(resume_plan(opened, options.duration)))
     wall_start = time.monotonic()
     try:
-        stopped_by = asyncio.run(_run(office, transcript, start_sim))
+        caught: list[int] = []  # read after the loop is gone: a signal its last steps handled counts too
+        asyncio.run(_run(office, transcript, start_sim, caught))
+        stopped_by = caught[0] if caught else None
         with signals.held():  # a second Ctrl-C waits for the save
             summary = opened.finish(time.monotonic() - wall_start)
     except Exception as exc:
@@ -80,6 +82,8 @@ def run_command(options: RunOptions, console: Console) -> int:
         with signals.held():
             opened.close()
     console.print(summary_table(office, summary))
+    if summary.get("calls"):
+        console.print(Text(calls_line(summary["calls"])))
     if summary.get("errors_by_kind"):
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(summary["errors_by_kind"].items()))
         console.print(Text(f"model errors (each thought was retried later): {kinds}", style="yellow"))
@@ -112,11 +116,10 @@ STOP_REASONS = {
 }
 
 
-async def _run(office: Office, transcript: Transcript, start_sim: datetime) -> int | None:
-    """Run the office to its end; the signal that stopped it, if one did."""
+async def _run(office: Office, transcript: Transcript, start_sim: datetime, caught: list[int]) -> None:
+    """Run the office to its end; the signals that stopped it go to `caught`."""
     assert office.end_at is not None
     loop = asyncio.get_running_loop()
-    caught: list[int] = []
 
     def stop(signum: int) -> None:
         caught.append(signum)
@@ -130,4 +133,3 @@ async def _run(office: Office, transcript: Transcript, start_sim: datetime) -> i
     office.start()
     with transcript.start_progress(start_sim, office.end_at):
         await office.run(until=office.end_at)
-    return caught[0] if caught else None

@@ -34,6 +34,7 @@ class LLMStack:
     servers: list[EmbeddedServer] = dataclasses.field(default_factory=list)
     layout: Layout | None = None  # how the embedded model runs (None: an endpoint or a replay)
     balancer: BalancedLLM | None = None  # several endpoints
+    limits: LimitedLLM | None = None  # the concurrency cap: what it let through (calls, in flight)
 
     def endpoint_counts(self) -> dict[str, dict[str, int]]:
         """Per endpoint: calls answered and failures ({} with one endpoint, none, or a replay)."""
@@ -110,7 +111,7 @@ def build_llm(
         if record is not None:
             llm = RecordingLLM(llm, record, record_file)
         llm = RetryingLLM(llm, attempts=retry_attempts, base_delay=retry_base_delay)
-        llm = LimitedLLM(llm, concurrency=concurrency, requests_per_second=requests_per_second)
+        llm = limits = LimitedLLM(llm, concurrency=concurrency, requests_per_second=requests_per_second)
         budget = BudgetLLM(llm, max_calls=max_calls, max_tokens=max_tokens, calls=calls, tokens=tokens)
     except BaseException:
         for server in servers:
@@ -119,5 +120,11 @@ def build_llm(
             record_file.close()
         raise
     return LLMStack(
-        llm=budget, budget=budget, settings=settings, servers=servers, layout=layout, balancer=balancer
+        llm=budget,
+        budget=budget,
+        settings=settings,
+        servers=servers,
+        layout=layout,
+        balancer=balancer,
+        limits=limits,
     )

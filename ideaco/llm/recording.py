@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import IO
 
 from ideaco import safejson
+from ideaco.llm import tentative
 from ideaco.llm.base import LLM, ChatRequest, ChatResult, LLMError, ReplayMiss, Usage
 
 
@@ -70,7 +71,11 @@ def record_line(request: ChatRequest, result: ChatResult) -> dict:
 
 
 class RecordingLLM:
-    """Appends one JSON line per successful call to `path` (flushed at once, so a killed run keeps it)."""
+    """Appends one JSON line per successful call to `path` (flushed at once, so a killed run keeps it).
+
+    A tentative call's line waits until its answer is used, and is never written if it is dropped:
+    the recording holds the answers the run used, so its replay needs no model.
+    """
 
     def __init__(self, inner: LLM, path: Path | str, file: IO[str] | None = None) -> None:
         self.inner = inner
@@ -79,6 +84,11 @@ class RecordingLLM:
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         result = await self.inner.complete(request)
+        # A call made ahead of its moment is written only if its answer is used (llm/tentative.py).
+        tentative.deferred(lambda: self._write(request, result))
+        return result
+
+    def _write(self, request: ChatRequest, result: ChatResult) -> None:
         if self._file is None:
             raise RecordFileError(f"--record {self.path}: the recording is closed")
         # One write per line: concurrent calls on the event loop never interleave inside a line.
@@ -89,7 +99,6 @@ class RecordingLLM:
             raise RecordFileError(
                 f"--record {self.path}: cannot be written ({exc.strerror or exc})"
             ) from None
-        return result
 
     def close(self) -> None:
         if self._file is not None:

@@ -23,6 +23,7 @@ from ideaco.office.journal import Journal
 from ideaco.office.org import ToolContext, ToolResult, run_tool
 from ideaco.office.rules import holds
 from ideaco.office.scratch import Scratch
+from ideaco.office.starting import restore_cut_think
 from ideaco.office.state import ConversationState, Desk, Employee, Hold, OfficeState
 from ideaco.office.stats import RunStats
 from ideaco.office.steps import (
@@ -40,7 +41,7 @@ from ideaco.office.steps import (
     ToolStep,
     landed,
 )
-from ideaco.office.thinking import ThinkContext
+from ideaco.office.thinking import ThinkContext, ThinkResult
 from ideaco.office.view import Observer
 from ideaco.office.waking import WakePolicy
 
@@ -149,6 +150,17 @@ def apply_step(office: Office, step: Step, posts: dict[str, Message] | None) -> 
         return step
     assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
     return step
+
+
+def next_look(office: Office, emp: Employee, result: ThinkResult) -> datetime | None:
+    """When the employee looks again after this think: at the adaptive delay drawn from its interest
+    and saturation (its own pace), from the moment it thought; or the fixed moment a failure set."""
+    if result.look is None:
+        return result.look_at
+    timers = office.policy.timers_for(office, emp)  # this employee's pace (talkativeness, stamina)
+    delay = rules.adaptive_delay(*result.look, office.rng, timers)
+    at = result.ctx.at + timedelta(seconds=delay)
+    return at if at > office.now() else office.now() + timedelta(seconds=timers.min_s)
 
 
 def post(office: Office, message: Message) -> LoopRule | None:
@@ -309,20 +321,6 @@ def replay_began(office: Office, emp: Employee, ctx: ThinkContext, *, superseded
     if began.get("notes"):
         emp.mind.notes = []
     desk.task_alerts.update(began.get("task_alerts") or {})
-
-
-def restore_cut_think(desk: Desk) -> None:
-    """A think cut short (a kill, a budget stop) before it finished: its owed think is owed again, soon."""
-    if desk.phase != Phase.IDLE:
-        desk.phase = Phase.IDLE
-        cut = desk.inflight
-        if cut is not None and not any(
-            o.conversation == cut.conversation and o.note == cut.note for o in desk.owed
-        ):
-            desk.owed.insert(0, cut)  # an owed think (a report, an onboarding) is still owed
-            desk.wake_triggers = [*desk.wake_triggers, cut.trigger]
-        desk.wake_triggers = desk.wake_triggers or [Trigger.TIMER]
-    desk.inflight = None
 
 
 def held_while_typing(desk: Desk) -> bool:

@@ -7,7 +7,6 @@ after construction. A resume applies the thoughts logged after the last save wit
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
+from ideaco.office.ahead import Ahead
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company, Department
 from ideaco.office.config import OfficeConfig, config_for
@@ -23,10 +23,11 @@ from ideaco.office.conversation import ConversationKind, Message, boss_conversat
 from ideaco.office.journal import Journal
 from ideaco.office.office import Office
 from ideaco.office.org import SECRETARY, secretary_employee
-from ideaco.office.persistence import restore_rng
+from ideaco.office.persistence import restore_streams
 from ideaco.office.records import result_from_record
 from ideaco.office.state import STATE_FORMAT, ConversationState, Employee, OfficeState
 from ideaco.office.stats import RunStats
+from ideaco.office.streams import Streams
 from ideaco.office.waking import WakePolicy
 from ideaco.scenario import ConversationSpec, Scenario
 from ideaco.store.runlog import applied_at
@@ -48,8 +49,9 @@ def office_from_scenario(
     config: OfficeConfig | None = None,
     policy: WakePolicy | None = None,
     meta: dict[str, Any] | None = None,
+    ahead: Ahead | None = None,
 ) -> Office:
-    """A new office at the scenario's start; call `start()` then `run()`."""
+    """A new office at the scenario's start; call `start()` then `run()`. `ahead`: early calls (off)."""
     personas = scenario.resolve_personas(base_dir)
     employees = {
         e.id: Employee(
@@ -93,12 +95,13 @@ def office_from_scenario(
         state=OfficeState(company, employees, conversations),
         llm=llm,
         clock=clock,
-        rng=random.Random(seed),
+        streams=Streams(seed),
         journal=journal,
         config=config or config_for(scenario),
         policy=policy,
         model_for=model_for,
         meta=office_meta,
+        ahead=ahead,
     )
     office.end_at = scenario.start + scenario.duration
     return office
@@ -145,6 +148,7 @@ def office_from_state(
     model_for: Callable[[str | None], str] = lambda m: m or "default",
     config: OfficeConfig | None = None,
     policy: WakePolicy | None = None,
+    ahead: Ahead | None = None,
 ) -> Office:
     """The office as it was saved, conversations rebuilt from messages.jsonl, caught up with the logs.
 
@@ -156,7 +160,7 @@ def office_from_state(
     scenario = Scenario.model_validate(meta["scenario"])
     employees = {d["id"]: Employee.from_dict(d) for d in _documents(state["employees"])}
     conversations = {d["id"]: ConversationState.from_dict(d) for d in _documents(state["conversations"])}
-    rng = restore_rng(meta.pop("rng"))
+    streams = restore_streams(meta)
     for key in ("format_version", "company", "language", "now", "stop_reason"):
         meta.pop(key, None)
     end_at = meta.pop("end_at", None)
@@ -170,13 +174,14 @@ def office_from_state(
         state=OfficeState(company, employees, conversations, counters, board),
         llm=llm,
         clock=clock,
-        rng=rng,
+        streams=streams,
         journal=journal,
         config=config or config_for(scenario),
         policy=policy,
         model_for=model_for,
         meta=meta,
         stats=RunStats.from_dict(meta.pop("stats", None)),
+        ahead=ahead,
     )
     catch_up(office, messages, thoughts or [])
     office.end_at = datetime.fromisoformat(end_at) if end_at else None

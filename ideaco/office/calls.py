@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 
+from ideaco.llm import tentative
 from ideaco.llm.base import LLM, ChatRequest
 from ideaco.llm.structured import StructuredAnswer, ask_structured
 from ideaco.mind.thought import Thought, validate_thought
+
+Call = asyncio.Future  # of StructuredAnswer[Thought]
 
 
 def _seen(call: asyncio.Future) -> None:
@@ -15,14 +19,25 @@ def _seen(call: asyncio.Future) -> None:
         call.exception()
 
 
+async def _tentatively(
+    ask: Awaitable[StructuredAnswer[Thought]], mark: tentative.Tentative
+) -> StructuredAnswer[Thought]:
+    tentative.enter(mark)  # this task's context only: the stack sees a call made ahead
+    return await ask
+
+
 class Calls:
     """The model calls in flight, so that a stop can cut them (and wait for them to end)."""
 
     def __init__(self) -> None:
         self._calls: set[asyncio.Future] = set()
 
-    def start(self, llm: LLM, request: ChatRequest) -> asyncio.Future[StructuredAnswer[Thought]]:
-        call = asyncio.ensure_future(ask_structured(llm, request, validate_thought))
+    def start(
+        self, llm: LLM, request: ChatRequest, mark: tentative.Tentative | None = None
+    ) -> asyncio.Future[StructuredAnswer[Thought]]:
+        """Ask for a thought; with `mark`, as a tentative call (made before its moment)."""
+        ask = ask_structured(llm, request, validate_thought)
+        call = asyncio.ensure_future(ask if mark is None else _tentatively(ask, mark))
         self._calls.add(call)
         call.add_done_callback(self._calls.discard)
         call.add_done_callback(_seen)  # a call that fails after the run ended is not a traceback at exit

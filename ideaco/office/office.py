@@ -17,11 +17,10 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
-from ideaco.cycle import LoopRule, Phase, Trigger, first_trigger
+from ideaco.cycle import LoopRule, Phase, Trigger
 from ideaco.llm.base import LLM
-from ideaco.mind import stamina
-from ideaco.mind.prompt import PERSPECTIVES
-from ideaco.office import applying, calls, persistence, reading, rules, taskboard, thinking, waking
+from ideaco.office import applying, calls, looks, persistence, reading, starting, taskboard, thinking
+from ideaco.office.ahead import Ahead
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
@@ -34,7 +33,9 @@ from ideaco.office.records import thought_record
 from ideaco.office.speaking import build_message
 from ideaco.office.state import ConversationState, Employee, OfficeState
 from ideaco.office.stats import RunStats
+from ideaco.office.streams import Streams
 from ideaco.office.thinking import ThinkContext, ThinkResult
+from ideaco.office.upcoming import Typing, kind_of
 from ideaco.office.view import Observer
 from ideaco.office.waking import WakePolicy
 
@@ -50,20 +51,21 @@ class Office:
         state: OfficeState,
         llm: LLM,
         clock: Clock,
-        rng: random.Random,
+        streams: Streams,
         journal: Journal,
         config: OfficeConfig,
         policy: WakePolicy | None = None,
         model_for: Callable[[str | None], str] = lambda m: m or "default",
         meta: dict[str, Any] | None = None,
         stats: RunStats | None = None,
+        ahead: Ahead | None = None,
     ) -> None:
         self.company = company
         self.language = language
         self.state = state
         self.llm = llm
         self.clock = clock
-        self.rng = rng
+        self.streams = streams
         self.journal = journal
         self.config = config
         self.policy: WakePolicy = policy or policy_for(config.switches.wake)
@@ -80,6 +82,9 @@ class Office:
         self._seen_message_ids: set[str] = set()
         self._wake_versions: dict[str, int] = {}
         self.calls = calls.Calls()  # model calls in flight
+        self.ahead = ahead or Ahead()  # calls started before their think's moment (off by default)
+        self.typing: dict[str, Typing] = {}  # thinks whose typing pause is under way
+        self.thinking: dict[str, ThinkContext] = {}  # thinks whose model call is under way
         self._replay_at: datetime | None = None  # set while logged records are applied again
         self._saves = persistence.Saves(journal)
         self._directory = Directory(state)
@@ -101,6 +106,11 @@ class Office:
     @property
     def counters(self) -> dict[str, int]:
         return self.state.counters
+
+    @property
+    def rng(self) -> random.Random:
+        """The random stream of the event being handled: its employee's, or the office's (`streams.py`)."""
+        return self.streams.current
 
     @property
     def replaying_now(self) -> bool:
@@ -162,36 +172,22 @@ class Office:
             desk.deferred_triggers.extend(t for t in triggers if t not in desk.deferred_triggers)
             return
         considered = self.meta.setdefault("idle_thought_at", {})
-        found = waking.look(self.policy, self, emp, now, self.rng, considered)
-        if found is None:  # nothing to read, no think owed: the next look costs no model call
+        plan = looks.plan_look(self.policy, self, emp, triggers, now, self.streams.of(emp.id), considered)
+        if plan is None:  # nothing to read, no think owed: the next look costs no model call
             max_s = self.policy.timers_for(self, emp).max_s
             at = self.policy.next_look(self, emp, now + timedelta(seconds=max_s), now)
             self.schedule_wake(emp, at, Trigger.TIMER)
             return
-        if found.alert is not None:
-            desk.task_alerts[found.alert[0]] = found.alert[1]
-            desk.owed.append(found.owed)  # type: ignore[arg-type]
-        if found.idle:  # an idle think restarts its room's idle time, like a message would
-            considered[found.conversation] = now.isoformat()
-        if found.alert or found.idle:  # the look itself found nothing: the think has its own cause
-            triggers = []
-        conv_id, owed = found.conversation, found.owed
-        desk.inflight = owed if owed is not None and owed.trigger != Trigger.IDLE else None
-        if owed is not None:
-            desk.owed = [o for o in desk.owed if o is not owed]
-            # An owed think is labelled by its own cause; the wake's other causes (a mention
-            # elsewhere, say) are kept for the look right after it.
-            later = [t for t in triggers if t not in (Trigger.TIMER, Trigger.IDLE)]
-            desk.deferred_triggers.extend(t for t in later if t not in desk.deferred_triggers)
-            triggers = [owed.trigger]
-        desk.phase = Phase.TYPING
-        pause = rules.typing_pause(self.rng, self.config.timers)
-        trigger, note = first_trigger(triggers), owed.note if owed else ""
+        looks.take_look(desk, plan, now, considered)
+        conv_id, trigger, note = plan.conversation, plan.trigger, plan.note
+        if plan.found.idle:  # the room's idle time starts again: its members' next looks may change
+            self.ahead.touch(self.conversations[conv_id].members)
+        self.typing[emp.id] = Typing(now + timedelta(seconds=plan.pause), conv_id, trigger, note)
 
         async def think() -> None:
             self.begin_think(emp.id, conv_id, trigger, note)
 
-        self.clock.call_at(now + timedelta(seconds=pause), think)
+        self.clock.call_at(now + timedelta(seconds=plan.pause), think)
 
     def remember_message(self, message_id: str) -> bool:
         """Note a message as posted (on resume, from the logs); False if it already was."""
@@ -219,6 +215,7 @@ class Office:
         self, employee_id: str, conv_id: str, trigger: Trigger, note: str = "", rethinks: int = 0
     ) -> None:
         """Start a think: read the conversation, start the model call, finish `think_seconds` later."""
+        self.typing.pop(employee_id, None)
         emp = self.employees.get(employee_id)
         conv = self.conversations.get(conv_id)
         if emp is None or conv is None:
@@ -230,15 +227,16 @@ class Office:
             return
         emp.desk.phase = Phase.THINKING
         now, mind = self.now(), emp.mind
-        mind.stamina = stamina.recover(mind.stamina, now)  # natural recovery for the idle time
-        notes, mind.notes = list(mind.notes), []  # read once
-        perspective = self.rng.choice(PERSPECTIVES)
-        request = reading.request_for(self, emp, conv, trigger, note, notes, now, perspective, self.rng)
+        begun = reading.begin_request(self, emp, conv, trigger, note, now, self.streams.of(emp.id))
+        mind.stamina, mind.notes = begun.stamina, []  # natural recovery for the idle time; notes read once
         taskboard.mark_shown(self, emp, now)  # the board's open work is in this prompt: not owed again
+        # A call made early for the very same request is this think's call (ahead.py); else one now.
+        call = self.ahead.take(emp.id, begun.request) or self.calls.start(self.llm, begun.request)
+        thought_id, notes = self.next_id("thought"), list(begun.notes)
         ctx = thinking.context(
-            self, emp, conv, Trigger(trigger), now, self.next_id("thought"), self.calls.start(self.llm, request),
-            note=note, rethinks=rethinks, notes=notes,
-        )  # fmt: skip
+            self, emp, conv, Trigger(trigger), now, thought_id, call, note=note, rethinks=rethinks, notes=notes
+        )
+        self.thinking[emp.id] = ctx
 
         async def finish() -> None:
             await self._finish(ctx)
@@ -246,15 +244,20 @@ class Office:
         self.clock.call_at(now + timedelta(seconds=self.config.think_seconds), finish)
 
     async def _finish(self, ctx: ThinkContext) -> None:
-        await asyncio.wait({ctx.call})  # the call's own failure is the think's result, not ours
+        while not ctx.call.done():  # waiting for the model: meanwhile, upcoming thinks' calls start
+            self.ahead.top_up(self)
+            await self.ahead.wait(ctx.call)  # the call's own failure is the think's result, not ours
         if ctx.call.cancelled() and not self.stop_event.is_set():
             raise asyncio.CancelledError(f"model call of {ctx.thought_id} cancelled")
         result = thinking.decide(self, ctx, self.now())
+        if self.thinking.get(ctx.employee) is ctx:
+            del self.thinking[ctx.employee]
         if result is not None:  # None: cut by a stop; the employee stays mid-think, a resume re-wakes it
             self.resolve(result)
 
     def cancel_inflight(self) -> None:
         """Cut every model call in flight (a stop); the thinks they belong to are owed again on resume."""
+        self.ahead.drop_all()
         self.calls.cancel()
 
     async def drain(self) -> None:
@@ -267,20 +270,20 @@ class Office:
         While replaying (`replaying()`), `posts` holds the logged messages the think posted, and
         nothing is logged again.
         """
+        with self.streams.drawing(result.ctx.employee):  # what it sets off draws from its stream
+            return self._resolve(result, posts)
+
+    def _resolve(self, result: ThinkResult, posts: dict[str, Message] | None) -> dict[str, Any]:
         ctx = result.ctx
         emp = self.employees[ctx.employee]
         if self._replay_at is not None:
             applying.replay_began(self, emp, ctx, superseded=result.rethink is not None)
         steps = [applying.apply_step(self, step, posts) for step in result.steps]
+        self.ahead.touch_steps(ctx.employee, steps)
         if result.error_kind:
             self.stats.errors[result.error_kind] = self.stats.errors.get(result.error_kind, 0) + 1
-        next_look_at = result.look_at
-        if result.look is not None:
-            timers = self.policy.timers_for(self, emp)  # this employee's pace (talkativeness, stamina)
-            delay = rules.adaptive_delay(*result.look, self.rng, timers)
-            next_look_at = ctx.at + timedelta(seconds=delay)
-            if next_look_at <= self.now():
-                next_look_at = self.now() + timedelta(seconds=timers.min_s)
+        next_look_at = applying.next_look(self, emp, result)
+        self.ahead.learn(kind_of(ctx.trigger, ctx.rethinks), bool(result.posted))
         record = thought_record(result, steps, next_look_at, self.now())
         self.stats.count(record, result.results)
         if self._replay_at is None:
@@ -307,13 +310,17 @@ class Office:
 
     def apply_tool(self, tool: str, args: dict[str, Any]) -> ToolResult:
         """An organization tool called directly (the boss's own command): decided, then applied here."""
+        self.ahead.touch_all()
         return applying.apply_tool(self, tool, args)
 
     # ------------------------------------------------------------------ posting
 
     def post(self, message: Message) -> LoopRule | None:
         """Record a message and wake whom it reaches (a known id: nothing); the loop breaker that limited it."""
-        return applying.post(self, message)
+        rule = applying.post(self, message)
+        conv = self.conversations.get(message.conversation)
+        self.ahead.touch(conv.members if conv is not None else ())  # what its members read changed
+        return rule
 
     def make_message(
         self, conversation: str, sender: str, text: str, *, msg_id: str | None = None
@@ -340,30 +347,7 @@ class Office:
 
     def start(self) -> None:
         """Schedule what is pending: script lines, wakes, owed thinks (also after a resume)."""
-        now = self.now()
-        start = datetime.fromisoformat(self.meta["start"]) if "start" in self.meta else now
-        for index in range(self.script_next, len(self.script)):
-            line = self.script[index]
-            at = max(now, start + timedelta(seconds=line["offset_s"]))
-
-            async def post_line(i: int = index) -> None:
-                self._post_script(i)
-
-            self.clock.call_at(at, post_line)
-        for emp in sorted(self.employees.values(), key=lambda e: e.id):
-            if not emp.dismissed and emp.desk.hold is None:  # the held wait for their release
-                applying.restore_cut_think(emp.desk)
-                wakes = waking.pending(emp.desk, now, self.rng, self.config.timers)
-                emp.desk.wake_at, emp.desk.wake_triggers = None, []  # scheduled again here
-                for at, trigger in wakes:
-                    self.schedule_wake(emp, at, trigger)
-
-    def _post_script(self, index: int) -> None:
-        if index != self.script_next:
-            return
-        line = self.script[index]
-        self.post_as_boss(line["to"], line["text"], msg_id=f"script-{index + 1}")
-        self.script_next = index + 1
+        starting.schedule(self)
 
     def stop(self, reason: str, *, failed: bool = False) -> None:
         """End the run at the next event; `failed` marks a stop the user must act on."""

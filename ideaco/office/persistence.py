@@ -1,14 +1,14 @@
-"""The office as plain data for state.json, and the run's random generator as data and back."""
+"""The office as plain data for state.json, and the run's random streams as data and back."""
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 from ideaco.office.journal import Journal
 from ideaco.office.state import STATE_FORMAT
+from ideaco.office.streams import Streams
 from ideaco.office.view import OfficeView
 
 
@@ -23,7 +23,7 @@ def snapshot(office: OfficeView) -> dict[str, Any]:
             "now": office.now().isoformat(),
             "end_at": office.end_at.isoformat() if office.end_at else None,
             "stop_reason": office.stop_reason,
-            "rng": rng_state(office.rng),
+            "streams": office.streams.to_dict(),
             "counters": office.counters,
             "script": office.script,
             "script_next": office.script_next,
@@ -37,15 +37,12 @@ def snapshot(office: OfficeView) -> dict[str, Any]:
     }
 
 
-def rng_state(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def restore_rng(state: list[Any]) -> random.Random:
-    rng = random.Random()
-    rng.setstate((state[0], tuple(state[1]), state[2]))
-    return rng
+def restore_streams(meta: dict[str, Any]) -> Streams:
+    """The run's random streams as saved; a state saved before there were streams (one `rng`) starts
+    its streams afresh from the run's seed (its draws are not the old generator's)."""
+    meta.pop("rng", None)
+    saved = meta.pop("streams", None)
+    return Streams.from_dict(saved) if saved else Streams(int(meta.get("seed") or 0))
 
 
 class Saves:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Trigger
 from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
-from ideaco.mind.prompt import ChatLine, Person, PromptView, Scene, render_prompt
+from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office import taskboard
 from ideaco.office.conversation import BOSS, ConversationKind, Message
@@ -134,6 +135,35 @@ def request_for(
         tag=f"{emp.id} in {conv.id} at {now.isoformat()}",
         cache_key=emp.id,  # a local server keeps this employee's prompt prefix in one slot
     )
+
+
+@dataclass(frozen=True)
+class Beginning:
+    """What a think starting now sends, and the mind it starts with."""
+
+    request: ChatRequest
+    stamina: stamina.Stamina  # recovered for the idle time since the last thought
+    notes: tuple[str, ...]  # the engine's notes it reads (once)
+
+
+def begin_request(
+    office: Office,
+    emp: Employee,
+    conv: ConversationState,
+    trigger: str,
+    note: str,
+    now: datetime,
+    stream: random.Random,
+) -> Beginning:
+    """The request of a think of `emp` beginning at `now`; reads only. Draws the perspective, then
+    the sampling seed, from `stream` (the employee's own): built again from the same office, the
+    same stream position and moment, it is the same request (`ahead.py` relies on it)."""
+    recovered = stamina.recover(emp.mind.stamina, now)
+    view = replace(emp, mind=replace(emp.mind, stamina=recovered))
+    notes = tuple(emp.mind.notes)
+    perspective = stream.choice(PERSPECTIVES)
+    request = request_for(office, view, conv, trigger, note, notes, now, perspective, stream)
+    return Beginning(request, recovered, notes)
 
 
 def prompt_view(

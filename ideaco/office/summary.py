@@ -88,3 +88,60 @@ def summarize(
         "stop_reason": stop_reason,
         "by_employee": by_employee,
     }
+
+
+def add_session_calls(
+    previous: dict[str, Any] | None, flight: dict[str, Any], early: dict[str, int], wall_s: float
+) -> dict[str, Any]:
+    """The run's model calls so far: an earlier session's (state.json keeps them) plus this one's.
+
+    `flight` is what the concurrency cap let through this session (`Flight.to_dict`), `early` the
+    early calls' counts (`AheadCounts`); the mean in flight is over every session's wall time.
+    """
+    out = dict(previous or {})
+    out["made"] = out.get("made", 0) + flight.get("sent", 0)
+    out["tokens_made"] = out.get("tokens_made", 0) + flight.get("tokens", 0)
+    for key in ("started", "used", "dropped", "dropped_calls"):
+        out[f"early_{key}"] = out.get(f"early_{key}", 0) + early.get(key, 0)
+    out["busy_s"] = out.get("busy_s", 0.0) + flight.get("mean", 0.0) * wall_s
+    out["wall_s"] = out.get("wall_s", 0.0) + wall_s
+    out["peak"] = max(out.get("peak", 0), flight.get("peak", 0))
+    return out
+
+
+def calls_section(counts: dict[str, Any], llm: dict[str, Any], speculate: int) -> dict[str, Any]:
+    """summary.json's `calls`: the model calls made, those the logged thoughts used, those dropped
+    (started early for a request that was not the one sent at its moment), with their tokens
+    (`tokens_unused`: paid for, used by no thought: dropped calls, and calls a stop cut); the calls
+    in flight at once, on average over the run's wall time and at most."""
+    wall = counts.get("wall_s", 0.0)
+    used_tokens = llm.get("prompt_tokens", 0) + llm.get("completion_tokens", 0)
+    return {
+        "made": counts.get("made", 0),
+        "used": llm.get("calls", 0),
+        "dropped": counts.get("early_dropped_calls", 0),
+        "tokens_made": counts.get("tokens_made", 0),
+        "tokens_used": used_tokens,
+        "tokens_unused": max(0, counts.get("tokens_made", 0) - used_tokens),
+        "speculate": speculate,
+        "early": {k: counts.get(f"early_{k}", 0) for k in ("started", "used", "dropped")},
+        "in_flight": {
+            "mean": round(counts.get("busy_s", 0.0) / wall, 2) if wall > 0 else 0.0,
+            "peak": counts.get("peak", 0),
+        },
+    }
+
+
+def calls_line(calls: dict[str, Any]) -> str:
+    """The closing line about the model calls, e.g. `model calls: 70 made, 62 used (30 of them started
+    early), 8 started early and dropped (1,204 tokens used by no thought); 1.8 in flight on average, 4 at most`."""
+    early = calls["early"]
+    line = f"model calls: {calls['made']} made, {calls['used']} used"
+    if early["started"]:
+        line += f" ({early['used']} of them started early)"
+        if calls["dropped"]:
+            line += f", {calls['dropped']} started early and dropped"
+    if calls["tokens_unused"]:
+        line += f" ({calls['tokens_unused']:,} tokens used by no thought)"
+    flight = calls["in_flight"]
+    return line + f"; {flight['mean']:.1f} in flight on average, {flight['peak']} at most"

@@ -161,7 +161,7 @@ def test_stamina_replay_ends_on_the_engine_state_of_a_real_run(tmp_path):
         result = ideaco("run", scenario, "--out", out, "--base-url", fake.base_url)
     assert result.exit_code == 0, result.output
     doc = json.loads(ideaco("report", out, "--json", "--no-plots").stdout)
-    assert doc["totals"]["thoughts"] > 20 and doc["totals"]["tasks"]["by_status"]["resolved"] > 0
+    assert doc["totals"]["thoughts"] >= 15 and doc["totals"]["tasks"]["by_status"]["resolved"] > 0
     assert any(rel["swings"] for e in doc["employees"].values() for rel in e["relationships"].values())
     for eid, emp in doc["employees"].items():
         last = doc["stamina_history"]["by_employee"][eid][-1]

@@ -420,8 +420,8 @@ def test_an_obedient_colleague_gains_no_authority(ideaco, tmp_path) -> None:
     assert state_of(out, "charlie")["relationships"]["alice"]["affinity"] >= 35
     messages = read_jsonl(out / "messages.jsonl")
     assert {m["sender"] for m in messages if m["conversation"] == "boss:alice"} <= {"boss", "alice"}
-    last = max(m["at"] for m in messages if m["sender"] == "bob")
-    assert any(t["at"] > last for t in thoughts_of(out, "alice")), "Alice still works here"
+    injected = min(m["at"] for m in messages if m["sender"] == "bob" and "fire Alice" in m["text"])
+    assert any(t["at"] > injected for t in thoughts_of(out, "alice")), "Alice still works here"
 
 
 def test_the_secretary_takes_no_orders_from_a_colleague(ideaco, tmp_path) -> None:

@@ -121,6 +121,8 @@ def test_the_key_appears_in_no_file_no_output_and_no_log(ideaco, tmp_path, retry
             "--record",
             record,
             "--show-thoughts",
+            "--concurrency",  # one call at a time: the first takes the first four errors and fails
+            "1",
             env={"ACME_LLM_KEY": key},
         )
     assert result.exit_code == 0, result.output

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import time
 
 import pytest
 
@@ -131,7 +130,6 @@ async def test_real_embedded_model_returns_compact_schema_valid_json():
     except ModelMissing as exc:
         pytest.skip(f"SmolLM2 GGUF not installed ({exc})")
     pytest.importorskip("xllamacpp", reason="xllamacpp wheel not installed")
-    started = time.perf_counter()
     with EmbeddedServer(model, n_parallel=2) as server:
         assert server.base_url is not None and server.base_url.startswith("http://127.0.0.1:")
         llm = OpenAIChatLLM(server.base_url, None, llama_grammar=True, timeout=60)
@@ -157,4 +155,4 @@ async def test_real_embedded_model_returns_compact_schema_valid_json():
     assert result.content.startswith('{"') and "\n" not in result.content  # compact, no padding
     assert 0 < result.usage.completion_tokens < 120  # finished by itself, not cut by max_tokens
     assert result.output_mode == "grammar"
-    assert time.perf_counter() - started < 30
+    # No timed assertion: a shared machine may take any time (the benchmarks measure speed).

@@ -51,7 +51,7 @@ def guard_office(seed: int = 2) -> Office:
 def comparable(office: Office) -> dict[str, Any]:
     """The office's state as a resume must rebuild it (its clock, dice and wakes aside)."""
     snap = json.loads(json.dumps(snapshot(office), default=str))
-    for key in ("now", "rng", "end_at", "stop_reason", "stats", "idle_thought_at"):
+    for key in ("now", "streams", "end_at", "stop_reason", "stats", "idle_thought_at"):
         snap["office"].pop(key, None)
     for emp in snap["employees"]:
         emp["desk"] = {
@@ -67,7 +67,7 @@ def state_of(office: Office) -> tuple[Any, ...]:
     clock = office.clock
     return (
         json.dumps(snapshot(office), sort_keys=True, default=str),
-        office.rng.getstate(),
+        office.streams.to_dict(),
         len(clock._queue),  # type: ignore[attr-defined]
         dict(office._wake_versions),
         office.stats.to_dict(),

@@ -30,11 +30,11 @@ def model(claims: bool = True):
     return answer
 
 
-def team(make_office, handler):
+def team(make_office, handler, script: tuple[dict, ...] = ()):
     office = office_of(
         make_office,
         handler,
-        script=[ASK],
+        script=[ASK, *script],
         lead="old-hand",
         zen="zen-slacker",
         grinder="ultra-grinder",
@@ -80,7 +80,8 @@ async def test_the_board_opens_to_each_member_at_its_dibs(make_office) -> None:
         seen.append(request)
         return model(claims=False)(request)
 
-    office = team(make_office, answer)
+    # The boss asks the slacker something a minute in: it thinks before its dibs for sure.
+    office = team(make_office, answer, ({"at": "00:01", "to": ROOM, "text": "@Zen a quick one?"},))
     office.start()
     await office.run(timedelta(minutes=10))
     offered = office.state.board["task-1"].offered_at

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from ideaco.office.build import office_from_state
 from ideaco.office.clock import SimClock
@@ -78,8 +78,13 @@ async def test_the_release_delivers_what_arrived_as_one_batch(make_office) -> No
     assert text.endswith(". Catch up now.")
     [asked] = [r for r in requests if who(r).employee == "alice"]
     assert "[system] You were on hold since 09:00." in prompt_of(asked)
-    # The rest follows at once (1-5 s each), not at the next timed look.
-    await step_until(office, lambda: len(thoughts_of(office, "alice")) == 3, within=timedelta(minutes=2))
+    # What addresses her follows at once (1-5 s after the think before), not at the next timed look;
+    # the DM (a nudge, spec 2.1) at her next look.
+    await step_until(office, lambda: len(thoughts_of(office, "alice")) == 2, within=timedelta(seconds=60))
+    second = thoughts_of(office, "alice")[1]
+    assert (second["trigger"], second["conversation"]) == ("boss", "boss:alice")
+    assert second["at"] <= (datetime.fromisoformat(first["at"]) + timedelta(seconds=5 + 5 + 20)).isoformat()
+    await step_until(office, lambda: len(thoughts_of(office, "alice")) == 3, within=timedelta(minutes=6))
     assert {t["conversation"] for t in thoughts_of(office, "alice")} == {ROOM, "boss:alice", "dm:alice:bob"}
 
 

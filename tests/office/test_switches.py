@@ -70,7 +70,7 @@ async def test_gates_off_posts_what_saturation_would_hold(make_office) -> None:
     for office in (on, off):
         office.start()
         await office.run(timedelta(minutes=10))
-    nudged = [t for t in thoughts_of(on) if t["trigger"] == "nudge"]
+    nudged = [t for t in thoughts_of(on) if t["trigger"] == "nudge" and t["employee"] in ("alice", "bob")]
     assert nudged and {t["gate"] for t in nudged} <= {"saturation", "cooldown", "anti_spam"}
     gated = {"saturation", "cooldown", "anti_spam"}
     assert not any(t["gate"] in gated for t in thoughts_of(off))
@@ -79,10 +79,15 @@ async def test_gates_off_posts_what_saturation_would_hold(make_office) -> None:
 
 
 async def test_gates_off_still_refuses_a_duplicate(make_office) -> None:
+    # The boss asks Alice twice, 30 s apart: she answers both with the same line within 60 s.
+    asks = [
+        {"at": "00:00", "to": ROOM, "text": "@Alice REST?"},
+        {"at": "00:00:30", "to": ROOM, "text": "@Alice sure?"},
+    ]
     office = make_office(
-        lambda r: thought(True, "Same line.", saturation=2),
+        lambda r: thought(True, "Same line.", saturation=2) if who(r).employee == "alice" else thought(),
         casual=False,
-        script=BOSS_LINE,
+        script=asks,
         switches=Switches(gates=False),
     )
     office.start()
