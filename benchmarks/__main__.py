@@ -1,6 +1,7 @@
 """Run the benchmarks and print one table: `python -m benchmarks [--quick] [--only NAME ...]`.
 
-NAME is one of: engine, life, prompt, persistence, embedded, secretary, profile, sweep, people, viewer (comma-separated or repeated).
+NAME is one of: engine, life, prompt, persistence, embedded, secretary, profile, sweep, people, viewer,
+concurrency (comma-separated or repeated).
 `--quick` uses tiny sizes (a smoke run, well under 30 s) and skips the embedded model.
 """
 
@@ -28,6 +29,7 @@ BENCHES = (
     "sweep",
     "people",
     "viewer",
+    "concurrency",
 )
 
 

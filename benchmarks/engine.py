@@ -77,12 +77,16 @@ def sdk_arguments(request: ChatRequest) -> dict[str, Any]:
 
 
 async def office_cost(
-    fake: FakeModel, employees: int, warm: int, count: int, tmp: Path, rounds: int = 5
+    fake: FakeModel, employees: int, warm: int, count: int, tmp: Path, rounds: int = 5, speculate: int = 2
 ) -> tuple[Cost, ChatRequest | None]:
-    """The cost per thought of an office of `employees`, and one request the engine sent."""
+    """The cost per thought of an office of `employees` (calls may start early as `ideaco run`'s
+    default lets them: `speculate` = the concurrency), and one request the engine sent."""
     fake.reset("plausible")
     bench = open_office(
-        large_scenario(employees), base_url=fake.base_url, run_dir=tmp / f"office-{employees}"
+        large_scenario(employees),
+        base_url=fake.base_url,
+        run_dir=tmp / f"office-{employees}-{speculate}",
+        speculate=speculate,
     )
     office = bench.office
     capture = _Capture(office.llm)
@@ -140,6 +144,7 @@ async def measure(quick: bool = False) -> list[Row]:
             # The reference is taken again right before each office: same machine conditions.
             bare = await bare_cost(fake.base_url, request, 50 if quick else 300)
             cost, _ = await office_cost(fake, n, warm, count, Path(tmp))
+            alone, _ = await office_cost(fake, n, warm, count, Path(tmp), speculate=0)
             costs[n] = cost
             extra = cost.cpu_ms - bare.cpu_ms
             rows.append(
@@ -151,7 +156,9 @@ async def measure(quick: bool = False) -> list[Row]:
                     f"+{extra:.2f} ms",
                     "<= bare SDK call + 2 ms",
                     extra <= 2.0,
-                    f"{cost.count} thoughts; wall ms per thought {cost.wall_ms:.2f} vs bare call {bare.wall_ms:.2f}",
+                    f"{cost.count} thoughts; wall ms per thought {cost.wall_ms:.2f} vs bare call "
+                    f"{bare.wall_ms:.2f}; with no call started early (--speculate 0) "
+                    f"+{alone.cpu_ms - bare.cpu_ms:.2f} ms",
                 )
             )
         small, large = costs[sizes[0]], costs[sizes[-1]]

@@ -84,7 +84,8 @@ WHAT_IF = {"cached_tokens_clock_last": clock_last, "cached_tokens_rules_first": 
 class Model:
     """The scripted model's state: policy, per-employee prefix cache, counters."""
 
-    def __init__(self, policy: str = "plausible") -> None:
+    def __init__(self, policy: str = "plausible", latency: float = 0.0) -> None:
+        self.latency = latency  # seconds each chat completion takes (a fixed, plausible model's)
         self.reset(policy)
 
     def reset(self, policy: str | None = None) -> None:
@@ -106,6 +107,7 @@ class Model:
             "max_prompt_tokens": 0,
             "spoke": 0,
         }
+        self.flight = InFlight()
 
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body.get("messages") or []
@@ -145,6 +147,31 @@ class Model:
         }
 
 
+class InFlight:
+    """Chat completions being answered: how many at once (the peak) and for how long in all."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.peak = 0
+        self.busy_s = 0.0  # the sum over calls of their duration (call-seconds)
+        self.first: float | None = None  # monotonic time of the first call's start
+        self.last: float | None = None  # and of the last call's end
+
+    def begin(self, at: float) -> None:
+        self.now += 1
+        self.peak = max(self.peak, self.now)
+        self.first = at if self.first is None else self.first
+
+    def end(self, began: float, at: float) -> None:
+        self.now -= 1
+        self.busy_s += at - began
+        self.last = at
+
+    def to_dict(self) -> dict[str, float]:
+        span = (self.last - self.first) if self.first is not None and self.last is not None else 0.0
+        return {"peak_in_flight": self.peak, "busy_s": round(self.busy_s, 3), "span_s": round(span, 3)}
+
+
 # --------------------------------------------------------------------------- HTTP/1.1 server
 
 
@@ -176,12 +203,21 @@ async def _serve_connection(model: Model, reader: asyncio.StreamReader, writer: 
             try:
                 body = json.loads(raw) if raw else {}
                 if method == "POST" and path.endswith("/chat/completions"):
-                    out = _response(200, model.answer(body))
+                    loop = asyncio.get_running_loop()
+                    began = loop.time()
+                    model.flight.begin(began)
+                    try:
+                        answer = model.answer(body)
+                        if model.latency > 0:
+                            await asyncio.sleep(model.latency)
+                    finally:
+                        model.flight.end(began, loop.time())
+                    out = _response(200, answer)
                 elif method == "POST" and path.endswith("/control"):
                     model.reset(body.get("policy"))
                     out = _response(200, {"policy": model.policy})
                 elif method == "GET" and path.endswith("/stats"):
-                    out = _response(200, model.stats)
+                    out = _response(200, {**model.stats, **model.flight.to_dict()})
                 elif method == "GET" and path.endswith("/models"):
                     out = _response(200, {"object": "list", "data": [{"id": "bench", "object": "model"}]})
                 else:
@@ -199,8 +235,8 @@ async def _serve_connection(model: Model, reader: asyncio.StreamReader, writer: 
         writer.close()
 
 
-async def serve(policy: str, port: int = 0) -> None:
-    model = Model(policy)
+async def serve(policy: str, port: int = 0, latency: float = 0.0) -> None:
+    model = Model(policy, latency)
     server = await asyncio.start_server(lambda r, w: _serve_connection(model, r, w), "127.0.0.1", port)
     print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
     async with server:
@@ -213,14 +249,18 @@ async def serve(policy: str, port: int = 0) -> None:
 class FakeModel:
     """The server as a subprocess; `base_url` for an OpenAI client, `stats()` and `reset()`."""
 
-    def __init__(self, policy: str = "plausible") -> None:
+    def __init__(self, policy: str = "plausible", latency: float = 0.0) -> None:
         self.policy = policy
+        self.latency = latency
         self._proc: subprocess.Popen[str] | None = None
         self.port = 0
 
     def start(self) -> FakeModel:
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "benchmarks.fake_model", "--policy", self.policy],
+            [
+                sys.executable, "-m", "benchmarks.fake_model",
+                "--policy", self.policy, "--latency", str(self.latency),
+            ],
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -266,9 +306,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--policy", default="plausible", choices=sorted(POLICIES))
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds each answer takes")
     args = parser.parse_args()
     try:
-        asyncio.run(serve(args.policy, args.port))
+        asyncio.run(serve(args.policy, args.port, args.latency))
     except KeyboardInterrupt:
         pass
 

@@ -18,6 +18,7 @@ import yaml
 from benchmarks.policies import PollingWakes
 from ideaco.llm.config import LLMSettings
 from ideaco.llm.factory import LLMStack, build_llm
+from ideaco.office.ahead import Ahead
 from ideaco.office.build import office_from_scenario
 from ideaco.office.clock import Clock, SimClock
 from ideaco.office.config import config_for
@@ -188,8 +189,10 @@ def open_office(
     policy: WakePolicy | None = None,
     concurrency: int = 2,
     clock: Clock | None = None,
+    speculate: int = 0,
 ) -> Bench:
-    """An office on a SimClock, against `base_url` (or a given `llm`), logging to `run_dir` (or memory)."""
+    """An office on a SimClock, against `base_url` (or a given `llm`), logging to `run_dir` (or memory);
+    `speculate`: how many calls may start before their think's moment (`ideaco run --speculate`)."""
     stack = None
     if llm is None:
         settings = LLMSettings(base_url=base_url, model="bench", timeout=30.0, retry_attempts=1)
@@ -208,6 +211,7 @@ def open_office(
         journal=journal,
         config=config,
         policy=policy,  # None: ideaco's own (AdaptiveWakes)
+        ahead=Ahead(speculate, budget=stack.budget if stack is not None else None),
     )
     return Bench(office, stack)
 
