@@ -117,7 +117,54 @@ def _env() -> Environment:
         undefined=StrictUndefined,
         autoescape=False,
         keep_trailing_newline=False,
+        auto_reload=False,  # package files: no stat() of the template at every prompt
     )
+
+
+_SYSTEM_CACHE: dict[tuple[Any, ...], tuple[dict[str, Any], str]] = {}  # the stable part, by what it reads
+
+
+def _system_message(view: PromptView) -> str:
+    """The system message: who I am, where, the rules. It changes only when one of those does, so it
+    is rendered once for them (the persona by identity: the office hands over the same mapping)."""
+    key = (
+        view.me,
+        view.age,
+        id(view.persona),
+        view.company,
+        view.scene,
+        view.language,
+        view.tools,
+        view.compact,
+    )
+    cached = _SYSTEM_CACHE.get(key)
+    if cached is not None and cached[0] is view.persona:
+        return cached[1]
+    persona = dict(view.persona)
+    persona.setdefault("description", "")
+    persona.setdefault("tone", "")
+    persona.setdefault("quirk", "")
+    persona.setdefault("speaking_style", "")
+    persona.setdefault("example_lines", [])
+    persona["tendency_note"] = tendency_note(persona)
+    text = (
+        _env()
+        .get_template("system.j2")
+        .render(
+            me=view.me.__dict__ | {"age": view.age},
+            persona=persona,
+            company=view.company,
+            scene=view.scene,
+            language_name=LANGUAGES.get(view.language, view.language),
+            tools=view.tools,
+            archetypes=", ".join(ARCHETYPES),
+            compact=view.compact,
+        )
+    )
+    if len(_SYSTEM_CACHE) >= 4096:
+        _SYSTEM_CACHE.clear()
+    _SYSTEM_CACHE[key] = (view.persona, text)
+    return text
 
 
 def tendency_note(persona: dict[str, Any]) -> str:
@@ -159,24 +206,8 @@ def _clip(text: str, limit: int) -> str:
 
 def render_prompt(view: PromptView) -> list[dict[str, str]]:
     """Render the chat messages (system, user) for one thought."""
-    persona = dict(view.persona)
-    persona.setdefault("description", "")
-    persona.setdefault("tone", "")
-    persona.setdefault("quirk", "")
-    persona.setdefault("speaking_style", "")
-    persona.setdefault("example_lines", [])
-    persona["tendency_note"] = tendency_note(persona)
     env = _env()
-    system = env.get_template("system.j2").render(
-        me=view.me.__dict__ | {"age": view.age},
-        persona=persona,
-        company=view.company,
-        scene=view.scene,
-        language_name=LANGUAGES.get(view.language, view.language),
-        tools=view.tools,
-        archetypes=", ".join(ARCHETYPES),
-        compact=view.compact,
-    )
+    system = _system_message(view)
     lines = [
         ChatLine(
             at=line.at,

@@ -34,9 +34,24 @@ def pace(emp: Employee, cfg: LeverConfig) -> float:
     return levers.pace(talkativeness(emp, cfg), zone(emp), cfg)
 
 
+_TIMERS: dict[tuple[int, int, float, str], tuple[TimerConfig, LeverConfig, TimerConfig]] = {}
+
+
 def timers(emp: Employee, base: TimerConfig, cfg: LeverConfig) -> TimerConfig:
-    """The spec's timers with this employee's look and nudge delays scaled by its pace."""
-    return levers.look_timers(base, pace(emp, cfg))
+    """The spec's timers with this employee's look and nudge delays scaled by its pace.
+
+    Asked at every look of every employee: kept by what it depends on (the configs by identity),
+    since hashing a TimerConfig each time cost more than the rest of an empty look."""
+    talk, where = talkativeness(emp, cfg), zone(emp)
+    key = (id(base), id(cfg), talk, where)
+    cached = _TIMERS.get(key)
+    if cached is not None and cached[0] is base and cached[1] is cfg:
+        return cached[2]
+    scaled = levers.look_timers(base, levers.pace(talk, where, cfg))
+    if len(_TIMERS) >= 1024:
+        _TIMERS.clear()
+    _TIMERS[key] = (base, cfg, scaled)
+    return scaled
 
 
 def gates(emp: Employee, base: GateConfig, cfg: LeverConfig) -> GateConfig:

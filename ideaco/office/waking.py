@@ -259,14 +259,8 @@ class AdaptiveWakes:
         idle time like a message would: the room needs someone to consider starting a topic every
         10 min, not every member on every look.
         """
-        timers, cfg = office.config.timers, office.config.person_levers()
-        chance = levers.idle_chance(
-            person.talkativeness(emp, cfg), person.zone(emp), timers.idle_think_chance, cfg
-        )
-        if chance <= 0.0:  # a red-zone employee starts no topic (and draws nothing)
-            return None
-        if chance != timers.idle_think_chance:
-            timers = _idle_timers(timers, chance)
+        base, chance = office.config.timers, None
+        timers = base
         for conv in office.conversations_of(emp.id):
             if conv.kind is not ConversationKind.CASUAL:
                 continue
@@ -274,6 +268,16 @@ class AdaptiveWakes:
             if conv.id in considered:
                 thought_at = datetime.fromisoformat(considered[conv.id])
                 quiet_since = thought_at if quiet_since is None else max(quiet_since, thought_at)
+            if not rules.room_is_idle(quiet_since, now, base):
+                continue  # not idle: no chance, no draw (the common case, checked first)
+            if chance is None:
+                cfg = office.config.person_levers()
+                chance = levers.idle_chance(
+                    person.talkativeness(emp, cfg), person.zone(emp), base.idle_think_chance, cfg
+                )
+                if chance <= 0.0:  # a red-zone employee starts no topic (and draws nothing)
+                    return None
+                timers = base if chance == base.idle_think_chance else _idle_timers(base, chance)
             if rules.should_think_idle(conv.kind, quiet_since, now, rng, timers):
                 return conv.id
         return None

@@ -159,7 +159,8 @@ async def test_idle_casual_room_thinks_rarely_with_trigger_idle(make_office, mon
     assert thoughts, "some idle look should think in two hours"
     assert all(t["trigger"] == "idle" and t["conversation"] == CASUAL for t in thoughts)
     assert len(thoughts) == sum(draws)  # one think per lucky look, none otherwise
-    assert len(draws) >= 80  # four people looking every <= 300 s for two hours
+    # Four people looking every <= 300 s for two hours; a look draws only while the room is idle.
+    assert len(draws) >= 30
     assert len(thoughts) <= 0.35 * len(draws)
     assert len(office.llm.requests) == len(thoughts)
 
