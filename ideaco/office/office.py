@@ -234,7 +234,16 @@ class Office:
         call = self.ahead.take(emp.id, begun.request) or self.calls.start(self.llm, begun.request)
         thought_id, notes = self.next_id("thought"), list(begun.notes)
         ctx = thinking.context(
-            self, emp, conv, Trigger(trigger), now, thought_id, call, note=note, rethinks=rethinks, notes=notes
+            self,
+            emp,
+            conv,
+            Trigger(trigger),
+            now,
+            thought_id,
+            call,
+            note=note,
+            rethinks=rethinks,
+            notes=notes,
         )
         self.thinking[emp.id] = ctx
 
@@ -244,6 +253,7 @@ class Office:
         self.clock.call_at(now + timedelta(seconds=self.config.think_seconds), finish)
 
     async def _finish(self, ctx: ThinkContext) -> None:
+        await self.ahead.settle(ctx.call)  # a model that answers at once leaves nothing to do early
         while not ctx.call.done():  # waiting for the model: meanwhile, upcoming thinks' calls start
             self.ahead.top_up(self)
             await self.ahead.wait(ctx.call)  # the call's own failure is the think's result, not ours

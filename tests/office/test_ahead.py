@@ -47,7 +47,7 @@ def guard_office(llm: Any, seed: int, limit: int) -> Office:
         clock=SimClock(scenario.start),
         seed=seed,
         journal=MemoryJournal(),
-        ahead=Ahead(limit),
+        ahead=Ahead(limit, settle_s=0.0),  # the scripted model answers in microseconds
     )
 
 
@@ -175,10 +175,25 @@ async def test_a_lone_employee_is_answered_by_the_call_made_for_its_next_look(ma
         casual=False,
         script=[{"at": "00:00", "to": ROOM, "text": "@Alice status?"}],
     )
-    office.ahead.limit = 4
+    office.ahead.limit, office.ahead.settle_s = 4, 0.0
     office.start()
     await office.run(timedelta(minutes=20))
     assert office.ahead.counts.used >= 3, office.ahead.counts
+
+
+@pytest.mark.parametrize(("latency", "early"), [(0.0, False), (0.02, True)])
+async def test_nothing_starts_early_while_the_model_answers_at_once(make_office, latency, early) -> None:
+    """A model that answers within `settle_s` leaves nothing to gain: no prediction is even made."""
+    answer = ScriptedLLM(handler=lambda r: thought(True, f"{who(r).employee} at {who(r).at:%H:%M:%S}"))
+    office = make_office(
+        llm=DelayedLLM(answer, lambda _r: latency),
+        casual=False,
+        script=[{"at": "00:00", "to": ROOM, "text": "Status, everyone?"}],
+    )
+    office.ahead.limit = 4  # and the default settle_s
+    office.start()
+    await office.run(timedelta(minutes=10))
+    assert (office.ahead.counts.started > 0) is early
 
 
 async def test_permits_go_to_calls_someone_waits_for_before_tentative_ones() -> None:
