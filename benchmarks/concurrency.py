@@ -107,11 +107,14 @@ def _records(path: Path) -> list[dict[str, Any]]:
 
 
 def comparable(run_dir: Path) -> tuple[list[Any], list[Any]]:
-    """A run's messages and thoughts without the wall-clock fields (latency, the think's wall time)."""
+    """A run's messages and thoughts without what the server's state decides, not the request: a
+    call's latency, and its cached tokens (the fake model's prefix cache, like a provider's, also
+    holds the prompts of calls that were dropped)."""
     thoughts = _records(run_dir / "thoughts.jsonl")
     for t in thoughts:
         if t.get("llm"):
             t["llm"].pop("latency_ms", None)
+            t["llm"].pop("cached_tokens", None)
     return _records(run_dir / "messages.jsonl"), thoughts
 
 
