@@ -306,6 +306,44 @@ def competing_process(on: bool) -> Iterator[None]:
             hog.wait()
 
 
+LAYOUTS = ((2, 1, 1), (2, 1, 2), (1, 2, 1), (1, 1, 2), (1, 2, 2))  # instances x threads x in flight each
+
+
+async def layout_rows(office: OfficeRun, label: str) -> list[Row]:
+    """The office's requests on fresh servers of each layout (instances x threads x calls in flight
+    per instance), each employee's to its own slot: what more calls in flight buy on this machine."""
+    requests = [r for r, _ in office.calls]
+    model, walls = default_model(), {}
+    for servers, threads, per in LAYOUTS:
+        slots = max(2, -(-len(office.placement) // servers))
+        placement = office.placement
+        if servers == 1:  # every employee on the one server, a slot each
+            placement = {key: (0, n % slots) for n, key in enumerate(office.placement)}
+        instances = [EmbeddedServer(model, n_parallel=slots, threads=threads) for _ in range(servers)]
+        try:
+            urls = [instance.start() for instance in instances]
+            walls[(servers, threads, per)], _, _ = await drive_directly(
+                urls, placement, requests, servers * per
+            )
+        finally:
+            for instance in instances:
+                instance.stop()
+    used = walls[LAYOUTS[0]]
+    return [
+        Row(
+            NAME,
+            f"layout {s} instance{'s' if s > 1 else ''} x {t} thread{'s' if t > 1 else ''} x {k} in flight each, {label}: thoughts/s",
+            len(requests) / wall,
+            len(requests) / used,
+            ratio(used, wall),
+            "",
+            None,
+            "what runs (one call per one-thread instance)" if (s, t, k) == LAYOUTS[0] else "vs what runs",
+        )
+        for (s, t, k), wall in walls.items()
+    ]
+
+
 async def measure_once(thoughts: int, concurrency: int, contended: bool) -> list[Row]:
     label = "beside 1 busy process" if contended else "machine to itself"
     with competing_process(contended):
@@ -318,6 +356,7 @@ async def measure_once(thoughts: int, concurrency: int, contended: bool) -> list
             )
         finally:
             await direct.aclose()
+        layouts = await layout_rows(office, label)
     calls = office.calls
     n = len(calls)
     completion = sum(res.usage.completion_tokens for _, res in calls)
@@ -325,49 +364,53 @@ async def measure_once(thoughts: int, concurrency: int, contended: bool) -> list
     cached = sum(res.usage.cached_tokens for _, res in calls)
     util = ratio(direct_wall, office.wall)
     choice = [] if contended else await model_choice_rows(office)
-    return choice + [
-        Row(
-            NAME,
-            f"thoughts/s, office vs llama.cpp driven directly, {label} ({n} calls, {concurrency} at a time)",
-            n / office.wall,
-            n / direct_wall,
-            util,
-            ">= 0.9",
-            util >= 0.9,
-            f"{office.layout}; calls in flight on average {office.in_flight:.2f} of {concurrency}",
-        ),
-        Row(
-            NAME,
-            f"completion tokens/s, office vs direct, {label}",
-            completion / office.wall,
-            completion / direct_wall,
-            util,
-            "",
-            None,
-            f"{completion / max(1, n):.0f} completion tokens per thought",
-        ),
-        Row(
-            NAME,
-            f"prefix cache: cached / prompt tokens, {label}",
-            ratio(cached, prompt),
-            "",
-            "",
-            "",
-            None,  # the >= 0.5 target is over a long run (summary.json): here each first prompt is cold
-            f"{prompt / max(1, n):.0f} prompt tokens per thought; one slot per employee; "
-            f"{len(office.placement)} first prompts uncached",
-        ),
-        Row(
-            NAME,
-            f"longest wait between two finished thoughts (s), {label}",
-            longest_gap(office.finished),
-            "",
-            "",
-            "",
-            None,
-            f"office wall {office.wall:.0f} s for {n} thoughts",
-        ),
-    ]
+    return (
+        choice
+        + layouts
+        + [
+            Row(
+                NAME,
+                f"thoughts/s, office vs llama.cpp driven directly, {label} ({n} calls, {concurrency} at a time)",
+                n / office.wall,
+                n / direct_wall,
+                util,
+                ">= 0.9",
+                util >= 0.9,
+                f"{office.layout}; calls in flight on average {office.in_flight:.2f} of {concurrency}",
+            ),
+            Row(
+                NAME,
+                f"completion tokens/s, office vs direct, {label}",
+                completion / office.wall,
+                completion / direct_wall,
+                util,
+                "",
+                None,
+                f"{completion / max(1, n):.0f} completion tokens per thought",
+            ),
+            Row(
+                NAME,
+                f"prefix cache: cached / prompt tokens, {label}",
+                ratio(cached, prompt),
+                "",
+                "",
+                "",
+                None,  # the >= 0.5 target is over a long run (summary.json): here each first prompt is cold
+                f"{prompt / max(1, n):.0f} prompt tokens per thought; one slot per employee; "
+                f"{len(office.placement)} first prompts uncached",
+            ),
+            Row(
+                NAME,
+                f"longest wait between two finished thoughts (s), {label}",
+                longest_gap(office.finished),
+                "",
+                "",
+                "",
+                None,
+                f"office wall {office.wall:.0f} s for {n} thoughts",
+            ),
+        ]
+    )
 
 
 async def measure(quick: bool = False, thoughts: int = 16) -> list[Row]:
