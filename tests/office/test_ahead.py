@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
+from ideaco.cycle import Phase, Trigger
 from ideaco.llm import tentative
-from ideaco.llm.base import BudgetExhausted, LLMRateLimited, LLMServerError, LLMTimeout
+from ideaco.llm.base import BudgetExhausted, ChatRequest, LLMRateLimited, LLMServerError, LLMTimeout
 from ideaco.llm.budget import BudgetLLM
 from ideaco.llm.limits import LimitedLLM, Permits
 from ideaco.office import upcoming
@@ -254,3 +255,66 @@ def test_what_an_answer_posts_is_read_from_it() -> None:
         assert upcoming.outcome(failed) == upcoming.QUIET
     finally:
         loop.close()
+
+
+# --- what holds a think back from starting early (Ahead._blocked), on both sides -------------------
+
+
+def _think(office: Office, employee: str, conversation: str, seconds: float) -> upcoming.Prediction:
+    at = office.now() + timedelta(seconds=seconds)
+    return upcoming.Prediction(conversation, at, Trigger.NUDGE, ChatRequest(messages=(), model="m"))
+
+
+@pytest.mark.parametrize(
+    ("posted", "total", "blocked"),
+    [(2, 10, False), (3, 10, True)],  # posting rates (2+1)/12 = 0.25 and (3+1)/12 = 0.33 vs survival 0.7
+    ids=["likely used", "likely dropped"],
+)
+def test_a_think_waits_behind_one_likely_to_post_where_it_reads(make_office, posted, total, blocked) -> None:
+    office = make_office(casual=False)
+    ahead = Ahead(limit=4)
+    for n in range(total):
+        ahead.learn("nudge", n < posted)
+    office.employees["alice"].desk.phase = Phase.TYPING  # reads one conversation only
+    think = _think(office, "alice", ROOM, 30)
+    before = [(think.at - timedelta(seconds=1), upcoming.UNKNOWN, "nudge")]
+    assert ahead._blocked(office, "alice", think, {ROOM: before}) is blocked
+    after = [(think.at + timedelta(seconds=1), upcoming.UNKNOWN, "nudge")]  # posts after it began
+    assert ahead._blocked(office, "alice", think, {ROOM: after}) is False
+
+
+def test_a_known_answer_decides_and_a_script_line_blocks(make_office) -> None:
+    office = make_office(casual=False, script=[{"at": "00:01", "to": ROOM, "text": "Hello?"}])
+    office.start()
+    ahead = Ahead(limit=4)
+    office.employees["alice"].desk.phase = Phase.TYPING
+    early = _think(office, "alice", ROOM, 30)  # before the script's line at 00:01
+    late = _think(office, "alice", ROOM, 90)  # after it
+    due = early.at - timedelta(seconds=1)
+    assert ahead._blocked(office, "alice", early, {ROOM: [(due, upcoming.POSTS, "boss")]}) is True
+    assert ahead._blocked(office, "alice", early, {ROOM: [(due, upcoming.QUIET, "boss")]}) is False
+    assert ahead._blocked(office, "alice", early, {}) is False
+    assert ahead._blocked(office, "alice", late, {}) is True
+
+
+def test_an_idle_employee_waits_behind_posts_anywhere_it_reads(make_office) -> None:
+    office = make_office()  # alice is in the room and the casual room
+    ahead = Ahead(limit=4)
+    think = _think(office, "alice", ROOM, 60)
+    elsewhere = {"eng-casual": [(think.at - timedelta(seconds=5), upcoming.POSTS, "nudge")]}
+    office.employees["alice"].desk.phase = Phase.IDLE  # a post there may wake her sooner
+    assert ahead._blocked(office, "alice", think, elsewhere) is True
+    office.employees["alice"].desk.phase = Phase.TYPING  # her think is set: only its room matters
+    assert ahead._blocked(office, "alice", think, elsewhere) is False
+
+
+def test_posting_rates_start_at_a_half_and_follow_what_thinks_of_a_kind_did() -> None:
+    ahead = Ahead(limit=1)
+    assert ahead.posting_rate("boss") == 0.5
+    for posted in (True, True, True, False):
+        ahead.learn("boss", posted)
+    assert ahead.posting_rate("boss") == 4 / 6 and ahead.posting_rate("nudge") == 0.5
+    assert (
+        upcoming.kind_of(Trigger.NUDGE) == "nudge"
+        and upcoming.kind_of(Trigger.NUDGE, rethinks=1) == "rethink"
+    )
