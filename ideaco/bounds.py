@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Annotated
 
@@ -26,6 +28,16 @@ RESERVED_IDS = frozenset({"boss", "system", "all", "everyone"})
 TAKEN_IDS = RESERVED_IDS | {SECRETARY_ID}
 # Room and department ids end up inside conversation ids (`boss:x`, `dm:a:b`), so no ':' or spaces.
 PLACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# Words the transcript and the prompts use for a role: a person's name with one of them as a word
+# reads as that role ("Boss (BOSS)", "System:", "Secretary Jones"), so nobody is named with them.
+ROLE_WORDS = frozenset({"boss", "system", "secretary"})
+# Marks the transcript and the prompts put around a speaker's name: "★ Boss", "⚑ ... escalates",
+# "Name (BOSS)", "Name (you)", "Name:", "@Name", "* [09:00]" (an unread line), "[task-1]".
+NAME_MARKS = frozenset("()[]{}<>*:@★⚑")
+# Conversation ids the engine makes or reads as aliases of others (spec 1.6, 2.5): a room or a
+# department may not take one, or a report meant for one would land in it.
+ENGINE_PLACE = re.compile(r"^(?:req-\d+|boss-chat-.*|group-chat-.*|dm-.*)$", re.IGNORECASE)
+_WORD = re.compile(r"[^\W_]+")
 # Bidirectional and line-breaking formatting characters: they let a name rearrange the transcript.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029")
 
@@ -54,10 +66,52 @@ def check_name(value: str) -> str:
     return value
 
 
+def one_paragraph(value: object) -> object:
+    """Prose a tool is given (a mission, a requirement): its line breaks and tabs folded into
+    spaces, then refused like a name if another control or bidi character is left."""
+    if not isinstance(value, str):
+        return value
+    return check_name(" ".join(value.split()))
+
+
+def check_person_name(value: str) -> str:
+    """A person's name (an employee, a hire): a display name that reads as nobody else's role.
+
+    Not a mention keyword or the secretary's name, no role word ("Boss (BOSS)", "System:"), none
+    of the marks a transcript or a prompt puts around a speaker; compared in NFKC form, case-folded
+    (a full-width "ＢＯＳＳ" is "boss").
+    """
+    check_name(value)
+    folded = unicodedata.normalize("NFKC", value).casefold()
+    if folded in RESERVED_IDS:
+        keyword = " (it is a mention keyword)" if folded in {"all", "everyone"} else ""
+        raise ValueError(f"{value!r} is reserved{keyword}")
+    if folded == SECRETARY_ID:
+        raise ValueError(f"{value!r} is the secretary's name")
+    role = next((w for w in _WORD.findall(folded) if w in ROLE_WORDS), None)
+    if role is not None:
+        raise ValueError(f"{value!r} reads as someone else: {role!r} is the {role}'s title")
+    mark = next((ch for ch in folded if ch in NAME_MARKS), None)
+    if mark is not None:
+        raise ValueError(f"{value!r} contains {mark!r}, which marks a speaker in the transcript")
+    return value
+
+
 def check_place_id(value: str) -> str:
-    """A room's or a department's id: not one the boss, the system, a mention or the secretary takes."""
-    if value.lower() in TAKEN_IDS:
+    """A room's or a department's id: not one the boss, the system, a mention or the secretary
+    takes, nor one the engine makes or reads as an alias (req-N, boss-chat-X, dm-X, group-chat-X)."""
+    if value.lower() in TAKEN_IDS or ENGINE_PLACE.match(value):
         raise ValueError(f"{value!r} is reserved")
+    return value
+
+
+def check_new_id(value: str, taken: Collection[str], what: str) -> str:
+    """An id the secretary (or the boss) makes for a new person or place: not reserved, not `taken`
+    (the ids of the employees, conversations and departments there already are)."""
+    if value.lower() in TAKEN_IDS or ENGINE_PLACE.match(value):
+        raise ValueError(f"{what} id {value!r} is reserved")
+    if value in taken:
+        raise ValueError(f"{what} id {value!r} is already taken")
     return value
 
 
@@ -97,6 +151,7 @@ def refuse_key_choice(value: str | None) -> str | None:
 
 # The same checks as pydantic field types, for the scenario's models.
 Name = Annotated[str, AfterValidator(check_name)]
+PersonName = Annotated[str, AfterValidator(check_person_name)]
 PlaceId = Annotated[str, Field(pattern=PLACE_ID.pattern), AfterValidator(check_place_id)]
 Start = Annotated[datetime, AfterValidator(check_start)]
 Seconds = Annotated[float, AfterValidator(check_seconds)]

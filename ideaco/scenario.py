@@ -23,6 +23,7 @@ from ideaco.bounds import (
     RESERVED_IDS,
     SECRETARY_ID,
     Name,
+    PersonName,
     PlaceId,
     Seconds,
     Start,
@@ -149,7 +150,7 @@ class Department(_Strict):
 
 class Employee(_Strict):
     id: str
-    name: Name = Field(min_length=1)
+    name: PersonName = Field(min_length=1)
     role: Name = Field(min_length=1)
     archetype: str | None = None
     persona: str | None = None  # a path relative to the scenario file
@@ -263,12 +264,8 @@ class Scenario(_Strict):
         ids = {e.id: i for i, e in reversed(list(enumerate(self.employees)))}  # each id's first index
         for i, e in enumerate(self.employees):
             claim(e.id, f"employees[{i}].id")
-            key = e.name.strip().lower()
-            if key in RESERVED_IDS:
-                problems.append((f"employees[{i}].name", f"{e.name!r} is reserved (it is a mention keyword)"))
-            elif key == SECRETARY_ID:
-                problems.append((f"employees[{i}].name", f"{e.name!r} is the secretary's name"))
-            elif key in names:  # mentions use @Name, so names must tell employees apart
+            key = e.name.strip().lower()  # reserved names and role words: PersonName
+            if key in names:  # mentions use @Name, so names must tell employees apart
                 problems.append((f"employees[{i}].name", f"duplicate name {e.name!r} (also {names[key]})"))
             elif key in ids and key != e.id:  # @key would name two people: one by id, one by name
                 problems.append((f"employees[{i}].name", f"{e.name!r} is the id of employees[{ids[key]}]"))

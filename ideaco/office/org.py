@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from ideaco.bounds import check_new_id
 from ideaco.cycle import Owed, Trigger
 from ideaco.mind import stamina, tasks
 from ideaco.mind.mind import Mind
@@ -165,7 +166,8 @@ def run_tool(org: Org, tool: str, args: dict[str, Any], ctx: ToolContext) -> Too
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "args"
-        return ToolResult(False, f"{tool}: {where}: {err['msg']}")
+        cause = (err.get("ctx") or {}).get("error")  # our own check's words, without pydantic's prefix
+        return ToolResult(False, f"{tool}: {where}: {cause if isinstance(cause, ValueError) else err['msg']}")
     handler: Callable[[Org, Any, ToolContext, list[tuple[str, Owed]]], str] = _HANDLERS[tool]
     owed: list[tuple[str, Owed]] = []
     try:
@@ -175,6 +177,15 @@ def run_tool(org: Org, tool: str, args: dict[str, Any], ctx: ToolContext) -> Too
 
 
 # ---------------------------------------------------------------------------- lookups
+
+
+def _new_id(org: Org, value: str, what: str) -> str:
+    """An id for a new person or place: not reserved, nor any employee's, conversation's or department's."""
+    taken = {*org.employees, *org.conversations, *org.company.departments}
+    try:
+        return check_new_id(value, taken, what)
+    except ValueError as exc:
+        raise Refusal(str(exc)) from None
 
 
 def _starts_with(words: str, department: Department) -> bool:
@@ -211,6 +222,8 @@ def _create_department(org: Org, a: CreateDepartment, ctx: ToolContext, owed: li
         raise Refusal("the department needs a name made of letters or digits")
     if dept_id in org.company.departments or f"{dept_id}-casual" in org.conversations:
         raise Refusal(f"department {dept_id!r} already exists")
+    _new_id(org, dept_id, "the department")
+    _new_id(org, f"{dept_id}-casual", "its casual room")
     dept = Department(id=dept_id, name=a.name, mission=a.mission)
     org.edit_company().departments[dept_id] = dept
     org.add_conversation(
@@ -238,6 +251,8 @@ def _hire_employee(org: Org, a: HireEmployee, ctx: ToolContext, owed: list) -> s
     if any(e.name.lower() == a.name.lower() and not e.dismissed for e in org.employees.values()):
         raise Refusal(f"someone named {a.name} already works here")
     rehired = existing is not None
+    if not rehired:
+        _new_id(org, emp_id, "the employee")
     if rehired:  # the memory was kept
         emp = org.employee(emp_id)
         emp.dismissed, emp.role, emp.department = False, a.role, dept_id
@@ -278,6 +293,7 @@ def _create_room(org: Org, a: CreateRoom, ctx: ToolContext, owed: list) -> str:
     room_id = slug(a.id or a.name)
     if not room_id or room_id in org.conversations:
         raise Refusal(f"a room with id {room_id!r} already exists" if room_id else "the room needs a name")
+    _new_id(org, room_id, "the room")
     members = list(dict.fromkeys(_employee(org, m).id for m in a.members))
     dept = org.company.department_for(members)  # shows the mission of most members' department
     org.add_conversation(

@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+
+from ideaco.bounds import check_name, check_person_name, one_paragraph
 
 
 @dataclass(frozen=True)
@@ -199,15 +201,20 @@ class ToolArgs(BaseModel):
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
 
 
+# What a tool names is shown in transcripts and prompts: the scenario's checks (ideaco.bounds).
+_Label = AfterValidator(check_name)
+_Prose = BeforeValidator(one_paragraph)
+
+
 class CreateDepartment(ToolArgs):
     id: Annotated[str, ID] = ""
-    name: Annotated[str, Field(min_length=1, max_length=60), ID]
-    mission: Annotated[str, Field(max_length=300), DESCRIPTION] = ""
+    name: Annotated[str, Field(min_length=1, max_length=60), ID, _Label]
+    mission: Annotated[str, Field(max_length=300), DESCRIPTION, _Prose] = ""
 
 
 class HireEmployee(ToolArgs):
-    name: Annotated[str, Field(min_length=1, max_length=40), ID]
-    role: Annotated[str, Field(min_length=1, max_length=80), DESCRIPTION]
+    name: Annotated[str, Field(min_length=1, max_length=40), ID, AfterValidator(check_person_name)]
+    role: Annotated[str, Field(min_length=1, max_length=80), DESCRIPTION, _Label]
     archetype: Annotated[str, ID]
     department: Annotated[str, ID]
     age: Annotated[int | None, Field(ge=18, le=80), Range(18, 80)] = None
@@ -215,14 +222,14 @@ class HireEmployee(ToolArgs):
 
 class CreateRoom(ToolArgs):
     id: Annotated[str, ID] = ""
-    name: Annotated[str, Field(min_length=1, max_length=60), ID]
+    name: Annotated[str, Field(min_length=1, max_length=60), ID, _Label]
     kind: Literal["work", "casual"] = "work"
     members: Annotated[list[Annotated[str, ID]], Field(min_length=1), Bound("members", 20, 8)]
 
 
 class AssignRequirement(ToolArgs):
     to: Annotated[str, Field(min_length=1), TO]
-    description: Annotated[str, Field(min_length=1, max_length=500), DESCRIPTION]
+    description: Annotated[str, Field(min_length=1, max_length=500), DESCRIPTION, _Prose]
 
 
 class DismissEmployee(ToolArgs):
