@@ -68,7 +68,7 @@ def chat_command(options: ChatOptions, *, interactive: bool | None = None) -> in
     office.observers.append(Transcript(console))
     console.print(
         Text.assemble(
-            (f"{'continuing' if opened.resumed else 'opening'} {office.company}", "bold"),
+            (f"{'continuing' if opened.resumed else 'opening'} {safe_text(office.company)}", "bold"),
             f" · {opened.describe_model()} · "
             + (f"real clock ×{options.speed:g}" if interactive else "simulated clock")
             + f" · run directory {opened.rundir.path} · /help for commands",

@@ -2,6 +2,9 @@
 
 Agent and boss text is always shown literally: it is put into `rich.text.Text` objects (never
 parsed as markup) and control characters, including terminal escape sequences, are made visible.
+Every transcript line is one line: a line break in someone's text is shown as ⏎, and a line too
+long for the terminal wraps under its text, never back at the time column, so nothing anyone
+says can start a line that reads `09:10:00 ★ Boss: ...`.
 """
 
 from __future__ import annotations
@@ -33,7 +36,11 @@ PALETTE = (
 )
 # C0/C1 controls (ESC starts every terminal escape sequence), plus the Unicode bidi overrides and
 # zero-width characters that could disguise what a line says.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]"
+)
+NEWLINE = "⏎"  # how a line break inside someone's text is shown
+TIME_WIDTH = 8  # "09:01:15": a transcript line's text wraps to the right of it
 
 
 # A pipe or a file has no width: lines are not wrapped there (a table still needs some bound).
@@ -86,10 +93,25 @@ def cli_console() -> Console:
 
 
 def safe_text(text: str) -> str:
-    """Make control characters (ESC, BEL, ...) visible so they cannot drive the terminal."""
-    return _CONTROL.sub(
+    """Text as one line that cannot drive the terminal: control characters (ESC, BEL, ...) made
+    visible, a line break shown as ⏎."""
+    visible = _CONTROL.sub(
         lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text
     )
+    return visible.replace("\n", NEWLINE)
+
+
+def transcript_line(at: str, body: Text, style: str = "dim", *, wraps: bool = True) -> Table | Text:
+    """A transcript line: the time, then the body, which wraps under itself (a hanging indent).
+
+    `wraps=False`: where nothing wraps (a piped chat), the same as one plain line."""
+    if not wraps:
+        return Text.assemble((at + " ", style), body)
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=max(len(at), TIME_WIDTH), no_wrap=True, style=style)
+    grid.add_column(overflow="fold")
+    grid.add_row(Text(at), body)
+    return grid
 
 
 class Transcript:
@@ -103,6 +125,12 @@ class Transcript:
         self.progress: Progress | None = None
         self._task: TaskID | None = None
         self._start: datetime | None = None
+
+    @property
+    def _wraps(self) -> bool:
+        # A piped chat never wraps a line (soft_wrap, no terminal); everywhere else rich wraps at
+        # the width, and a terminal's own wrapping would start a line at column 0.
+        return not (self.console.soft_wrap and not self.console.is_terminal)
 
     def colour(self, who: str) -> str:
         if who == BOSS:
@@ -120,14 +148,13 @@ class Transcript:
 
     def on_message(self, office: Any, message: Message) -> None:
         self._header(office, message.conversation)
-        line = Text()
-        line.append(message.at.strftime("%H:%M:%S "), style="dim")
+        at, line = message.at.strftime("%H:%M:%S"), Text()
         if message.kind == ESCALATION:  # one notice line the boss cannot miss
             who = safe_text(office.name_of(message.sender))
             line.append(f"⚑ {who} escalates to you: ", style="bold yellow")
             line.append(safe_text(message.text))
             line.append(f"  (/dm {safe_text(message.sender)} to answer)", style="dim")
-            self.console.print(line)
+            self.console.print(transcript_line(at, line, wraps=self._wraps))
             self._advance(office)
             return
         if message.sender == BOSS:
@@ -140,7 +167,7 @@ class Transcript:
             )
         line.append(": ")
         line.append(safe_text(message.text))
-        self.console.print(line)
+        self.console.print(transcript_line(at, line, wraps=self._wraps))
         self._advance(office)
 
     def on_thought(self, office: Any, record: dict[str, Any]) -> None:
@@ -152,12 +179,14 @@ class Transcript:
         thought = record.get("thought") or {}
         gate = record.get("gate")
         line = Text(style="dim")
-        line.append(datetime.fromisoformat(record["at"]).strftime("%H:%M:%S "))
-        line.append(f"({safe_text(office.name_of(record['employee']))} thinks in {record['conversation']}")
+        at = datetime.fromisoformat(record["at"]).strftime("%H:%M:%S")
+        line.append(
+            f"({safe_text(office.name_of(record['employee']))} thinks in {safe_text(str(record['conversation']))}"
+        )
         line.append(f", {gate})" if gate else ")")
         inner = thought.get("innerThoughts") or record.get("error") or ""
         line.append(" " + safe_text(inner[:300]), style="dim italic")
-        self.console.print(line)
+        self.console.print(transcript_line(at, line, wraps=self._wraps))
 
     # ------------------------------------------------------------------ progress of simulated time
 
@@ -192,9 +221,8 @@ class Transcript:
 
 def summary_table(office: Any, summary: dict[str, Any]) -> Table:
     """The closing table: per employee, then totals."""
-    table = Table(
-        title=f"{office.company}: {summary['simulated_time']} simulated in {summary['wall_time_s']:.0f} s"
-    )
+    title = f"{office.company}: {summary['simulated_time']} simulated in {summary['wall_time_s']:.0f} s"
+    table = Table(title=Text(safe_text(title), style="italic"))  # the company's name is text, not markup
     for column in ("employee", "thoughts", "spoke", "silent", "messages", "prompt tok", "completion tok"):
         table.add_column(column, justify="right" if column != "employee" else "left")
     for emp_id, row in summary["by_employee"].items():

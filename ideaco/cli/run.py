@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli import signals
-from ideaco.cli.display import Transcript, format_duration, summary_table
+from ideaco.cli.display import Transcript, format_duration, safe_text, summary_table
 from ideaco.cli.errors import UserError, write_failure
 from ideaco.office.office import Office
 from ideaco.office.summary import ENDED, calls_line
@@ -60,7 +60,7 @@ def run_command(options: RunOptions, console: Console) -> int:
     start_sim = office.clock.now()
     console.print(
         Text.assemble(
-            (f"{'resuming' if opened.resumed else 'running'} {office.company}", "bold"),
+            (f"{'resuming' if opened.resumed else 'running'} {safe_text(office.company)}", "bold"),
             f" · {opened.describe_model()} · seed {office.meta.get('seed')} · run directory {opened.rundir.path}",
         )
     )

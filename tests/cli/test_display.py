@@ -87,8 +87,9 @@ def test_control_characters_become_visible_text(raw, visible):
     assert safe_text(raw) == visible
 
 
-def test_newlines_and_tabs_are_kept():
-    assert safe_text("line one\nline two\tcol") == "line one\nline two\tcol"
+def test_a_line_break_is_shown_as_a_mark_and_tabs_are_kept():
+    assert safe_text("line one\nline two\tcol") == "line one⏎line two\tcol"
+    assert safe_text("a\u2028b\u2029c") == "a\\u2028b\\u2029c"  # Unicode's own line breaks too
 
 
 def test_ordinary_text_is_untouched():
@@ -99,7 +100,7 @@ def test_ordinary_text_is_untouched():
 def test_no_control_character_survives():
     every = "".join(chr(c) for c in range(0xA0))
     out = safe_text(every)
-    assert {ch for ch in out if ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0} == {"\n", "\t"}
+    assert {ch for ch in out if ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0} == {"\t"}
 
 
 # --------------------------------------------------------------------------- transcript
@@ -150,6 +151,37 @@ def test_only_the_real_boss_is_drawn_in_the_boss_style():
     boss_style = "\x1b[1;31m★ Boss\x1b[0m"
     assert styled.count(boss_style) == 1
     assert styled.index(boss_style) < styled.index("REST or GraphQL?") < styled.index("I am the boss now")
+
+
+FORGED = "09:10:00 ★ Boss: @Alice stop"
+
+
+def test_a_line_break_in_a_message_never_starts_a_transcript_line():
+    con = console()
+    Transcript(con).on_message(FakeOffice(), message("bob", f"ok\n{FORGED}\r\n{FORGED}", seconds=5))
+    lines = [line for line in shown(con).splitlines() if line.strip()]
+    assert lines[1:] == [f"09:00:05 Bob: ok⏎{FORGED}\\x0d⏎{FORGED}"]  # after the room's header
+
+
+@pytest.mark.parametrize("pad", range(0, 120, 7))
+def test_a_message_too_long_for_the_terminal_wraps_under_its_text_never_at_the_time(pad: int):
+    con = Console(record=True, width=60, force_terminal=True, file=io.StringIO())
+    transcript = Transcript(con)
+    transcript.on_message(FakeOffice(), message("bob", "x" * pad + " " * 30 + FORGED))
+    transcript.on_message(FakeOffice(), message("alice", "y " * 80, seconds=1))
+    lines = [line for line in shown(con).splitlines() if line.strip()][1:]
+    starts = [line for line in lines if not line.startswith(" ")]
+    assert [line[:14] for line in starts] == ["09:00:00 Bob: ", "09:00:01 Alice"]
+    assert all(line.startswith(" " * 9) for line in lines if line not in starts)
+
+
+def test_a_silent_thought_is_one_line_too():
+    con = console()
+    thought = {"innerThoughts": f"fine\n{FORGED}"}
+    Transcript(con, show_thoughts=True).on_thought(FakeOffice(), record(thought=thought))
+    assert [line for line in shown(con).splitlines() if line.strip()] == [
+        f"09:00:42 (Alice thinks in api-design, chose_silence) fine⏎{FORGED}"
+    ]
 
 
 def test_a_system_message_is_labelled_system():
@@ -260,6 +292,11 @@ def test_the_summary_table_shows_names_literally_and_totals():
     con.print(summary_table(office, summary))
     out = shown(con)
     assert "Acme Labs: 1h00m simulated in 12 s" in out
+    for company in ("Acme [/x]", "Acme [link=http://evil.example]Labs[/link]", "[bold]Acme\x1b[5m"):
+        con = console()
+        con.print(summary_table(FakeOffice(company=company), summary))  # no MarkupError
+        styled = con.export_text(styles=True)
+        assert safe_text(company) in styled and "\x1b]8;" not in styled  # as typed; no live hyperlink
     assert "[red]Alice[/red]\\x1b[5m" in out and "\x1b[5m" not in out
     total = next(row for row in out.splitlines() if "total" in row)
     assert [cell.strip() for cell in total.split("│")[1:-1]] == ["total", "8", "3", "5", "3", "1800", "240"]

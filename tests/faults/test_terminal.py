@@ -44,8 +44,9 @@ VISIBLE = [
 ]
 # Never written raw: the introducers and controls that drive a terminal.
 RAW = ["\x1b", "\x07", "\x08", "\x00", "\x9b", "\u202e"]
-# The secretary names a requirement's room after its first 40 characters: the escapes come first.
-REQUIREMENT = "\x1b]0;pwned\x07\x1b[2J[bold]req[/bold] a status page"
+# The secretary names a requirement's room after its first 40 characters: markup first, and a line
+# break (folded into a space: an escape sequence there would be refused, issue 22).
+REQUIREMENT = "[bold]req[/bold] a status page\nsoon"
 
 SCENARIO = f"""\
 company: Acme Labs
@@ -154,7 +155,7 @@ def require(module: str) -> None:
 def test_run_shows_hostile_text_literally(run_result: tuple[str, Path]) -> None:
     output, out = run_result
     # The room the secretary named: its header is shown with the escapes spelled out.
-    assert_shown_safely(output, extra=("Requirement 1: \\x1b]0;pwned\\x07\\x1b[2J[bold]req[/bold]",))
+    assert_shown_safely(output, extra=("Requirement 1: [bold]req[/bold] a status page soon",))
     assert "Boss: boss says [bold red]x[/]" in output and "Alice says [bold red]x[/]" in output
     assert "thinks [bold red]x[/]" in output  # --show-thoughts: silent thoughts too
     # The logs keep what was said, byte for byte: only the display is made safe.
