@@ -9,7 +9,6 @@ engine did. A run of state format 1 (before `applied`) still reports, with end v
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections import Counter
 from collections.abc import Iterable
@@ -199,6 +198,13 @@ def _activity(thoughts: Iterable[dict[str, Any]], messages: Iterable[dict[str, A
     }
 
 
+def _group(records: Iterable[dict[str, Any]], key: str) -> dict[Any, list[dict[str, Any]]]:
+    out: dict[Any, list[dict[str, Any]]] = {}
+    for r in records:
+        out.setdefault(r.get(key), []).append(r)
+    return out
+
+
 def _durations(values: list[float]) -> dict[str, Any]:
     if not values:
         return {"count": 0, "mean_s": None, "median_s": None}
@@ -298,33 +304,34 @@ def report(run: RunLog, hist: History | None = None) -> dict[str, Any]:
     def hour(rec: dict[str, Any]) -> int:
         return max(0, int((_dt(rec["at"]) - start).total_seconds() // 3600))
 
-    hours_n = max(
-        [
-            max(1, math.ceil((end - start).total_seconds() / 3600)),
-            *(hour(r) + 1 for r in (*run.thoughts, *run.messages)),
-        ]
-    )
+    # One pass over the records (linear in them, not in the run's length): each employee's, and
+    # each hour's that holds any (an hour nothing happened in is left out).
+    thoughts_of, messages_of = _group(run.thoughts, "employee"), _group(run.messages, "sender")
+    tasks_of = _group(tasks_all, "owner")
     employees = {}
     for emp in run.employees:
-        mine = [r for r in run.thoughts if r["employee"] == emp.id]
+        mine = thoughts_of.get(emp.id, [])
         employees[emp.id] = {
             "name": emp.name,
             "role": emp.role,
-            **_activity(mine, (m for m in run.messages if m["sender"] == emp.id)),
+            **_activity(mine, messages_of.get(emp.id, [])),
             "triggers": dict(Counter(r.get("trigger") for r in mine)),
-            "tasks": _tasks([t for t in tasks_all if t["owner"] == emp.id]),
+            "tasks": _tasks(tasks_of.get(emp.id, [])),
             "stamina": _stamina_now(
                 hist.stamina.get(emp.id) or [StaminaPoint(start, 100.0, 0.0, 0.0, "start")]
             ),
             "relationships": relationship_table(hist, emp.id, end),
         }
+    by_hour: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+    for r in run.thoughts:
+        by_hour.setdefault(hour(r), ([], []))[0].append(r)
+    for m in run.messages:
+        by_hour.setdefault(hour(m), ([], []))[1].append(m)
     hours = []
-    for h in range(hours_n):
-        th = [r for r in run.thoughts if hour(r) == h]
-        ms = [m for m in run.messages if hour(m) == h]
+    for h, (th, ms) in sorted(by_hour.items()):
+        th_of, ms_of = _group(th, "employee"), _group(ms, "sender")
         by_employee = {
-            e: _activity((r for r in th if r["employee"] == e), (m for m in ms if m["sender"] == e))
-            for e in employees
+            e: _activity(th_of.get(e, []), ms_of.get(e, [])) for e in employees if e in th_of or e in ms_of
         }
         hours.append(
             {

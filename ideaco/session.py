@@ -97,10 +97,11 @@ class OpenedRun:
                 self.lock.release()
 
 
-def read_log(path: Path) -> list[dict]:
-    """All records of a JSONL log (none if it does not exist yet), through the run directory's reader."""
+def read_log(path: Path, within: tuple[datetime, datetime] | None = None) -> list[dict]:
+    """All records of a JSONL log (none if it does not exist yet), through the run directory's reader:
+    a line that is no record, or dated outside `within`, is one line (IdeacoError)."""
     try:
-        return runlog.read_log(path)
+        return runlog.read_log(path, within=within)
     except ValueError as exc:
         raise IdeacoError(str(exc)) from None
 
@@ -296,8 +297,11 @@ def _reopen(
         duration if isinstance(duration, timedelta) else parse_run_duration(duration) if duration else None
     )
     settings = resolve_model_settings(model, scenario)
-    messages = read_log(rundir.messages_path)
-    thoughts = read_log(rundir.thoughts_path)
+    within = runlog.span(state, runlog.read_summary(rundir))  # every line checked before anything is paid
+    messages = read_log(rundir.messages_path, within)
+    thoughts = read_log(rundir.thoughts_path, within)
+    if foreign := runlog.foreign_state(state, thoughts, where):
+        raise IdeacoError(f"{foreign}: it cannot continue them")
     saved_now = state["office"].get("now")
     try:
         now = datetime.fromisoformat(saved_now)

@@ -11,7 +11,8 @@ from ideaco.errors import IdeacoError as UserError  # the CLI's name for it
 
 EXIT_USAGE = 2
 
-__all__ = ["EXIT_USAGE", "UserError", "fail", "interrupted", "write_failure"]
+__all__ = ["EXIT_USAGE", "UserError", "fail", "interrupted", "warn", "write_failure"]
+WARNINGS_SHOWN = 10  # a log full of junk gets this many lines, then a count of the rest
 
 
 def interrupted(signum: int) -> None:
@@ -61,3 +62,14 @@ def fail(message: str) -> None:
         Text("ideaco: error: ", style="bold red") + Text(message.splitlines()[0] if message else "failed")
     )
     sys.exit(EXIT_USAGE)
+
+
+def warn(lines: list[str]) -> None:
+    """Print each line as `ideaco: warning: <line>` on stderr (at most WARNINGS_SHOWN, then a count)."""
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    for line in lines[:WARNINGS_SHOWN]:
+        console.print(
+            Text("ideaco: warning: ", style="bold yellow") + Text(line.splitlines()[0] if line else "")
+        )
+    if len(lines) > WARNINGS_SHOWN:
+        console.print(Text(f"ideaco: warning: ... and {len(lines) - WARNINGS_SHOWN} more line(s) like these"))

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli.display import PALETTE, cli_console, safe_text
-from ideaco.cli.errors import UserError
+from ideaco.cli.errors import UserError, warn
 from ideaco.cli.timeline import _at, render
 from ideaco.cycle import Gate
 from ideaco.office.conversation import BOSS, SYSTEM
@@ -68,6 +68,8 @@ def follow(
     while True:
         for record in tail.poll():
             on_record(record)
+        warn(tail.warnings)
+        tail.warnings.clear()
         if stop():
             return tail.offset
         _sleep(poll_s)
@@ -120,7 +122,10 @@ class RunView:
             self.conversations[str(conv.get("id"))] = str(conv.get("name") or conv.get("id"))
 
     def poll_messages(self) -> None:
-        for rec in self._messages_tail.poll():
+        records = self._messages_tail.poll()
+        warn(self._messages_tail.warnings)
+        self._messages_tail.warnings.clear()
+        for rec in records:
             self.messages.setdefault(str(rec.get("id")), rec)
             sender = rec.get("sender")
             if sender not in (BOSS, SYSTEM, None):
@@ -258,6 +263,8 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         records = thoughts.poll()
     except JsonlError as exc:
         raise UserError(str(exc)) from None
+    warn(thoughts.warnings)
+    thoughts.warnings.clear()
     for record in records:
         view.see(record)
     filters = resolve_filters(options, view)
@@ -292,8 +299,13 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         if not options.as_json:
             console.print(Text("following new thoughts (Ctrl-C to stop)", style="dim"))
 
-        def ended() -> bool:  # summary.json written and no process writing: nothing more will come
-            return view.rundir.summary_path.exists() and not writer_alive(view.rundir.path)
+        gone = [0]  # polls in a row that found no process writing the run
+
+        def ended() -> bool:
+            # Nothing more will come: summary.json written and no process writing, or no process
+            # writing at two polls in a row (a run killed before its end never writes a summary).
+            gone[0] = 0 if writer_alive(view.rundir.path) else gone[0] + 1
+            return gone[0] > 0 and (view.rundir.summary_path.exists() or gone[0] > 1)
 
         def on_record(record: dict[str, Any]) -> None:
             view.see(record)
@@ -306,7 +318,12 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
             return 0
         except JsonlError as exc:
             raise UserError(str(exc)) from None
-        done = "the run has ended (summary.json written, no process writing it): stopped following"
+        done = (
+            "the run has ended (summary.json written, no process writing it): stopped following"
+            if view.rundir.summary_path.exists()
+            else "no process is writing the run, and it has no summary.json (it was stopped or killed "
+            f"before its end): stopped following; ideaco run --resume {view.rundir.path} continues it"
+        )
         if options.as_json:
             sys.stderr.write(done + "\n")  # stdout stays JSON Lines
         else:

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli.display import cli_console, safe_text
-from ideaco.cli.errors import UserError
+from ideaco.cli.errors import UserError, warn
 from ideaco.errors import IdeacoError
 from ideaco.interview import Answer, InterviewError, ask_everyone, employee_model, interviewees, parse_at
 from ideaco.llm.base import LLMError
@@ -49,6 +49,7 @@ def interview_command(options: InterviewOptions, console: Console | None = None)
         run = RunLog.open(options.rundir)
     except RunLogError as exc:
         raise UserError(str(exc)) from None
+    warn(run.warnings)
     try:
         at = parse_at(options.at, run.start.date()) if options.at else None
     except InterviewError as exc:

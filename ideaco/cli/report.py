@@ -19,11 +19,12 @@ from rich.text import Text
 from ideaco.analysis import RunData, RunError, history, load_run, report
 from ideaco.cli.collaboration import boss_table, collaboration_table
 from ideaco.cli.display import cli_console, format_duration, safe_text
-from ideaco.cli.errors import UserError
+from ideaco.cli.errors import UserError, warn
 from ideaco.metrics import evaluate
 from ideaco.store.rundir import RunDirError
 
 CLIP = 48  # characters of a task description in the tasks table
+MAX_HOUR_ROWS = 48  # a long run's busy hours: the first ones shown (an hour with nothing in it is left out)
 MAX_TASK_ROWS = 40  # a long run's tasks: the first ones shown, the rest counted (all are in --json)
 
 
@@ -35,6 +36,7 @@ def report_command(
         run = load_run(rundir)
     except RunError as exc:
         raise UserError(str(exc)) from None
+    warn(run.warnings)  # lines that are no records, skipped; a state from another run
     hist = history(run)
     data = report(run, hist)
     data["collaboration"] = evaluate(run, hist)
@@ -164,13 +166,19 @@ def silences_table(data: dict[str, Any]) -> Table:
 
 
 def hours_table(data: dict[str, Any]) -> Table:
-    table = Table(title="Per simulated hour")
+    hours = data["hours"]
+    first = datetime.fromisoformat(data["run"]["simulated_start"]).date()
+    days = any(datetime.fromisoformat(row["start"]).date() != first for row in hours)
+    more = (
+        f" (the first {MAX_HOUR_ROWS} of {len(hours)}; all in --json)" if len(hours) > MAX_HOUR_ROWS else ""
+    )
+    table = Table(title=f"Per simulated hour{more}")
     for column in ("hour", "msgs", "thoughts", "spoke", "calls", "tokens", "silences"):
         table.add_column(column, justify="left" if column in ("hour", "silences") else "right")
-    for row in data["hours"]:
+    for row in hours[:MAX_HOUR_ROWS]:
         start = datetime.fromisoformat(row["start"])
         table.add_row(
-            f"{start:%H:%M}",
+            f"{start:%Y-%m-%d %H:%M}" if days else f"{start:%H:%M}",
             str(row["messages"]),
             str(row["thoughts"]),
             str(row["spoke"]),

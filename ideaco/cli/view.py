@@ -43,12 +43,13 @@ def view(
 
 def view_command(rundir: Path, out: Path | None = None) -> list[Path]:
     """Write the page(s): one for a run directory, one per run for a sweep's directory."""
+    from ideaco.cli.errors import warn
     from ideaco.store.runlog import RunLogError
     from ideaco.viewer import write_view
 
     runs = sorted(p.parent for p in (rundir / "runs").glob("*/state.json")) if rundir.is_dir() else []
     if (rundir / "state.json").exists() or not runs:
-        return [write_view(rundir, out)]
+        return [write_view(rundir, out, warn)]
     if out is not None:
         raise RunLogError(f"{rundir} is a sweep of {len(runs)} runs: --out names one file; omit it")
-    return [write_view(run) for run in runs]
+    return [write_view(run, warn=warn) for run in runs]

@@ -123,7 +123,12 @@ def _cut(path: Path, fragment: bytes) -> int:
 
 def read(path: str | Path) -> list[dict]:
     """All complete records of a log; a torn last line (being written, or cut by a crash) is skipped."""
-    out: list[dict] = []
+    return [record for _n, record in read_numbered(path)]
+
+
+def read_numbered(path: str | Path) -> list[tuple[int, Any]]:
+    """`read`, each line's JSON value with its line number (for a reader that names a line it skips)."""
+    out: list[tuple[int, Any]] = []
     with open(path, "rb") as f:
         lines = f.read().split(b"\n")
     for n, line in enumerate(lines, start=1):
@@ -139,7 +144,7 @@ def read(path: str | Path) -> list[dict]:
             raise JsonlError(f"{path}: line {n} is not valid JSON") from None
         if n == len(lines):  # no newline after it: possibly still being written
             break
-        out.append(rec)
+        out.append((n, rec))
     return out
 
 

@@ -133,7 +133,16 @@ def writer_alive(path: str | Path) -> bool:
         return False  # killed without releasing: its details stayed behind
     except OSError:
         return True  # alive, another user's
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether a process has ended but not been reaped yet (it answers signal 0, yet writes nothing)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False  # no /proc here: trust the signal
+    return stat.rsplit(")", 1)[-1].split()[:1] == ["Z"]
 
 
 def describe_holder(path: str | Path) -> str:

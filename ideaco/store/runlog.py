@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ideaco import safejson
-from ideaco.store import jsonl
+from ideaco.bounds import MAX_DURATION
+from ideaco.scenario import parse_duration
+from ideaco.store import jsonl, schema
 from ideaco.store.rundir import RunDir
 from ideaco.store.state import StateStore
 
@@ -78,25 +80,35 @@ class RunLog:
     messages: list[dict[str, Any]] = field(default_factory=list)
     thoughts: list[dict[str, Any]] = field(default_factory=list)
     summary: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)  # one line each: lines skipped, a foreign state
 
     @classmethod
     def open(cls, path: str | Path) -> RunLog:
-        """Read a run directory; RunLogError (one line) for anything that is not a readable run."""
+        """Read a run directory; RunLogError (one line) for anything that is not a readable run.
+
+        Lines that are no records, or dated outside the run's span (`span`), are skipped with a
+        warning each (`warnings`), as is a state.json from another run."""
         try:
             rundir = RunDir.open_existing(path)
             with StateStore(rundir.state_path) as store:
                 state = store.load()
             if state is None:
                 raise RunLogError(f"{rundir.path}: state.json holds no saved state yet")
-            messages, thoughts = (read_log(p) for p in (rundir.messages_path, rundir.thoughts_path))
-            summary = rundir.read_summary()
+            warnings: list[str] = []
+            summary = read_summary(rundir, warnings)
+            within = span(state, summary)
+            messages, thoughts = (
+                read_log(p, warnings, within) for p in (rundir.messages_path, rundir.thoughts_path)
+            )
         except RunLogError:
             raise
         except ValueError as exc:  # RunDirError, StateError, JsonlError, bad JSON: all one line already
             raise RunLogError(str(exc).splitlines()[0]) from None
         except OSError as exc:
             raise RunLogError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-        return cls(Path(path), state, messages, thoughts, summary if isinstance(summary, dict) else None)
+        run = cls(Path(path), state, messages, thoughts, summary)
+        run.warnings = warnings + run._strangers()
+        return run
 
     @classmethod
     def open_state(cls, path: str | Path) -> RunLog:
@@ -110,6 +122,10 @@ class RunLog:
         except OSError as exc:
             raise RunLogError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         return cls(Path(path), state if isinstance(state, dict) else {})
+
+    def _strangers(self) -> list[str]:
+        found = foreign_state(self.state, self.thoughts, self.path / "state.json")
+        return [found] if found else []
 
     # ------------------------------------------------------------------ the state
 
@@ -126,7 +142,7 @@ class RunLog:
 
     @property
     def has_applied(self) -> bool:
-        return self.format >= 2 and all("applied" in t for t in self.thoughts)
+        return self.format >= 2 and all(isinstance(t.get("applied"), dict) for t in self.thoughts)
 
     @property
     def employees(self) -> list[EmployeeRecord]:
@@ -176,9 +192,90 @@ class RunLog:
         return {str(m.get("id")): m for m in self.messages}
 
 
-def read_log(path: str | Path) -> list[dict[str, Any]]:
-    """Every complete record of a JSONL log ([] if it does not exist yet; a torn last line is skipped)."""
-    return jsonl.read(path) if Path(path).exists() else []
+def read_summary(rundir: RunDir, warnings: list[str] | None = None) -> dict[str, Any] | None:
+    """summary.json, or None: not written yet, or not a JSON object (then a line in `warnings`)."""
+    try:
+        summary = rundir.read_summary()
+    except (ValueError, OSError) as exc:
+        summary = exc
+    if summary is None or isinstance(summary, dict):
+        return summary
+    if warnings is not None:
+        what = "cannot be read" if isinstance(summary, Exception) else "is not a JSON object"
+        warnings.append(f"{rundir.summary_path} {what}, ignored")
+    return None
+
+
+def span(state: dict[str, Any], summary: dict[str, Any] | None) -> tuple[datetime, datetime] | None:
+    """When a run's records can be: from its start to the last moment its engine wrote down (its
+    clock, its planned end, its summary's end) plus one length of its scenario (a killed
+    continuation's logs run past its last save). None if state.json says too little to tell."""
+    office = state.get("office") if isinstance(state.get("office"), dict) else {}
+    scenario = office.get("scenario") if isinstance(office.get("scenario"), dict) else {}
+    start = _moment(office.get("start"))
+    ends = [_moment(office.get("now")), _moment(office.get("end_at"))]
+    ends.append(_moment((summary if isinstance(summary, dict) else {}).get("simulated_end")))
+    known = [e for e in ends if e is not None]
+    try:
+        length = parse_duration(scenario.get("duration", "0s"))
+    except ValueError:
+        length = MAX_DURATION
+    if start is None or not known:
+        return None
+    return start, max(known) + length
+
+
+def foreign_state(state: dict[str, Any], thoughts: list[dict[str, Any]], where: Any) -> str | None:
+    """One line if the state `where` is from another run than these logs: none of the people who
+    think in them is in it (the secretary, whom every company has, aside; a state that lags behind
+    its logs may miss some, a hire after its last save, never all)."""
+    employees = state.get("employees")
+    known = {str(e.get("id")) for e in _documents(employees)} - {"secretary"}
+    named = {str(t.get("employee")) for t in thoughts} - {"secretary"}
+    if not known or not named or known & named:
+        return None
+    office = state.get("office") if isinstance(state.get("office"), dict) else {}
+    scenario = office.get("scenario") if isinstance(office.get("scenario"), dict) else {}
+    which = f"scenario {scenario.get('name')!r}" if scenario.get("name") else "another scenario"
+    people = ", ".join(sorted(named)[:5]) + (", ..." if len(named) > 5 else "")
+    return f"{where} is from another run ({which}): none of the people in its logs ({people}) is in it"
+
+
+def _moment(value: Any) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value).replace(tzinfo=None) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def read_log(
+    path: str | Path,
+    warnings: list[str] | None = None,
+    within: tuple[datetime, datetime] | None = None,
+) -> list[dict[str, Any]]:
+    """Every complete record of a JSONL log ([] if it does not exist yet; a torn last line is skipped).
+
+    A line of messages.jsonl or thoughts.jsonl that is valid JSON but no record (`store.schema`),
+    or one dated outside `within` (the run's `span`), is skipped with a one-line warning appended
+    to `warnings`; without `warnings` (a writer about to continue the run) such a line is refused:
+    RunLogError naming the file and the line.
+    """
+    if not Path(path).exists():
+        return []
+    out: list[dict[str, Any]] = []
+    for n, record in jsonl.read_numbered(path):
+        problem = schema.problem(Path(path).name, record)
+        if problem is None and within is not None:
+            at = datetime.fromisoformat(record["at"]).replace(tzinfo=None)
+            if not within[0] <= at <= within[1]:
+                problem = f"dated {record['at']}, outside the run ({within[0]:%Y-%m-%d %H:%M} to {within[1]:%Y-%m-%d %H:%M})"
+        if problem is None:
+            out.append(record)
+        elif warnings is None:
+            raise RunLogError(f"{path}: line {n} is {problem}; remove or mend that line to continue this run")
+        else:
+            warnings.append(f"{path}: line {n} is {problem}, skipped")
+    return out
 
 
 def _dt(value: str) -> datetime:
@@ -193,18 +290,23 @@ def applied_at(record: dict[str, Any], think_seconds: float = 5.0) -> datetime:
     return _dt(record["at"]) + timedelta(seconds=think_seconds)
 
 
+_BLANK = object()  # a blank line in a log: nothing to read, nothing to warn of
+
+
 class Tail:
     """Reads the complete lines appended to a JSON Lines log since the last `poll()` (a run going on).
 
     Only bytes up to the last newline are consumed: a torn last line (still being written) is read
     again, whole, on a later poll. A complete line that is not JSON is held back while it is the
-    last one (a killed run's tail, cut on resume) and is an error once lines follow it.
+    last one (a killed run's tail, cut on resume) and is an error once lines follow it. Valid JSON
+    that is no record (`store.schema`) is skipped, with a line in `warnings`.
     """
 
     def __init__(self, path: str | Path, offset: int = 0) -> None:
         self.path = Path(path)
         self.offset = offset
         self.line = 0  # lines consumed, for error messages
+        self.warnings: list[str] = []  # lines skipped, one line each (the reader prints and clears them)
 
     def poll(self) -> list[dict[str, Any]]:
         try:
@@ -217,15 +319,18 @@ class Tail:
         out: list[dict[str, Any]] = []
         for i, raw in enumerate(lines):
             try:
-                rec = safejson.loads(raw) if raw.strip() else None  # bounded: never a RecursionError
+                rec = safejson.loads(raw) if raw.strip() else _BLANK  # bounded: never a RecursionError
             except ValueError:
                 rec = False
-            if rec is False or (rec is not None and not isinstance(rec, dict)):
+            if rec is False:
                 if i == len(lines) - 1:
                     break
                 raise jsonl.JsonlError(f"{self.path}: line {self.line + 1} is not valid JSON")
             self.offset += len(raw) + 1
             self.line += 1
-            if rec is not None:
+            problem = None if rec is _BLANK else schema.problem(self.path.name, rec)
+            if problem is not None:
+                self.warnings.append(f"{self.path}: line {self.line} is {problem}, skipped")
+            elif rec is not _BLANK:
                 out.append(rec)
         return out

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from ideaco.store.runlog import RunLog
@@ -17,9 +18,15 @@ __all__ = ["embed_json", "gather", "render", "write_view"]
 FILE_NAME = "view.html"
 
 
-def write_view(rundir: str | Path, out: str | Path | None = None) -> Path:
-    """Write the page of the run in `rundir` (default `<rundir>/view.html`); RunLogError if unreadable."""
+def write_view(
+    rundir: str | Path, out: str | Path | None = None, warn: Callable[[list[str]], None] | None = None
+) -> Path:
+    """Write the page of the run in `rundir` (default `<rundir>/view.html`); RunLogError if unreadable.
+
+    `warn` is told the lines the run's logs hold that are no records (skipped), if any."""
     run = RunLog.open(rundir)
+    if warn is not None and run.warnings:
+        warn(run.warnings)
     data, records = gather(run)
     target = Path(out) if out is not None else Path(rundir) / FILE_NAME
     target.parent.mkdir(parents=True, exist_ok=True)

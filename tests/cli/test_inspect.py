@@ -246,6 +246,33 @@ def test_follow_ends_once_the_run_has_ended(run: Path):
     assert all(json.loads(line) for line in result.stdout.splitlines())  # still JSON Lines
 
 
+def test_follow_ends_when_no_process_writes_a_run_killed_before_its_summary(run: Path, monkeypatch):
+    """A run killed with SIGKILL never writes summary.json: --follow used to follow it forever."""
+    polls: list[int] = []
+
+    def count(_seconds: float) -> None:
+        polls.append(1)
+        assert len(polls) < 5, "--follow went on following a run nobody writes"
+
+    monkeypatch.setattr(inspect_mod, "_sleep", count)
+    result = inspect(run, "--follow")
+    assert result.exit_code == 0, result.output
+    assert "no process is writing the run" in result.stdout.splitlines()[-1]
+    assert f"ideaco run --resume {run} continues it" in result.stdout.replace("\n", "")
+    assert len(polls) == 1  # no writer at two polls in a row: one wait between them
+
+
+def test_follow_waits_out_one_poll_without_a_writer(run: Path, monkeypatch):
+    """A writer between two sessions (a resume taking over) is not taken for a dead run at once."""
+    alive = iter([False, True, True, False, False])
+    monkeypatch.setattr(inspect_mod, "writer_alive", lambda _path: next(alive))
+    monkeypatch.setattr(inspect_mod, "_sleep", lambda _seconds: None)
+    result = inspect(run, "--follow")
+    assert result.exit_code == 0 and "no process is writing the run" in result.stdout
+    with pytest.raises(StopIteration):
+        next(alive)  # all five polls were needed
+
+
 def test_follow_goes_on_while_a_live_process_writes_the_run(run: Path, monkeypatch):
     (run / "summary.json").write_text("{}", encoding="utf-8")  # an earlier session's, being resumed
     monkeypatch.setattr(inspect_mod, "writer_alive", lambda _path: True)
@@ -369,7 +396,7 @@ def test_tail_holds_back_a_bad_last_line_and_refuses_one_in_the_middle(tmp_path:
 
 
 def test_follow_picks_up_lines_appended_after_it_started(tmp_path: Path):
-    path = tmp_path / "thoughts.jsonl"
+    path = tmp_path / "log.jsonl"  # a log of no declared shape: any object is a record
     write_lines(path, [{"id": "old"}])
     seen: list[str] = []
     done = threading.Event()
@@ -390,7 +417,7 @@ def test_follow_picks_up_lines_appended_after_it_started(tmp_path: Path):
 
 
 def test_follow_stops_when_asked_and_returns_the_offset(tmp_path: Path):
-    path = tmp_path / "thoughts.jsonl"
+    path = tmp_path / "log.jsonl"  # a log of no declared shape: any object is a record
     write_lines(path, [{"id": "a"}], tail='{"id": "b')
     seen: list[dict] = []
     offset = follow(path, seen.append, lambda: True, poll_s=0)

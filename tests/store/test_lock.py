@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from ideaco.store.lock import WRITER_FILE, RunLock, writer_alive
@@ -17,6 +18,23 @@ def test_a_live_holder_writes_the_directory_until_it_releases(tmp_path: Path):
     assert writer_alive(tmp_path)
     lock.release()
     assert not writer_alive(tmp_path)
+
+
+def test_a_killed_holder_not_yet_reaped_does_not_count(tmp_path: Path):
+    """A process killed with SIGKILL is a zombie until its parent waits for it: it answers signal 0."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (tmp_path / WRITER_FILE).write_text(json.dumps({"pid": child.pid}), encoding="utf-8")
+        assert writer_alive(tmp_path)
+        child.kill()
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert not writer_alive(tmp_path)  # dead, though not reaped
+    finally:
+        child.kill()
+        child.wait()
 
 
 def test_a_killed_holders_details_do_not_count(tmp_path: Path):

@@ -1,0 +1,188 @@
+"""Every reader survives every log (issue 22, item 4), through the CLI.
+
+A log line that is valid JSON but no record (`{}`, `null`, a number, a message with a null
+sender, a time that is no time, a date centuries away) used to give tracebacks in `report`,
+`view`, `interview` and `inspect`; `--resume` paid for the whole continuation, then crashed
+while summarising. Now a reader skips such a line with one warning naming the file and the line
+and goes on; a resume refuses it in one line before any model call, touching nothing; a
+state.json from another run is named as such.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ideaco.cli.main import app
+from tests.fakes.openai_server import FakeOpenAIServer
+from tests.faults.conftest import CLEAN_ENV
+from tests.faults.processes import one_error_line, snapshot
+
+SCENARIO = """\
+company: Junk Works
+duration: 20m
+start: "2026-01-05T09:00:00"
+employees:
+  - {id: alice, name: Alice, role: Frontend engineer, archetype: chatterbox}
+  - {id: bob, name: Bob, role: Backend engineer, archetype: old-hand}
+rooms:
+  - {id: api, name: API design, kind: work, members: [alice, bob]}
+script:
+  - {at: "00:00", to: api, text: "REST or GraphQL?"}
+  - {at: "00:10", to: api, text: "And the tests?"}
+"""
+OTHER = (
+    SCENARIO.replace("alice", "ann")
+    .replace("Alice", "Ann")
+    .replace("bob", "ben")
+    .replace("Bob", "Ben")
+    .replace("Junk Works", "Other Co")
+)
+THOUGHT = {
+    "innerThoughts": "hm",
+    "topicSaturation": 3,
+    "interestLevel": 8,
+    "shouldSpeak": True,
+    "reason": "asked",
+    "messages": [{"content": "REST, I think."}],
+}
+GOOD_MESSAGE = {
+    "id": "x-1",
+    "at": "2026-01-05T09:05:00",
+    "conversation": "api",
+    "sender": "bob",
+    "text": "hi",
+}
+GOOD_THOUGHT = {"id": "x1", "at": "2026-01-05T09:05:00", "employee": "bob", "conversation": "api"}
+# (log, the line written into it, what the warning says about it)
+JUNK = [
+    ("messages.jsonl", "{}", "not a message record (id: Field required)"),
+    ("messages.jsonl", "null", "not a message record (a JSON null)"),
+    ("messages.jsonl", "5", "not a message record (a JSON number)"),
+    ("messages.jsonl", '"text"', "not a message record (a JSON string)"),
+    (
+        "messages.jsonl",
+        json.dumps({**GOOD_MESSAGE, "sender": None}),
+        "(sender: Input should be a valid string)",
+    ),
+    ("messages.jsonl", json.dumps({**GOOD_MESSAGE, "at": "soon"}), "(at: Invalid isoformat string: 'soon')"),
+    ("messages.jsonl", json.dumps({**GOOD_MESSAGE, "text": 5}), "(text: Input should be a valid string)"),
+    (
+        "messages.jsonl",
+        json.dumps({**GOOD_MESSAGE, "at": "2400-01-01T00:00:00"}),
+        "dated 2400-01-01T00:00:00",
+    ),
+    ("thoughts.jsonl", "[]", "not a thought record (a JSON list)"),
+    (
+        "thoughts.jsonl",
+        json.dumps({**GOOD_THOUGHT, "employee": None}),
+        "(employee: Input should be a valid string)",
+    ),
+    ("thoughts.jsonl", json.dumps({**GOOD_THOUGHT, "llm": {"prompt_tokens": -5}}), "(llm.prompt_tokens:"),
+    (
+        "thoughts.jsonl",
+        json.dumps({**GOOD_THOUGHT, "thought": {"a": 1}}),
+        "(thought.topicSaturation: Field required)",
+    ),
+    ("thoughts.jsonl", json.dumps({**GOOD_THOUGHT, "applied": {"began": 5}}), "(applied.began:"),
+]
+
+
+def answer(body: dict) -> dict:
+    return THOUGHT
+
+
+@pytest.fixture(scope="module")
+def fake():
+    with FakeOpenAIServer(handler=answer) as server:
+        yield server
+
+
+def cli(*args: str | Path):
+    return CliRunner().invoke(app, [str(a) for a in args], env={**CLEAN_ENV, "COLUMNS": "200"})
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory, fake: FakeOpenAIServer) -> Path:
+    """A finished run of two people (a scripted model)."""
+    base = tmp_path_factory.mktemp("junk")
+    (base / "junk.yaml").write_text(SCENARIO, encoding="utf-8")
+    result = cli("run", base / "junk.yaml", "--base-url", fake.base_url, "--out", base / "run")
+    assert result.exit_code == 0, result.output
+    return base / "run"
+
+
+def with_line(made: Path, tmp_path: Path, log: str, line: str) -> tuple[Path, int]:
+    """A copy of the run with `line` put in the middle of `log`; the copy and the line's number."""
+    run = tmp_path / "run"
+    shutil.copytree(made, run)
+    lines = (run / log).read_text(encoding="utf-8").splitlines()
+    at = len(lines) // 2
+    (run / log).write_text("\n".join([*lines[:at], line, *lines[at:]]) + "\n", encoding="utf-8")
+    return run, at + 1
+
+
+@pytest.mark.parametrize(("log", "line", "said"), JUNK)
+def test_every_reader_skips_a_line_that_is_no_record_with_one_warning(
+    made: Path, tmp_path: Path, fake: FakeOpenAIServer, log: str, line: str, said: str
+) -> None:
+    run, number = with_line(made, tmp_path, log, line)
+    for command in (
+        ["report", run, "--no-plots"],
+        ["report", run, "--json", "--no-plots"],
+        ["view", run, "--out", tmp_path / "view.html"],
+        ["inspect", run],
+        ["inspect", run, "--json"],
+        ["interview", run, "bob", "How did it go?", "--base-url", fake.base_url],
+    ):
+        result = cli(*command)
+        assert result.exit_code == 0, (command, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+        warnings = [w for w in result.stderr.splitlines() if w.strip()]
+        if command[0] == "inspect" and "dated" in said:
+            assert warnings == []  # a timeline shows each thought as it is: a far date costs nothing there
+            continue
+        assert len(warnings) == 1, (command, result.stderr)
+        assert warnings[0].startswith(f"ideaco: warning: {run / log}: line {number} is "), warnings[0]
+        assert said in warnings[0] and warnings[0].endswith(", skipped")
+
+
+@pytest.mark.parametrize(("log", "line", "said"), JUNK)
+def test_a_resume_refuses_a_line_that_is_no_record_before_any_call(
+    made: Path, tmp_path: Path, fake: FakeOpenAIServer, log: str, line: str, said: str
+) -> None:
+    run, number = with_line(made, tmp_path, log, line)
+    before, calls = snapshot(run), len(fake.requests)
+    result = cli("run", "--resume", run, "--duration", "10m", "--base-url", fake.base_url)
+    error = one_error_line(result)
+    assert error.startswith(f"ideaco: error: {run / log}: line {number} is "), error
+    assert (
+        said in error or "dated" in said
+    )  # a far date is a sound record to a writer: its shape is refused elsewhere
+    assert len(fake.requests) == calls and snapshot(run) == before  # nothing paid, nothing touched
+
+
+def test_a_state_from_another_run_is_named_by_readers_and_refused_by_a_resume(
+    made: Path, tmp_path: Path, fake: FakeOpenAIServer
+) -> None:
+    (tmp_path / "other.yaml").write_text(OTHER, encoding="utf-8")
+    other = tmp_path / "other"
+    assert cli("run", tmp_path / "other.yaml", "--base-url", fake.base_url, "--out", other).exit_code == 0
+    mixed = tmp_path / "mixed"
+    shutil.copytree(made, mixed)
+    shutil.copy(other / "state.json", mixed / "state.json")
+    result = cli("report", mixed, "--no-plots")
+    assert result.exit_code == 0, result.output
+    [warning] = result.stderr.splitlines()
+    assert warning == (
+        f"ideaco: warning: {mixed / 'state.json'} is from another run (scenario 'other'): "
+        "none of the people in its logs (alice, bob) is in it"
+    )
+    before, calls = snapshot(mixed), len(fake.requests)
+    error = one_error_line(cli("run", "--resume", mixed, "--base-url", fake.base_url))
+    assert "is from another run (scenario 'other')" in error and "cannot continue them" in error
+    assert len(fake.requests) == calls and snapshot(mixed) == before
