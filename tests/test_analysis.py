@@ -143,7 +143,7 @@ def employee(eid, name, tasks, relations, st) -> dict[str, Any]:
     }
 
 
-def make_run(path: Path, *, names=("Alice", "Bob"), summary: bool = True) -> Path:
+def make_run(path: Path, *, names=("Alice", "Bob"), summary: bool = True, now: str = at("11:00:00")) -> Path:
     """The hand-made run: two employees, eight thoughts over two simulated hours."""
     path.mkdir(parents=True, exist_ok=True)
     employees = [
@@ -162,7 +162,7 @@ def make_run(path: Path, *, names=("Alice", "Bob"), summary: bool = True) -> Pat
             BOB_FINAL,
         ),
     ]
-    office = {"company": "Acme Labs", "start": START.isoformat(), "now": at("11:00:00"), "stop_reason": None}
+    office = {"company": "Acme Labs", "start": START.isoformat(), "now": now, "stop_reason": None}
     conversations = [
         {"id": "api", "kind": "work", "name": "API", "members": ["alice", "bob"]},
         {"id": "boss:alice", "kind": "boss", "name": "Boss & Alice", "members": ["alice"]},
@@ -254,6 +254,33 @@ def test_per_hour_buckets(data):
     assert first["by_employee"]["bob"]["thoughts"] == 2
     assert second["by_employee"]["bob"]["silences_by_gate"] == {"chose_silence": 1, "error": 1, "no_text": 1}
     assert first["tokens"] == 100 + 20 + 80 + 10 + 90 + 30
+
+
+def test_hours_with_nothing_in_them_are_left_out_and_cost_nothing(tmp_path):
+    """A quiet stretch (here 40 hours of it) adds no rows: the report is linear in the records."""
+    run = make_run(tmp_path / "quiet", summary=False, now=(START + timedelta(hours=42)).isoformat())
+    late = {**MESSAGES[2], "id": "script-9", "at": (START + timedelta(hours=41, minutes=5)).isoformat()}
+    with JsonlLog(run / "thoughts.jsonl") as log:
+        log.append({**THOUGHTS[1], "id": "t9", "at": (START + timedelta(hours=41)).isoformat()})
+    with JsonlLog(run / "messages.jsonl") as log:
+        log.append(late)
+    hours = report(load_run(run))["hours"]
+    assert [h["hour"] for h in hours] == [0, 1, 41]
+    assert hours[2]["start"] == "2026-01-07T02:00:00" and hours[2]["messages"] == 1
+    assert set(hours[2]["by_employee"]) == {"bob"}  # only who did something that hour
+
+
+def test_a_record_dated_outside_the_run_is_skipped_with_a_warning(tmp_path):
+    run = make_run(tmp_path / "far")
+    with JsonlLog(run / "messages.jsonl") as log:
+        log.append({**MESSAGES[2], "id": "far", "at": "2400-01-01T00:00:00"})
+    loaded = load_run(run)
+    assert [m["id"] for m in loaded.messages] == [m["id"] for m in MESSAGES]
+    assert loaded.warnings == [
+        f"{run / 'messages.jsonl'}: line 5 is dated 2400-01-01T00:00:00, outside the run "
+        "(2026-01-05 09:00 to 2026-01-05 11:00), skipped"
+    ]
+    assert report(loaded)["run"]["simulated_end"] == "2026-01-05T11:00:00"
 
 
 def test_time_to_resolve(data):
