@@ -22,6 +22,9 @@ from ideaco.errors import IdeacoError
 # horizon) far inside what `datetime` can hold.
 MAX_DURATION = timedelta(days=366)
 FIRST_YEAR, LAST_YEAR = 1900, 2999
+# A real-clock chat's --speed: from a thousandth of real time to an hour every 0.36 s (beyond,
+# simulated time would outrun what `datetime` holds within a long session; inf overflowed at once).
+MIN_SPEED, MAX_SPEED = 0.001, 10_000.0
 SECRETARY_ID = "secretary"  # every company has one (spec 2.9)
 RESERVED_IDS = frozenset({"boss", "system", "all", "everyone"})
 # Ids nothing in a scenario may take: the boss's and the system's, the mention keywords, the secretary's.

@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.text import Text
 
+from ideaco.bounds import MAX_SPEED, MIN_SPEED
 from ideaco.cli.display import safe_text
 from ideaco.office.office import Office
 from ideaco.store.runlog import RunLog, RunLogError
@@ -36,7 +37,8 @@ def speed(given: float | None, source: Path | None) -> float:
     if given is not None:
         return given
     last = saved(source).get("speed")
-    return float(last) if isinstance(last, (int, float)) and last > 0 else DEFAULT_SPEED
+    ok = isinstance(last, (int, float)) and MIN_SPEED <= last <= MAX_SPEED  # a state edited by hand
+    return float(last) if ok else DEFAULT_SPEED
 
 
 def conversation(office: Office, fallback: str) -> str:

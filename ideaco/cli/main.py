@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ideaco.bounds import MAX_SPEED, MIN_SPEED
 from ideaco.cli.errors import UserError, fail, interrupted
 from ideaco.cli.signals import Interrupted
 from ideaco.cli.view import view
@@ -203,7 +204,8 @@ def chat(
     speed: float | None = typer.Option(
         None,
         "--speed",
-        min=0.001,
+        min=MIN_SPEED,
+        max=MAX_SPEED,
         help="Real clock: every delay K times shorter.",
         show_default="1, or the last chat's in this run directory",
     ),

@@ -132,8 +132,8 @@ def check_resumable(state: dict[str, Any]) -> None:
     version = (state.get("office") or {}).get("format_version")
     if version != STATE_FORMAT:
         raise StateError(
-            f"state format {version} is not supported for resuming (this ideaco continues format "
-            f"{STATE_FORMAT}; `ideaco inspect` and `ideaco report` still read it)"
+            f"state format {version!r} is not supported for resuming (this ideaco continues format "
+            f"{STATE_FORMAT!r}; `ideaco inspect` and `ideaco report` still read it)"
         )
 
 

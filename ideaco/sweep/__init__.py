@@ -20,6 +20,7 @@ from ideaco.endpoints import check_some_reachable
 from ideaco.errors import IdeacoError
 from ideaco.scenario import ScenarioError, load_scenario
 from ideaco.session import ModelOptions, parse_run_duration, resolve_model_settings
+from ideaco.shipped import locate_scenario
 from ideaco.sweep.execute import executor_for
 from ideaco.sweep.plan import Plan, PlanError, parse_seeds, parse_vary
 from ideaco.sweep.runner import SweepResult, run_sweep
@@ -50,7 +51,8 @@ def make_plan(options: SweepOptions) -> Plan:
     Raises IdeacoError (one line) for a bad flag, scenario or endpoint."""
     try:
         seeds, vary = parse_seeds(options.seeds), parse_vary(options.vary)
-        scenario = load_scenario(options.scenario)
+        path = locate_scenario(options.scenario)  # a file, or a shipped scenario by name (as `run` takes it)
+        scenario = load_scenario(path)
     except (PlanError, ScenarioError) as exc:
         raise IdeacoError(str(exc)) from None
     if options.duration:
@@ -77,7 +79,7 @@ def make_plan(options: SweepOptions) -> Plan:
         "record_dir": str(options.record_dir.resolve()) if options.record_dir else None,
     }
     return Plan(
-        scenario=options.scenario,
+        scenario=path,
         vary=vary,
         seeds=seeds,
         out=options.out,

@@ -41,7 +41,10 @@ def parse_seeds(text: str) -> list[int]:
         low, high = int(found[1]), int(found[2] or found[1])
         if high < low:
             raise PlanError(f"--seeds {text!r}: the range {part} goes backwards")
-        seeds += [s for s in range(low, high + 1) if s not in seeds]
+        if high - low + 1 > MAX_SEEDS:  # before the range is built: 1-300000000 would fill the memory
+            raise PlanError(f"--seeds {text!r}: more than {MAX_SEEDS} seeds")
+        seen = set(seeds)
+        seeds += [s for s in range(low, high + 1) if s not in seen]
         if len(seeds) > MAX_SEEDS:
             raise PlanError(f"--seeds {text!r}: more than {MAX_SEEDS} seeds")
     return seeds

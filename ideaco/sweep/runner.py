@@ -8,7 +8,6 @@ always made again from every finished run's directory.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 
 from ideaco.metrics import evaluate
 from ideaco.store.atomic import atomic_write_text
+from ideaco.store.jsonl import JsonlLog
 from ideaco.store.runlog import RunLog, RunLogError, read_log
 from ideaco.sweep.execute import Executor
 from ideaco.sweep.plan import Plan, PlanError, RunSpec
@@ -46,6 +46,8 @@ def prepare(plan: Plan) -> None:
         except ValueError:
             raise PlanError(f"{path}: not a sweep plan (bad JSON)") from None
         plan.check_same(saved)
+    elif plan.out.exists() and not plan.out.is_dir():
+        raise PlanError(f"--out {plan.out}: is a file; a sweep's --out is a directory (created if missing)")
     elif plan.out.exists() and any(plan.out.iterdir()):
         raise PlanError(f"--out {plan.out}: the directory holds something other than a sweep")
     plan.out.mkdir(parents=True, exist_ok=True)
@@ -116,11 +118,11 @@ def run_sweep(
     )
     by_name = {r.name: r for r in todo}
     log = plan.out / "progress.jsonl"
-    with log.open("a", encoding="utf-8") as f:
+    # Like a run's logs: a line torn by a kill is cut when the log is opened again, never appended to.
+    with JsonlLog(log) as f:
         for n, outcome in enumerate(executor.run([job_for(plan, r) for r in todo]), start=1):
-            f.write(json.dumps(outcome, ensure_ascii=False) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+            f.append(outcome)
+            f.sync()
             run = by_name[outcome["run"]]
             say(progress_line(n, len(todo), run, outcome))
             if outcome.get("status") == "done":

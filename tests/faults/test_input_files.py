@@ -197,6 +197,12 @@ def _set_office_version(state: dict) -> None:
     state["office"]["1"]["format_version"] = 1  # the format before `applied`: read, not continued
 
 
+def _set_office_version_text(state: dict) -> None:
+    state["office"]["1"]["format_version"] = (
+        "2"  # the right number as a string: refused without contradiction
+    )
+
+
 def _drop_office_field(state: dict) -> None:
     del state["office"]["1"]["now"]
 
@@ -222,6 +228,10 @@ RUNDIR_CASES = {
         ["state.json", "format version 99"],
     ),
     "an office table of an older version": (_edit_state(_set_office_version), ["state.json", "format 1"]),
+    "an office format that is the text '2'": (
+        _edit_state(_set_office_version_text),
+        ["state.json", "state format '2' is not supported for resuming (this ideaco continues format 2;"],
+    ),
     "a state that is not JSON": (
         lambda run: (run / "state.json").write_text('{"office": {"1": {"now": '),
         ["state.json", "not a valid state file"],

@@ -163,6 +163,17 @@ def test_a_bad_flag_is_one_line(ideaco, tmp_path, args, expected) -> None:
     assert not out.exists()
 
 
+@pytest.mark.parametrize("speed", ["inf", "1e300", "nan", "10001", "0"])
+def test_a_chat_speed_out_of_bounds_is_refused_before_anything_starts(ideaco, tmp_path, speed) -> None:
+    """`chat --speed inf` was accepted, then crashed on a terminal (OverflowError) or when saved."""
+    (tmp_path / "s.yaml").write_text(GOOD)
+    out = tmp_path / "out"
+    result = ideaco("chat", tmp_path / "s.yaml", "--speed", speed, "--base-url", UNREACHABLE, "--out", out)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "Invalid value for '--speed'" in result.output
+    assert not out.exists()
+
+
 def test_script_lines_out_of_order_are_all_posted_in_time_order(ideaco, tmp_path) -> None:
     script = """script:
   - {at: "00:20", to: api, text: "third"}

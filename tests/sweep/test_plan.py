@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from ideaco.office.config import Switches
+from ideaco.sweep import plan
 from ideaco.sweep.plan import Plan, PlanError, parse_seeds, parse_vary, variants
 
 
@@ -17,6 +18,22 @@ def test_seeds_are_numbers_and_ranges_in_order_without_repeats() -> None:
     for bad in ("", "a", "3-1", "1..3", "1-"):
         with pytest.raises(PlanError, match="--seeds"):
             parse_seeds(bad)
+
+
+def test_a_range_too_long_is_refused_before_it_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[int] = []
+
+    def counted(low: int, high: int) -> range:
+        built.append(high - low)
+        assert high - low <= 10_000, "the range was built before it was checked"
+        return range(low, high)
+
+    monkeypatch.setattr(plan, "range", counted, raising=False)
+    with pytest.raises(PlanError, match="more than 10000 seeds"):
+        parse_seeds("1-300000000")
+    with pytest.raises(PlanError, match="more than 10000 seeds"):
+        parse_seeds("1-6000,20001-26000")  # each range fits, together they do not
+    assert built == [6000, 6000]
 
 
 def test_vary_names_real_switches_and_their_values() -> None:

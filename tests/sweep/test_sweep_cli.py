@@ -190,3 +190,39 @@ def test_a_sweep_on_ray_local_gives_the_same_table(fake, scenario, tmp_path) -> 
     one = json.loads((serial / "comparison.json").read_text())["metrics"]
     two = json.loads((parallel / "comparison.json").read_text())["metrics"]
     assert one == two
+
+
+def test_a_torn_progress_line_is_cut_like_a_run_logs_and_the_sweep_goes_on(fake, scenario, tmp_path) -> None:
+    """A sweep killed while writing progress.jsonl left a torn line every later re-run crashed on."""
+    out = tmp_path / "sweep"
+    args = ("--seeds", "1", *VARY, "--base-url", fake.base_url)
+    assert sweep(scenario, out, *args).exit_code == 0
+    with open(out / "progress.jsonl", "a", encoding="utf-8") as f:
+        f.write('{"run": "gates-on-s2", "sta')  # the kill came mid-line
+    for _ in range(2):  # the first re-run mends it; the second must find it whole
+        result = sweep(scenario, out, "--seeds", "1-2", *VARY, "--base-url", fake.base_url)
+        assert result.exit_code == 0, result.output
+    assert sorted(p["run"] for p in progress(out)) == sorted(
+        f"gates-{g}-s{s}" for g in ("on", "off") for s in (1, 2)
+    )
+
+
+def test_a_sweep_runs_a_shipped_scenario_by_name_as_run_does(fake, tmp_path) -> None:
+    out = tmp_path / "sweep"
+    argv = ["sweep", "startup", "--out", str(out), "--duration", "1m", "--no-ray", "--seeds", "1",
+            "--base-url", fake.base_url]  # fmt: skip
+    result = CliRunner().invoke(app, argv, env=CLEAN_ENV)
+    assert result.exit_code == 0, result.output
+    assert [p["status"] for p in progress(out)] == ["done"]
+
+
+def test_an_out_that_is_a_file_is_one_line(fake, scenario, tmp_path) -> None:
+    out = tmp_path / "notes.txt"
+    out.write_text("mine")
+    result = sweep(scenario, out, "--seeds", "1", "--base-url", fake.base_url)
+    assert result.exit_code == 2, result.output
+    [line] = result.stderr.splitlines()
+    assert (
+        line == f"ideaco: error: --out {out}: is a file; a sweep's --out is a directory (created if missing)"
+    )
+    assert out.read_text() == "mine"
