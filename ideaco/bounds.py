@@ -152,9 +152,14 @@ def refuse_key_choice(value: str | None) -> str | None:
     return value
 
 
-# The same checks as pydantic field types, for the scenario's models.
-Name = Annotated[str, AfterValidator(check_name)]
-PersonName = Annotated[str, AfterValidator(check_person_name)]
+# Text a user gives once and every prompt then carries: bounded, so that a 5 MB persona or
+# mission cannot make every request 5 MB (issue 22). Names are one line of at most NAME_CHARS.
+NAME_CHARS, PROSE_CHARS, LINE_CHARS = 80, 500, 2000
+
+# The same checks as pydantic field types, for the scenario's and the personas' models.
+Name = Annotated[str, Field(max_length=NAME_CHARS), AfterValidator(check_name)]
+PersonName = Annotated[str, Field(max_length=NAME_CHARS), AfterValidator(check_person_name)]
+Prose = Annotated[str, Field(max_length=PROSE_CHARS)]  # a mission, a persona's description
 PlaceId = Annotated[str, Field(pattern=PLACE_ID.pattern), AfterValidator(check_place_id)]
 Start = Annotated[datetime, AfterValidator(check_start)]
 Seconds = Annotated[float, AfterValidator(check_seconds)]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ideaco.bounds import NAME_CHARS, Name, Prose
 
 ARCHETYPES: tuple[str, ...] = (
     "shy-introvert",
@@ -77,6 +79,9 @@ _Loader.add_implicit_resolver(
 )
 
 
+MAX_FILE_BYTES = 32 << 20  # a scenario of 100,000 script lines is ~6 MB
+
+
 def read_yaml(path: str | Path) -> Any:
     """Parse a YAML file; any problem is a `PersonaError` with a one-line message naming the file."""
     p = Path(path)
@@ -84,6 +89,8 @@ def read_yaml(path: str | Path) -> Any:
         raise PersonaError(path, "file not found")
     if not p.is_file():
         raise PersonaError(path, "not a file")
+    if p.stat().st_size > MAX_FILE_BYTES:
+        raise PersonaError(path, f"larger than {MAX_FILE_BYTES >> 20} MB")
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -131,14 +138,15 @@ class Persona(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
+    # Every field reaches every prompt of its employee: each is bounded (bounds.PROSE_CHARS).
+    id: Annotated[str, Field(max_length=NAME_CHARS)]
     archetype: str | None = None  # the archetype this persona starts from, if any
-    name: str | None = None  # the archetype's display name, e.g. "Old Hand"
-    description: str | None = None  # one or two sentences: the core of the personality
-    tone: str | None = None
-    quirk: str | None = None
-    speaking_style: str | None = None
-    example_lines: list[str] = Field(default_factory=list)
+    name: Name | None = None  # the archetype's display name, e.g. "Old Hand"
+    description: Prose | None = None  # one or two sentences: the core of the personality
+    tone: Prose | None = None
+    quirk: Prose | None = None
+    speaking_style: Prose | None = None
+    example_lines: list[Prose] = Field(default_factory=list, max_length=12)
     tendencies: Tendencies = Field(default_factory=Tendencies)
 
 
@@ -187,6 +195,16 @@ def merge(base: Persona, override: dict) -> Persona:
         else:
             merged[key] = value
     return Persona.model_validate(merged)
+
+
+def persona_path(base_dir: str | Path, given: str) -> Path:
+    """A scenario's `persona:` path, which must lie inside the scenario's folder or be a shipped
+    persona: a scenario from anyone must not read your files and send them to a model endpoint."""
+    path = Path(base_dir) / given
+    real = path.resolve()
+    if not any(real.is_relative_to(root.resolve()) for root in (Path(base_dir), PERSONAS_DIR)):
+        raise PersonaError(given, "outside the scenario's folder (a persona file lies beside its scenario)")
+    return path
 
 
 def load_persona_file(

@@ -20,11 +20,13 @@ from pydantic import (
 )
 
 from ideaco.bounds import (
+    LINE_CHARS,
     RESERVED_IDS,
     SECRETARY_ID,
     Name,
     PersonName,
     PlaceId,
+    Prose,
     Seconds,
     Start,
     bounded,
@@ -36,6 +38,7 @@ from ideaco.persona import (
     PersonaError,
     load_archetype,
     load_persona_file,
+    persona_path,
     read_mapping,
 )
 from ideaco.shipped import shipped_scenarios
@@ -139,7 +142,7 @@ class LLMSettings(_Strict):
 class Department(_Strict):
     id: PlaceId
     name: Name
-    mission: str = ""
+    mission: Prose = ""
     members: list[str] = Field(min_length=1)
     lead: str | None = None  # defaults to the first member
 
@@ -195,7 +198,7 @@ class ScriptEntry(_Strict):
 
     at: timedelta
     to: str
-    text: str = Field(min_length=1)
+    text: str = Field(min_length=1, max_length=LINE_CHARS)
 
     @field_validator("at", mode="before")
     @classmethod
@@ -212,7 +215,7 @@ class Scenario(_Strict):
 
     name: str = "scenario"  # the file stem, used for the default run directory
     company: Name = Field(min_length=1)
-    language: str = "en"
+    language: str = Field("en", max_length=40)
     duration: timedelta = DEFAULT_DURATION
     start: Start = DEFAULT_START
     llm: LLMSettings | None = None
@@ -339,7 +342,7 @@ class Scenario(_Strict):
         out: dict[str, Persona] = {}
         for e in self.employees:
             if e.persona is not None:
-                out[e.id] = load_persona_file(Path(base_dir) / e.persona, e.archetype, personas_dir)
+                out[e.id] = load_persona_file(persona_path(base_dir, e.persona), e.archetype, personas_dir)
             else:
                 assert e.archetype is not None  # checked by the validator
                 out[e.id] = load_archetype(e.archetype, personas_dir)
@@ -408,7 +411,7 @@ def load_scenario(path: str | Path) -> Scenario:
     for i, e in enumerate(scenario.employees):
         try:
             if e.persona is not None:
-                load_persona_file(base_dir / e.persona, e.archetype)
+                load_persona_file(persona_path(base_dir, e.persona), e.archetype)
         except PersonaError as exc:
             where = f" ({exc.field})" if exc.field else ""
             raise ScenarioError(

@@ -34,6 +34,10 @@ URGENCY_HINT = {
 # An overdue or critical task wakes its owner with nothing unread (spec 2.1).
 WAKING_URGENCIES = ("overdue", "critical")
 STALL_AFTER = 3  # thoughts in a row that do not advance a pending task
+# Pending tasks one employee may hold: every one is a line of every prompt, so a model that keeps
+# creating them would grow each prompt without end (1,000 tasks: ~100 KB a prompt). A create or a
+# claim beyond it is refused, with a reason the employee reads.
+MAX_PENDING = 12
 
 NO_TASKS_LINE = "No open tasks. If someone asks you for something you will do, create a task with taskOps."
 
@@ -238,6 +242,13 @@ def apply_ops(
     mine = {t.id: t for t in tasks}
     for i, op in enumerate(ops):
         where = f"taskOps[{i}]"
+        if op.op == "create" and sum(t.pending for t in tasks) >= MAX_PENDING:
+            what = _one_line(op.description) or normalize_claim_key(op.claimKey) or "a new task"
+            res.refused.append(
+                f"Your new task '{what[:60]}' was refused: you already have {MAX_PENDING} open tasks. "
+                "Resolve, fail or release one of them first."
+            )
+            continue
         if op.op in ("create", "offer"):
             key = normalize_claim_key(op.claimKey)
             if key and key in live:

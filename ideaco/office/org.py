@@ -317,6 +317,7 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
     if dept is not None:
         if not dept.lead:
             raise Refusal(f"department {dept.id} has nobody yet: hire someone first")
+        _has_room(org.employees[dept.lead])
         owner = org.employee(dept.lead)
         company = org.edit_company()
         company.requirements += 1
@@ -338,7 +339,7 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         )
         place, who = room_id, f"{dept.id}'s lead {owner.name} ({owner.id}), in the new work room {room_id}"
     else:
-        owner = org.employee(_employee(org, a.to).id)
+        owner = org.employee(_has_room(_employee(org, a.to)).id)
         place, who = boss_conversation_id(owner.id), f"{owner.name} ({owner.id})"
         note = f"The boss assigned you a requirement: '{a.description}'. Plan it and report back in your boss chat."
     task = tasks.Task(
@@ -355,6 +356,15 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         org.stamina_event(owner.id, "task_assigned")
     owed.append((owner.id, Owed(place, Trigger.TASK, note)))
     return f"requirement {task.id} handed to {who}"
+
+
+def _has_room(emp: Employee) -> Employee:
+    """An owner who may take one more task (tasks.MAX_PENDING: each open task is a line of every prompt)."""
+    if sum(t.pending for t in emp.mind.tasks) >= tasks.MAX_PENDING:
+        raise Refusal(
+            f"{emp.name} ({emp.id}) already has {tasks.MAX_PENDING} open tasks: hand it to someone else"
+        )
+    return emp
 
 
 def _dismiss_employee(org: Org, a: DismissEmployee, ctx: ToolContext, owed: list) -> str:

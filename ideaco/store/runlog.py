@@ -222,7 +222,10 @@ def span(state: dict[str, Any], summary: dict[str, Any] | None) -> tuple[datetim
         length = MAX_DURATION
     if start is None or not known:
         return None
-    return start, max(known) + length
+    try:
+        return start, max(known) + length
+    except OverflowError:  # a clock past what dates hold: the resume refuses it in its own words
+        return None
 
 
 def foreign_state(state: dict[str, Any], thoughts: list[dict[str, Any]], where: Any) -> str | None:

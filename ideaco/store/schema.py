@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ideaco.bounds import check_start
 
@@ -80,12 +80,161 @@ class Thought(_Record):
     taskOps: list[dict[str, Any]] = Field(default_factory=list)  # noqa: N815
 
 
+Number = float | int
+
+
+class StaminaAt(_Record):
+    patience: Number
+    fatigue: Number
+    stress: Number
+    zone: str | None = None
+
+
+class StaminaChange(_Record):
+    events: list[str] = Field(default_factory=list)
+    delta: dict[str, Number] = Field(default_factory=dict)
+    after: StaminaAt
+
+
+class Relation(_Record):
+    employee: str
+    removed: bool = False
+    before: Number
+    after: Number | None = None  # only a forgotten one (removed) has none
+    name: str | None = None
+    impression: str | None = None
+
+    @model_validator(mode="after")
+    def _landed(self) -> Relation:
+        if self.after is None and not self.removed:
+            raise ValueError("an affinity that changed needs its value after")
+        return self
+
+
+class TaskPatch(_Record):
+    id: str
+    owner: str | None = None
+    description: str | None = None
+    status: str | None = None
+    result: str | None = None
+    created_at: Moment | None = None
+    resolved_at: Moment | None = None
+
+
+class TaskChanges(_Record):
+    added: list[TaskPatch] = Field(default_factory=list)
+    updated: list[TaskPatch] = Field(default_factory=list)
+
+
+class MemoryItem(_Record):
+    id: str
+    content: str | None = None
+
+
+class MemoryLayer(_Record):
+    added: list[MemoryItem] = Field(default_factory=list)
+    updated: list[MemoryItem] = Field(default_factory=list)
+    removed: list[str] = Field(default_factory=list)
+
+
+class MemoryChanges(_Record):
+    long_term: MemoryLayer | None = None
+    short_term: MemoryLayer | None = None
+    summaries: dict[str, str] = Field(default_factory=dict)
+
+
+class MindStep(_Record):
+    employee: str
+    stamina: StaminaChange | None = None
+    relationships: list[Relation] = Field(default_factory=list)
+    tasks: TaskChanges | None = None
+    memory: MemoryChanges | None = None
+    notes: list[str] = Field(default_factory=list)
+
+
+class Joined(_Record):
+    id: str
+    name: str | None = None
+    role: str | None = None
+    mind: dict[str, Any] = Field(default_factory=dict)
+
+
+class EmployeeStep(_Record):
+    id: str
+    joined: Joined | None = None
+    fields: dict[str, Any] = Field(default_factory=dict)
+
+
+class Opened(_Record):
+    id: str
+
+
+class ConversationStep(_Record):
+    id: str
+    opened: Opened | None = None
+    fields: dict[str, Any] = Field(default_factory=dict)
+
+
+class DraftStep(_Record):
+    where: str | None = None
+    conversation: str | None = None
+    posted: str | None = None
+    gate: str | None = None
+    rule: str | None = None
+    detail: str | None = None
+    reopens_at: Moment | None = None
+
+
+class ToolStep(_Record):
+    tool: str
+    ok: bool
+    message: str
+
+
+class OweStep(_Record):
+    employee: str
+    conversation: str
+    trigger: str | None = None
+    note: str | None = None
+
+
+# The steps whose insides a reader uses (report, view, inspect, interview --at); others are mappings.
+STEPS: dict[str, type[_Record]] = {
+    "mind": MindStep,
+    "employee": EmployeeStep,
+    "conversation": ConversationStep,
+    "draft": DraftStep,
+    "tool": ToolStep,
+    "owe": OweStep,
+}
+
+
+def _steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for i, step in enumerate(steps):
+        shape = STEPS.get(step.get("step")) if isinstance(step.get("step"), str) else None
+        if not isinstance(step.get("step"), str):
+            raise ValueError(f"steps[{i}] names no step")
+        if shape is not None:
+            try:
+                shape.model_validate(step)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                where = ".".join(str(p) for p in err["loc"]) or "step"
+                raise ValueError(f"steps[{i}] ({step['step']}).{where}: {err['msg']}") from None
+    return steps
+
+
+class Began(_Record):
+    stamina: StaminaAt | None = None
+    notes: list[str] = Field(default_factory=list)
+
+
 class Applied(_Record):
-    """A thought's `applied`: when it landed, what starting it took, the steps, each a mapping."""
+    """A thought's `applied`: when it landed, what starting it took, the steps (those a reader looks into checked)."""
 
     at: Moment | None = None
-    began: dict[str, Any] = Field(default_factory=dict)
-    steps: list[dict[str, Any]] = Field(default_factory=list)
+    began: Began = Field(default_factory=Began)
+    steps: Annotated[list[dict[str, Any]], AfterValidator(_steps)] = Field(default_factory=list)
 
 
 class ThoughtRecord(_Record):

@@ -98,6 +98,40 @@ SCENARIO_CASES = {
         ["s.yaml", "duration", "'soon'"],
     ),
     "a missing scenario file": ({}, ["s.yaml", "not found"]),
+    # Text every prompt carries is bounded, and a persona path stays in the scenario's folder (issue 22).
+    "a persona of 5 MB": (
+        {"s.yaml": GOOD, "bob.yaml": BOB.replace("Has seen three rewrites.", "x" * (5 << 20))},
+        ["employees[1].persona", "bob.yaml", "description", "at most 500 characters"],
+    ),
+    "a persona with a hundred example lines": (
+        {"s.yaml": GOOD, "bob.yaml": BOB + "example_lines: [" + ", ".join(["hi"] * 100) + "]\n"},
+        ["employees[1].persona", "bob.yaml", "example_lines", "at most 12 items"],
+    ),
+    "a persona path out of the scenario's folder": (
+        {"s.yaml": GOOD.replace("persona: bob.yaml", "persona: ../bob.yaml")},
+        ["s.yaml", "employees[1].persona", "../bob.yaml", "outside the scenario's folder"],
+    ),
+    "an absolute persona path": (
+        {"s.yaml": GOOD.replace("persona: bob.yaml", "persona: /etc/hostname")},
+        ["employees[1].persona", "/etc/hostname", "outside the scenario's folder"],
+    ),
+    "a name of 81 characters": (
+        {"s.yaml": GOOD.replace("name: Alice,", "name: " + "A" * 81 + ",")},
+        ["s.yaml", "employees[0].name", "at most 80 characters"],
+    ),
+    "a department's mission of 501 characters": (
+        {
+            "s.yaml": GOOD
+            + "departments:\n  - {id: eng, name: Eng, mission: "
+            + "m" * 501
+            + ", members: [alice]}\n"
+        },
+        ["s.yaml", "departments[0].mission", "at most 500 characters"],
+    ),
+    "a script line of 2001 characters": (
+        {"s.yaml": GOOD.replace('text: "REST or GraphQL?"', "text: " + "w" * 2001)},
+        ["s.yaml", "script[0].text", "at most 2000 characters"],
+    ),
 }
 
 
@@ -272,3 +306,19 @@ def test_a_bad_run_directory_is_one_line_exit_2_and_nothing_modified(
     for part in expected:
         assert part in line, f"{case}: {part!r} not in {line!r}"
     assert snapshot(run) == before, "a refused resume changed the run directory"
+
+
+def test_a_persona_link_out_of_the_scenario_folder_is_refused(tmp_path: Path) -> None:
+    """A link beside the scenario that points elsewhere is read through: where it lands counts."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret.yaml").write_text(BOB)
+    folder = tmp_path / "scenario"
+    folder.mkdir()
+    (folder / "s.yaml").write_text(GOOD)
+    (folder / "bob.yaml").symlink_to(outside / "secret.yaml")
+    line = one_error_line(
+        ideaco("run", folder / "s.yaml", "--base-url", closed_url(), "--out", tmp_path / "run")
+    )
+    assert "employees[1].persona" in line and "outside the scenario's folder" in line
+    assert not (tmp_path / "run").exists()

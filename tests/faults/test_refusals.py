@@ -285,7 +285,7 @@ STATE_CASES = {
     ),
     "a message logged in the year 9999": (
         plant_in_log("messages.jsonl", "at", '"9999-01-01T00:00:00"'),
-        "office.now (or the logs' last time) 9999-01-01T00:00:00 is out of range",
+        "is not a message record (at: 9999-01-01T00:00:00 is out of range (years 1900-2999))",
     ),
     "NaN in a log line": (
         plant_in_log("thoughts.jsonl", "next_look_at", "NaN"),

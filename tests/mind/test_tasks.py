@@ -10,6 +10,7 @@ import pytest
 
 from ideaco.mind.targets import normalize_target
 from ideaco.mind.tasks import (
+    MAX_PENDING,
     NO_TASKS_LINE,
     URGENCY_HINT,
     Task,
@@ -505,3 +506,34 @@ def test_only_the_most_recent_closed_tasks_are_kept_and_pending_ones_always() ->
     assert prune_closed(tasks, keep=5) == 0 and len(tasks) == 6
     assert prune_closed(tasks, keep=3) == 2
     assert [t.id for t in tasks] == ["task-3", "task-4", "task-5", "task-9"]
+
+
+# --------------------------------------------------------------------------- the bound on pending tasks
+
+
+def test_one_more_task_than_the_bound_is_refused_with_a_reason_the_owner_reads(run):
+    held = [make(f"task-{i}") for i in range(MAX_PENDING - 1)] + [make("done", status="resolved")]
+    res, tasks = run([{"op": "create", "description": "the last one that fits"}], tasks=held)
+    assert [t.description for t in res.created] == ["the last one that fits"] and not res.refused
+    assert sum(t.pending for t in tasks) == MAX_PENDING  # a closed task does not count
+    res, tasks = run(
+        [
+            {"op": "create", "description": "one too many"},
+            {"op": "resolve", "taskId": "task-0", "result": "ok"},
+        ],
+        tasks=tasks,
+    )
+    assert res.created == [] and res.refused == [
+        f"Your new task 'one too many' was refused: you already have {MAX_PENDING} open tasks. "
+        "Resolve, fail or release one of them first."
+    ]
+    assert [t.id for t in res.resolved] == ["task-0"]  # the other ops still apply
+    res, _ = run([{"op": "create", "description": "room again"}], tasks=tasks)
+    assert [t.description for t in res.created] == ["room again"]  # one resolved: room for one
+
+
+def test_a_flood_of_creates_stops_at_the_bound(run):
+    tasks: list[Task] = []
+    for _ in range(10):  # a model that creates five tasks every thought
+        run([{"op": "create", "description": f"chore {len(tasks)}"}] * 5, tasks=tasks)
+    assert len(tasks) == MAX_PENDING

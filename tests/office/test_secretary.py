@@ -263,3 +263,22 @@ async def test_the_company_survives_a_resume() -> None:
     assert again.company_model.to_dict() == office.company_model.to_dict()
     assert again.employees["ann"].persona["id"] == "idealist"
     assert "eng-casual" in again.conversations and "boss:ann" in again.conversations
+
+
+async def test_a_requirement_for_someone_with_a_full_task_list_is_refused() -> None:
+    from ideaco.mind import tasks
+
+    office = empty_office()
+    office.apply_tool("create_department", {"id": "eng", "name": "Engineering"})
+    office.apply_tool(
+        "hire_employee", {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"}
+    )
+    ann = office.employees["ann"]
+    for i in range(tasks.MAX_PENDING - 1):
+        assert office.apply_tool("assign_requirement", {"to": "ann", "description": f"chore {i}"}).ok
+    assert office.apply_tool("assign_requirement", {"to": "eng", "description": "the last that fits"}).ok
+    before = snapshot_json(office)
+    for to in ("ann", "eng"):
+        result = office.apply_tool("assign_requirement", {"to": to, "description": "one too many"})
+        assert not result.ok and f"Ann (ann) already has {tasks.MAX_PENDING} open tasks" in result.message
+    assert snapshot_json(office) == before and len(ann.mind.pending_tasks) == tasks.MAX_PENDING
