@@ -6,13 +6,18 @@ import gzip
 import json
 import os
 import stat
+import zlib
 from collections import deque
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ideaco import safejson
 from ideaco.llm import tentative
 from ideaco.llm.base import LLM, ChatRequest, ChatResult, LLMError, ReplayMiss, Usage
+from ideaco.llm.openai_chat import MAX_BODY_BYTES
 
 
 class RecordFileError(LLMError):
@@ -110,40 +115,121 @@ class RecordingLLM:
         await self.inner.aclose()
 
 
+class ReplayFileError(LLMError, ValueError):
+    """A --replay file that cannot be used; `str()` is one line naming the file (and the line)."""
+
+    kind = "replay"
+
+
+# A recording is read a line at a time: its decompressed size is bounded (a 3 MB .gz once grew to
+# 2.5 GB in memory), and so is each line (one request and its answer, well under an answer's own
+# MAX_BODY_BYTES of text plus its prompt).
+MAX_REPLAY_BYTES = 512 << 20
+MAX_LINE_BYTES = 2 * MAX_BODY_BYTES
+_CHUNK = 1 << 20
+
+
+class _Usage(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    prompt_tokens: Annotated[int, Field(ge=0, lt=2**53)] = 0
+    completion_tokens: Annotated[int, Field(ge=0, lt=2**53)] = 0
+    cached_tokens: Annotated[int, Field(ge=0, lt=2**53)] = 0
+
+
+class _Response(BaseModel):
+    """What a recorded call answered, checked as the live path checks an endpoint's answer."""
+
+    model_config = ConfigDict(strict=True)
+
+    content: Annotated[str, Field(max_length=MAX_BODY_BYTES)]
+    model: str | None = None
+    usage: _Usage = Field(default_factory=_Usage)
+
+
+class _Line(BaseModel):
+    key: Annotated[str, Field(min_length=1, max_length=200)]
+    response: _Response
+
+
+def _problem(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in err['loc']) or 'line'}: {err['msg']}"
+
+
 class ReplayLLM:
     """Answers requests from a recording (JSON Lines, or gzip-compressed `.gz`), by request key; contacts nothing.
 
     Identical requests get the recorded answers in order; once those are used up the last one
-    is reused. A request the recording never saw raises ReplayMiss.
+    is reused. A request the recording never saw raises ReplayMiss. The file is read line by line,
+    each line checked (`_Line`) before it is kept; a bad line, a file past MAX_REPLAY_BYTES once
+    decompressed, or a damaged .gz is ReplayFileError, one line naming the file.
     """
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._queues: dict[str, deque[dict]] = {}
-        self._last: dict[str, dict] = {}
+        self._queues: dict[str, deque[_Response]] = {}
+        self._last: dict[str, _Response] = {}
         self._load()
 
-    def _load(self) -> None:
+    def _size(self, opener: Callable[..., IO[bytes]]) -> int:
+        """The recording's size once decompressed, counted without keeping it (a .gz bomb stops here)."""
+        if opener is open:
+            return self.path.stat().st_size
+        total = 0
+        with opener(self.path, "rb") as f:
+            while chunk := f.read(_CHUNK):
+                total += len(chunk)
+                if total > MAX_REPLAY_BYTES:
+                    break
+        return total
+
+    def _fits(self, number: int, line: bytes) -> None:
+        if len(line) > MAX_LINE_BYTES:
+            raise ReplayFileError(
+                f"--replay {self.path}:{number}: a line longer than {MAX_LINE_BYTES >> 20} MB"
+            )
+
+    def _lines(self) -> Iterator[tuple[int, bytes]]:
+        opener: Callable[..., IO[bytes]] = gzip.open if self.path.suffix == ".gz" else open  # type: ignore[assignment]
         try:
-            if self.path.suffix == ".gz":  # a recording kept small (a sweep's, in a repository)
-                with gzip.open(self.path, "rt", encoding="utf-8") as f:
-                    lines = f.read().splitlines()
-            else:
-                lines = self.path.read_text(encoding="utf-8").splitlines()
+            if self._size(opener) > MAX_REPLAY_BYTES:
+                raise ReplayFileError(
+                    f"--replay {self.path}: more than {MAX_REPLAY_BYTES >> 20} MB once decompressed; "
+                    "not a recording ideaco wrote for one run"
+                )
+            with opener(self.path, "rb") as f:
+                number, rest = 0, b""
+                while chunk := f.read(_CHUNK):
+                    *lines, rest = (rest + chunk).split(b"\n")
+                    for line in lines:
+                        number += 1
+                        self._fits(number, line)
+                        yield number, line
+                    self._fits(number + 1, rest)
+                if rest:
+                    yield number + 1, rest
         except FileNotFoundError:
             raise FileNotFoundError(f"replay file not found: {self.path}") from None
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
+        except (OSError, EOFError, zlib.error) as exc:  # a damaged or cut .gz, an unreadable file
+            raise ReplayFileError(f"--replay {self.path}: cannot be read ({exc})") from None
+
+    def _load(self) -> None:
+        torn: tuple[int, str] | None = None  # a bad line is forgiven only as the last (a killed write)
+        for number, raw in self._lines():
+            if torn is not None:
+                raise ReplayFileError(f"--replay {self.path}:{torn[0]}: not a recording line ({torn[1]})")
+            if not raw.strip():
                 continue
             try:
-                entry = safejson.loads(line)
-                key, response = entry["key"], entry["response"]
-                response["content"]  # noqa: B018 - a line without content is corrupt
-            except (ValueError, KeyError, TypeError) as exc:
-                if number == len(lines):
-                    break  # a run killed mid-write leaves a partial last line: ignore it
-                raise ValueError(f"{self.path}:{number}: not a recording line ({exc})") from None
-            self._queues.setdefault(key, deque()).append(response)
+                entry = _Line.model_validate(safejson.loads(raw))
+            except ValidationError as exc:
+                torn = (number, _problem(exc))
+                continue
+            except ValueError as exc:  # not JSON, not UTF-8, nested too deep
+                torn = (number, str(exc).splitlines()[0] if str(exc) else "not JSON")
+                continue
+            self._queues.setdefault(entry.key, deque()).append(entry.response)
 
     def __len__(self) -> int:
         return sum(len(queue) for queue in self._queues.values())
@@ -162,14 +248,14 @@ class ReplayLLM:
                 f"replay miss: {label} (key {key[:12]}) is not in {self.path}; "
                 "the scenario, prompts or model settings differ from the recorded run"
             )
-        usage = response.get("usage") or {}
+        usage = response.usage
         return ChatResult(
-            content=response["content"],
-            model=response.get("model") or request.model,
+            content=response.content,
+            model=response.model or request.model,
             usage=Usage(
-                prompt_tokens=int(usage.get("prompt_tokens", 0)),
-                completion_tokens=int(usage.get("completion_tokens", 0)),
-                cached_tokens=int(usage.get("cached_tokens", 0)),
+                prompt_tokens=usage.prompt_tokens,
+                completion_tokens=usage.completion_tokens,
+                cached_tokens=usage.cached_tokens,
             ),
             latency_ms=0.0,
             output_mode="replay",

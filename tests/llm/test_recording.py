@@ -7,6 +7,7 @@ import json
 import pytest
 
 from ideaco.llm import OpenAIChatLLM, RecordingLLM, ReplayLLM, ReplayMiss
+from ideaco.llm.recording import ReplayFileError
 from tests.fakes.llm import ScriptedLLM
 from tests.fakes.openai_server import Reply
 from tests.llm.conftest import make_request
@@ -112,3 +113,69 @@ async def test_a_gzip_compressed_recording_replays_the_same(tmp_path):
     packed.write_bytes(gzip.compress(path.read_bytes()))
     replayed = await ReplayLLM(packed).complete(make_request("one"))
     assert replayed.content == live.content
+
+
+# --------------------------------------------------------------------------- a recording from anyone (issue 22)
+
+GOOD = {"key": "k", "response": {"content": "x", "usage": {"prompt_tokens": 5, "completion_tokens": 2}}}
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        (
+            {**GOOD, "response": {**GOOD["response"], "usage": {"prompt_tokens": -5}}},
+            "greater than or equal to 0",
+        ),
+        (
+            {**GOOD, "response": {**GOOD["response"], "usage": {"prompt_tokens": 2**60}}},
+            "less than 9007199254740992",
+        ),
+        ({**GOOD, "response": {**GOOD["response"], "usage": {"cached_tokens": "12"}}}, "valid integer"),
+        ({**GOOD, "response": {**GOOD["response"], "usage": {"completion_tokens": 1.5}}}, "valid integer"),
+        ({**GOOD, "response": {"content": 5}}, "response.content: Input should be a valid string"),
+        ({**GOOD, "response": {"content": ["a"]}}, "response.content"),
+        ({**GOOD, "response": None}, "response:"),
+        ({"response": GOOD["response"]}, "key: Field required"),
+        ([1, 2], "line:"),
+        ({**GOOD, "response": {"content": "x" * (8 * 1024 * 1024 + 1)}}, "at most 8388608 characters"),
+    ],
+)
+def test_a_recording_line_is_checked_as_the_live_path_checks_an_answer(tmp_path, line, says):
+    path = tmp_path / "calls.jsonl"
+    path.write_text(json.dumps(line) + "\n" + json.dumps(GOOD) + "\n")
+    with pytest.raises(ReplayFileError, match=r"calls\.jsonl:1: not a recording line") as caught:
+        ReplayLLM(path)
+    assert says in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_recording_is_read_a_line_at_a_time_within_a_decompressed_size(tmp_path, monkeypatch):
+    import gzip
+
+    from ideaco.llm import recording
+
+    monkeypatch.setattr(recording, "MAX_REPLAY_BYTES", 1 << 20)
+    packed = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(packed, "wb") as f:  # ~10 KB on disk, 4 MB of blank lines once decompressed
+        for _ in range(4):
+            f.write(b"\n" * (1 << 20))
+    with pytest.raises(ReplayFileError, match=r"more than 1 MB once decompressed"):
+        ReplayLLM(packed)
+    monkeypatch.setattr(recording, "MAX_LINE_BYTES", 1000)
+    one = tmp_path / "long.jsonl"
+    one.write_text(json.dumps(GOOD) + "\n" + " " * 5000 + "\n")
+    with pytest.raises(ReplayFileError, match=r"long\.jsonl:2: a line longer than"):
+        ReplayLLM(one)
+
+
+def test_a_damaged_gzip_recording_is_one_line(tmp_path):
+    import gzip
+
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(gzip.compress((json.dumps(GOOD) + "\n").encode() * 50)[:40])
+    with pytest.raises(ReplayFileError, match=r"cut\.jsonl\.gz: cannot be read"):
+        ReplayLLM(cut)
+    plain = tmp_path / "plain.jsonl.gz"
+    plain.write_text(json.dumps(GOOD) + "\n")  # not gzip at all
+    with pytest.raises(ReplayFileError, match=r"plain\.jsonl\.gz: cannot be read"):
+        ReplayLLM(plain)
