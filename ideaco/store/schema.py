@@ -145,7 +145,7 @@ class MemoryChanges(_Record):
 
 class MindStep(_Record):
     employee: str
-    stamina: StaminaChange | None = None
+    stamina: StaminaChange = Field(default=None)  # absent, or a change: readers test `"stamina" in step`
     relationships: list[Relation] = Field(default_factory=list)
     tasks: TaskChanges | None = None
     memory: MemoryChanges | None = None

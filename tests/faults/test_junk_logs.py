@@ -89,6 +89,23 @@ JUNK = [
         "(thought.topicSaturation: Field required)",
     ),
     ("thoughts.jsonl", json.dumps({**GOOD_THOUGHT, "applied": {"began": 5}}), "(applied.began:"),
+    (
+        "thoughts.jsonl",
+        json.dumps({**GOOD_THOUGHT, "applied": {"began": {"stamina": {"patience": "x"}}}}),
+        "(applied.began.stamina.patience.float: Input should be a valid number)",
+    ),
+    (
+        "thoughts.jsonl",
+        json.dumps(
+            {**GOOD_THOUGHT, "applied": {"steps": [{"step": "mind", "employee": "bob", "stamina": None}]}}
+        ),
+        "steps[0] (mind).stamina",
+    ),
+    (
+        "thoughts.jsonl",
+        json.dumps({**GOOD_THOUGHT, "applied": {"steps": [{"step": "mind", "employee": ["bob"]}]}}),
+        "steps[0] (mind).employee",
+    ),
 ]
 
 
