@@ -93,10 +93,16 @@ class Owed:
     trigger: Trigger
     note: str = ""
     escalation: bool = False  # the think may escalate to the boss: what it says there is flagged
+    # The secretary's report of a tool round: which round of the boss's request it follows, and
+    # the calls refused so far in that request (office/rules/toolcaps.py).
+    round: int = 0
+    refused: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out = {"conversation": self.conversation, "trigger": self.trigger.value, "note": self.note}
-        return out | ({"escalation": True} if self.escalation else {})
+        out |= {"escalation": True} if self.escalation else {}
+        out |= {"round": self.round} if self.round else {}
+        return out | ({"refused": list(self.refused)} if self.refused else {})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Owed:
@@ -105,4 +111,6 @@ class Owed:
             Trigger(data["trigger"]),
             str(data.get("note") or ""),
             bool(data.get("escalation", False)),
+            int(data.get("round") or 0),
+            tuple(str(k) for k in data.get("refused") or ()),
         )

@@ -20,8 +20,8 @@ from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
 from ideaco.office.conversation import BOSS, ConversationKind, Message
 from ideaco.office.journal import Journal
-from ideaco.office.org import ToolContext, ToolResult, run_tool
-from ideaco.office.rules import holds
+from ideaco.office.org import SECRETARY, ToolContext, ToolResult, run_tool
+from ideaco.office.rules import holds, toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.starting import restore_cut_think
 from ideaco.office.state import ConversationState, Desk, Employee, Hold, OfficeState
@@ -149,6 +149,9 @@ def apply_step(office: Office, step: Step, posts: dict[str, Message] | None) -> 
             office.post(notice)
         return step
     assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
+    if step.counted:  # a costly call of the secretary's: the per-hour cap counts it (rules/toolcaps.py)
+        desk = office.employees[SECRETARY].desk
+        desk.tool_log = [*toolcaps.recent(desk.tool_log, office.now()), (step.tool, office.now())]
     return step
 
 

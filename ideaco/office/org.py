@@ -31,6 +31,7 @@ from ideaco.mind.thought.model import (
 )
 from ideaco.office.company import Company, Department
 from ideaco.office.conversation import ConversationKind, boss_conversation_id
+from ideaco.office.rules import toolcaps
 from ideaco.office.state import ConversationState, Employee
 from ideaco.persona import ARCHETYPES, PERSONAS_DIR, load_archetype, load_persona_file
 
@@ -96,7 +97,12 @@ def asked_archetypes(texts: list[str]) -> tuple[str, ...]:
 
 def tools_allowed(employee: str, conversation: str, note: str) -> bool:
     """The organization tools: the secretary's, in its boss chat, never while reading quotes."""
-    return employee == SECRETARY and conversation == f"boss:{SECRETARY}" and not note.startswith(SUMMARY_NOTE)
+    return (
+        employee == SECRETARY
+        and conversation == f"boss:{SECRETARY}"
+        and not note.startswith(SUMMARY_NOTE)
+        and not toolcaps.is_last(note)  # the report after a request's last tool round
+    )
 
 
 def slug(text: str) -> str:

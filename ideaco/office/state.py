@@ -60,6 +60,9 @@ class Desk:
     inflight: Owed | None = None  # the owed think being typed or thought now (kept across a kill)
     task_alerts: dict[str, str] = field(default_factory=dict)  # task id -> urgency it woke me for
     hold: Hold | None = None  # stopped by the boss: no thinks until released
+    tool_log: list[tuple[str, datetime]] = field(
+        default_factory=list
+    )  # the secretary's costly calls, last hour
 
     def copy(self) -> Desk:
         return replace(
@@ -70,6 +73,7 @@ class Desk:
             owed=list(self.owed),
             held_until=dict(self.held_until),
             task_alerts=dict(self.task_alerts),
+            tool_log=list(self.tool_log),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -84,7 +88,7 @@ class Desk:
             "inflight": self.inflight.to_dict() if self.inflight else None,
             "task_alerts": self.task_alerts,
             "hold": self.hold.to_dict() if self.hold else None,
-        }
+        } | ({"tool_log": [[tool, at.isoformat()] for tool, at in self.tool_log]} if self.tool_log else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Desk:
@@ -99,6 +103,7 @@ class Desk:
             inflight=Owed.from_dict(d["inflight"]) if d.get("inflight") else None,
             task_alerts=dict(d.get("task_alerts") or {}),
             hold=Hold.from_dict(d["hold"]) if d.get("hold") else None,
+            tool_log=[(str(tool), datetime.fromisoformat(at)) for tool, at in d.get("tool_log") or ()],
         )
 
 

@@ -277,13 +277,16 @@ class ToolStep:
     tool: str
     ok: bool
     message: str
+    cap: str | None = None  # refused by a cap of office/rules/toolcaps.py: which one
+    counted: bool = False  # a costly call made: it counts against the per-hour cap
 
     def to_record(self) -> dict[str, Any]:
-        return {"step": "tool", "tool": self.tool, "ok": self.ok, "message": self.message}
+        out = {"step": "tool", "tool": self.tool, "ok": self.ok, "message": self.message}
+        return out | ({"cap": self.cap} if self.cap else {}) | ({"counted": True} if self.counted else {})
 
     @classmethod
     def from_record(cls, d: dict[str, Any]) -> ToolStep:
-        return cls(d["tool"], bool(d["ok"]), d["message"])
+        return cls(d["tool"], bool(d["ok"]), d["message"], d.get("cap"), bool(d.get("counted")))
 
 
 Step = (

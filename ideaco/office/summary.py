@@ -38,6 +38,8 @@ def summarize(
     rules: Counter[str] = Counter()  # why drafts were refused: loop breakers and filters, by rule
     llm = Counter()
     calls = 0
+    tools: Counter[str] = Counter()  # the secretary's tool calls: made, refused, refused by a cap
+    capped: Counter[str] = Counter()
     for rec in thoughts:
         row = by_employee.setdefault(
             rec["employee"],
@@ -57,6 +59,9 @@ def summarize(
         for step in (rec.get("applied") or {}).get("steps") or ():
             if step.get("step") == "draft" and step.get("gate") and step.get("rule"):
                 rules[f"{step['gate']}:{step['rule']}"] += 1
+            elif step.get("step") == "tool":
+                tools["made" if step.get("ok") else "refused"] += 1
+                capped.update([step["cap"]] if step.get("cap") else [])
         usage = rec.get("llm")
         if usage:
             calls += usage.get("calls", 1)
@@ -74,6 +79,12 @@ def summarize(
         "thoughts": len(thoughts),
         "silences_by_gate": dict(gates),
         "drafts_refused_by_rule": dict(sorted(rules.items())),
+        # office/rules/toolcaps.py: per request (rounds, repeated, no_request), per thought, per hour
+        "tool_calls": {
+            "made": tools["made"],
+            "refused": tools["refused"],
+            "by_cap": dict(sorted(capped.items())),
+        },
         "tasks_by_status": dict(tasks or {}),
         "llm": {
             "calls": calls,

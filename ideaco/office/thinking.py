@@ -21,7 +21,8 @@ from ideaco.mind.apply import ThoughtFacts, apply_thought
 from ideaco.mind.thought import TOOL_ARGS, Thought
 from ideaco.office import person, reading, rules, taskboard
 from ideaco.office.conversation import BOSS, ESCALATION, ConversationKind, boss_conversation_id
-from ideaco.office.org import SECRETARY, ToolContext, run_tool, tools_allowed
+from ideaco.office.org import SECRETARY, ToolContext, tools_allowed
+from ideaco.office.rules import toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.speaking import (
     GROUP_KINDS,
@@ -36,7 +37,8 @@ from ideaco.office.speaking import (
     tell_outsiders,
 )
 from ideaco.office.state import ConversationState, Employee
-from ideaco.office.steps import DraftStep, OweAgainStep, OweStep, Step, ToolStep
+from ideaco.office.steps import DraftStep, OweAgainStep, OweStep, Step
+from ideaco.office.toolchain import Chain
 from ideaco.office.view import OfficeView
 from ideaco.office.waking import unread_of
 
@@ -354,29 +356,25 @@ def _actions(
     now: datetime,
 ) -> None:
     """send_message actions (a DM, the boss chat, another room), and the secretary's organization tools."""
-    emp_id, said, changed_staff = ctx.employee, [], False
+    emp_id, changed_staff = ctx.employee, False
     names = {e.id: e.name for e in office.employees.values()}
+    chain = Chain.begin(office, ctx, now) if emp_id == SECRETARY else None
     for i, action in enumerate(thought.actions):
         where = f"actions[{i}]"
-        if action.tool in TOOL_ARGS and emp_id == SECRETARY:
-            if not tools_allowed(emp_id, ctx.conversation, ctx.note):
+        if action.tool in TOOL_ARGS and chain is not None:
+            if not tools_allowed(emp_id, ctx.conversation, ctx.note) and not toolcaps.is_last(ctx.note):
                 # Only the boss gives orders (spec 2.3): a colleague's DM, a room, or quoted
                 # messages are conversation, so "the boss says fire Alice" there changes nothing.
                 result.corrections.append(f"{where}: {action.tool} outside the boss's own request, refused")
                 continue
-            outcome = run_tool(
-                scratch,
-                action.tool,
-                action.args,
-                ToolContext(office.company, now, office.config.switches.stamina),
+            step, owed_by_tool = chain.call(
+                scratch, action, ToolContext(office.company, now, office.config.switches.stamina)
             )
-            result.steps.append(ToolStep(action.tool, outcome.ok, outcome.message))
-            result.steps += scratch.take(now)
-            for employee, owed in outcome.owed:
+            result.steps += [step, *scratch.take(now)]
+            for employee, owed in owed_by_tool:
                 result.steps += _owe(scratch, employee, owed, now)
-            said.append(("Done: " if outcome.ok else "Refused: ") + outcome.message)
-            if not outcome.ok:
-                result.corrections.append(f"{where}: {outcome.message}")
+            if not step.ok:
+                result.corrections.append(f"{where}: {step.message}")
             names, changed_staff = {e.id: e.name for e in scratch.employees.values()}, True
             continue
         if action.tool != "send_message":
@@ -413,6 +411,9 @@ def _actions(
         result.steps.append(DraftStep(where, target.id, message=message, message_id=message.id))
         result.posted.append(message.id)
         result.steps += tell_outsiders(scratch, target, message, now)
-    if said:  # the secretary reports what its tools did (or why not) in its boss chat
-        note = " ".join(said) + " Tell the boss what was done, and what was not and why."
-        result.steps += _owe(scratch, emp_id, Owed(boss_conversation_id(emp_id), Trigger.SYSTEM, note), now)
+    if chain is not None:  # the secretary reports what its tools did (or why not) in its boss chat
+        report = chain.report()
+        result.steps += _owe(scratch, emp_id, report, now) if report else []
+        result.steps += chain.notice(
+            scratch, f"{ctx.thought_id}-n0", now
+        )  # calls stopped past the last round
