@@ -1,7 +1,7 @@
 """Run the benchmarks and print one table: `python -m benchmarks [--quick] [--only NAME ...]`.
 
 NAME is one of: engine, life, prompt, persistence, embedded, secretary, profile, sweep, people, viewer,
-concurrency (comma-separated or repeated).
+concurrency, costs (comma-separated or repeated).
 `--quick` uses tiny sizes (a smoke run, well under 30 s) and skips the embedded model.
 """
 
@@ -30,6 +30,7 @@ BENCHES = (
     "people",
     "viewer",
     "concurrency",
+    "costs",
 )
 
 
