@@ -36,6 +36,7 @@ class ModelOptions:
     threads: int | None = None  # embedded model: threads per llama.cpp instance
     slots: int | None = None  # embedded model: prompt-cache slots in all
     trust_scenario_endpoint: bool = False  # send the user's key to an endpoint the scenario chose
+    rate: str | None = None  # requests sent at most, e.g. "60/min" (else IDEACO_RATE; None: unpaced)
 
 
 def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSettings:
@@ -51,6 +52,7 @@ def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSett
             threads=options.threads,
             slots=options.slots,
             trust_scenario_endpoint=options.trust_scenario_endpoint,
+            rate=options.rate,
         )
     except ValueError as exc:
         raise IdeacoError(str(exc)) from None

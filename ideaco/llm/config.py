@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ideaco.llm.limits import parse_rate
 from ideaco.redact import redact_url
 
 DEFAULT_EMBEDDED_MODEL = "smollm2-135m"
@@ -27,6 +28,7 @@ TIMEOUT_ENV = "IDEACO_TIMEOUT"
 ENDPOINT_REST_ENV = "IDEACO_ENDPOINT_REST"
 RETRIES_ENV = "IDEACO_RETRIES"
 RETRY_DELAY_ENV = "IDEACO_RETRY_DELAY"
+RATE_ENV = "IDEACO_RATE"  # requests sent at most, e.g. 60/min (the --rate flag wins)
 # How the embedded model runs (see ideaco.llm.embedded.choose_layout): threads per llama.cpp
 # instance, and prompt-cache slots in all. Unset: chosen for the machine and the office.
 THREADS_ENV = "IDEACO_THREADS"
@@ -62,6 +64,7 @@ class LLMSettings:
     key_withheld: str | None = None
     base_urls: tuple[str, ...] = ()  # every endpoint when several are given (calls are balanced over them)
     endpoint_rest: float = DEFAULT_ENDPOINT_REST
+    requests_per_second: float | None = None  # --rate / IDEACO_RATE; None: as fast as answered
 
     @property
     def endpoints(self) -> tuple[str, ...]:
@@ -171,6 +174,7 @@ def resolve_settings(
     threads: int | None = None,
     slots: int | None = None,
     trust_scenario_endpoint: bool = False,
+    rate: str | None = None,
 ) -> LLMSettings:
     """Merge the sources into one LLMSettings; ValueError with one clear line if they conflict.
 
@@ -235,7 +239,22 @@ def resolve_settings(
         slots=slots or _env_count(env, SLOTS_ENV),
         key_withheld=withheld,
         endpoint_rest=_env_number(env, ENDPOINT_REST_ENV, DEFAULT_ENDPOINT_REST),
+        requests_per_second=_rate(rate, env),
     )
+
+
+def _rate(cli_rate: str | None, env: Mapping[str, str]) -> float | None:
+    """Requests per second from --rate, else IDEACO_RATE; None when neither is given."""
+    if cli_rate:
+        where, text = "--rate", cli_rate
+    elif (env.get(RATE_ENV) or "").strip():
+        where, text = RATE_ENV, env[RATE_ENV]
+    else:
+        return None
+    try:
+        return parse_rate(text)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def _env_count(env: Mapping[str, str], name: str) -> int | None:

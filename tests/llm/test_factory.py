@@ -17,6 +17,7 @@ from ideaco.llm import (
     build_llm,
     resolve_settings,
 )
+from ideaco.llm.limits import PacedLLM
 from tests.llm.conftest import make_request
 
 
@@ -38,6 +39,14 @@ async def test_order_outermost_first_with_recording(fake, tmp_path):
     assert result.output_mode == "json_schema"  # a configured endpoint gets the cascade, not the grammar
     assert stack.budget.calls == 1
     assert len((tmp_path / "rec.jsonl").read_text().splitlines()) == 1
+    await stack.aclose()
+
+
+async def test_a_rate_paces_inside_the_retries_so_a_retry_is_paced_too(fake):
+    settings = resolve_settings(cli_base_url=fake.base_url, env={"IDEACO_RATE": "120/min"})
+    stack = build_llm(settings)
+    assert layers(stack.llm) == [BudgetLLM, LimitedLLM, RetryingLLM, PacedLLM, OpenAIChatLLM]
+    assert stack.llm.inner.inner.inner.pacer.interval == 0.5
     await stack.aclose()
 
 
