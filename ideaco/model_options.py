@@ -40,14 +40,13 @@ class ModelOptions:
 
 
 def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSettings:
-    scenario_llm = scenario.llm.model_dump(exclude_none=True) if scenario.llm else None
     try:
         return resolve_settings(
             cli_base_url=options.base_url,
             cli_model=options.model,
             cli_api_key_env=options.api_key_env,
             gguf=options.gguf,
-            scenario_llm=scenario_llm,
+            scenario_llm=scenario.llm,
             env=os.environ,
             threads=options.threads,
             slots=options.slots,
@@ -79,6 +78,8 @@ def open_llm(
         status(f"starting the embedded model ({settings.gguf or 'SmolLM2-135M-Instruct'}) …")
     if options.replay is None and settings.key_withheld:
         status(f"note: {settings.withheld_note()}")
+    for note in settings.notes:
+        status(f"note: {note}")
     try:
         stack = build_llm(
             settings,

@@ -19,9 +19,6 @@ from ideaco.office.rules.gates import (
     cooldown_reopens_at,
 )
 from ideaco.office.rules.loop_breakers import (
-    REASON_CLOSED,
-    REASON_DUPLICATE,
-    REASON_RING,
     RingVerdict,
     Verdict,
     check_duplicate,
@@ -53,9 +50,6 @@ __all__ = [
     "GATE_ANTI_SPAM",
     "GATE_COOLDOWN",
     "GATE_SATURATION",
-    "REASON_CLOSED",
-    "REASON_DUPLICATE",
-    "REASON_RING",
     "GateConfig",
     "GateVerdict",
     "KindGates",
