@@ -14,20 +14,13 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.analysis import History, history, relationship_table
+from ideaco.cycle import Gate
 from ideaco.metrics import responses, social, text
 from ideaco.store.runlog import RunLog, applied_at
 
 SECRETARY = "secretary"
-GATES = (
-    "chose_silence",
-    "saturation",
-    "anti_spam",
-    "cooldown",
-    "loop_breaker",
-    "filtered",
-    "superseded",
-    "error",
-)
+# The gates `summary` gives a silence rate for (a superseded, failed or over-budget thought is no silence).
+SILENCE_GATES = tuple(g.value for g in Gate if g not in (Gate.SUPERSEDED, Gate.BUDGET, Gate.ERROR))
 
 
 @dataclass(frozen=True)
@@ -112,7 +105,7 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         "calls_per_agent_message": round(calls / agent_messages, 3) if agent_messages else None,
         "agent_messages": agent_messages,
         "speak_rate": round(sum(spoke_by.values()) / len(run.thoughts), 4) if run.thoughts else None,
-        **{f"silence_{g}": silences["rates"].get(g, 0.0) for g in GATES[:6]},
+        **{f"silence_{g}": silences["rates"].get(g, 0.0) for g in SILENCE_GATES},
         "boss_answered_rate": boss["answered_rate"],
         "boss_answer_latency_s": boss["latency"]["median_s"],
         "mention_answered_rate": mentions["answered_rate"],

@@ -127,7 +127,7 @@ def gate_draft(
         own = [m.at for m in conv.recent if m.sender == employee]
         speech = rules.check_speech(conv.kind, own, saturation, mentioned, now, gates)
         if not speech.allowed:
-            return Verdict(Gate(speech.gate), reopens_at=speech.reopens_at)
+            return Verdict(speech.gate, reopens_at=speech.reopens_at)
     if rules.is_closed(conv.closed_until, now):
         detail = f"closed to agent posts until {conv.closed_until.isoformat()}"  # type: ignore[union-attr]
         return Verdict(Gate.LOOP_BREAKER, LoopRule.RING, detail)

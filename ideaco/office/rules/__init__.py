@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from ideaco.office.rules.gates import (
     DEFAULT_GATES,
-    GATE_ANTI_SPAM,
-    GATE_COOLDOWN,
-    GATE_SATURATION,
     GateConfig,
     GateVerdict,
     KindGates,
@@ -20,8 +17,6 @@ from ideaco.office.rules.gates import (
 )
 from ideaco.office.rules.loop_breakers import (
     REASON_CLOSED,
-    REASON_DUPLICATE,
-    REASON_RING,
     RingVerdict,
     Verdict,
     check_duplicate,
@@ -50,12 +45,7 @@ from ideaco.office.rules.timers import (
 __all__ = [
     "DEFAULT_GATES",
     "DEFAULT_TIMERS",
-    "GATE_ANTI_SPAM",
-    "GATE_COOLDOWN",
-    "GATE_SATURATION",
     "REASON_CLOSED",
-    "REASON_DUPLICATE",
-    "REASON_RING",
     "GateConfig",
     "GateVerdict",
     "KindGates",

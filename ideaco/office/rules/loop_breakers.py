@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from ideaco.cycle import LoopRule
 from ideaco.office.conversation import BOSS, SYSTEM, Message
 
-REASON_DUPLICATE = "duplicate"
-REASON_RING = "ring"
 REASON_CLOSED = "closed"
 
 
@@ -59,7 +58,7 @@ def check_duplicate(
     for msg in reversed(history):
         if msg.sender == sender and now - msg.at < window and _normalize(msg.text) == key:
             return Verdict(
-                False, REASON_DUPLICATE, f"{sender} already posted this text at {msg.at.isoformat()}"
+                False, LoopRule.DUPLICATE, f"{sender} already posted this text at {msg.at.isoformat()}"
             )
     return Verdict(True)
 
@@ -103,7 +102,7 @@ def check_ring(
         until = now + timedelta(seconds=close_s)
         speakers = ",".join([*senders[-3:], sender])
         return RingVerdict(
-            False, REASON_RING, f"ring {speakers}: closed to agent posts until {until.isoformat()}", until
+            False, LoopRule.RING, f"ring {speakers}: closed to agent posts until {until.isoformat()}", until
         )
     return RingVerdict(True)
 
