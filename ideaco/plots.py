@@ -22,7 +22,8 @@ from matplotlib.patches import FancyArrowPatch  # noqa: E402
 
 from ideaco.analysis import NO_TEXT, History, RunData, history  # noqa: E402
 from ideaco.cycle import Gate  # noqa: E402
-from ideaco.metrics.social import BOSS, talk_edges  # noqa: E402
+from ideaco.ids import BOSS
+from ideaco.metrics.social import talk_edges  # noqa: E402
 from ideaco.mind import relationships, stamina  # noqa: E402
 from ideaco.store.atomic import atomic_write_bytes  # noqa: E402
 from ideaco.store.rundir import check_regular_or_missing  # noqa: E402
@@ -178,7 +179,7 @@ def activity_png(run: RunData, path: Path) -> Path:
             )
     for outcome in sorted(set(seen) - set(OUTCOME_COLOURS)):
         ax.scatter(seen[outcome], ys[outcome], marker="|", s=220, linewidths=2, label=outcome)
-    boss = [datetime.fromisoformat(m["at"]) for m in run.messages if m.get("sender") == "boss"]
+    boss = [datetime.fromisoformat(m["at"]) for m in run.messages if m.get("sender") == BOSS]
     for at in boss:
         ax.axvline(at, color="#d62728", alpha=0.25, lw=1)
     ax.set_yticks(list(rows.values()), [label(e.name) for e in reversed(people)])

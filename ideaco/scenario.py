@@ -22,7 +22,6 @@ from pydantic import (
 from ideaco.bounds import (
     LINE_CHARS,
     RESERVED_IDS,
-    SECRETARY_ID,
     Name,
     PersonName,
     PlaceId,
@@ -32,6 +31,7 @@ from ideaco.bounds import (
     bounded,
     refuse_key_choice,
 )
+from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -165,7 +165,7 @@ class Employee(_Strict):
     def _check_id(cls, v: str) -> str:
         if not EMPLOYEE_ID.match(v):
             raise ValueError(f"{v!r} is not a valid id (lowercase letters, digits, '-' and '_')")
-        if v == SECRETARY_ID:
+        if v == SECRETARY:
             raise ValueError(f"{v!r} is reserved (every company has its secretary)")
         if v in RESERVED_IDS:
             raise ValueError(f"{v!r} is reserved")
@@ -297,10 +297,10 @@ class Scenario(_Strict):
 
         targets = {r.id for r in self.rooms} | {d.casual_room_id for d in self.departments}
         for i, s in enumerate(self.script):
-            if s.to.startswith("boss:"):
-                # The secretary is in every company (spec 2.9): the boss reaches it in boss:secretary.
-                if s.to[len("boss:") :] not in employees | {"secretary"}:
-                    problems.append((f"script[{i}].to", f"{s.to!r}: {s.to[5:]!r} is not an employee"))
+            # The secretary is in every company (spec 2.9): the boss reaches it in boss:secretary.
+            if (owner := boss_chat_owner(s.to)) is not None:
+                if owner not in employees | {SECRETARY}:
+                    problems.append((f"script[{i}].to", f"{s.to!r}: {owner!r} is not an employee"))
             elif s.to not in targets:
                 problems.append((f"script[{i}].to", f"{s.to!r} is not a room (nor boss:<employee>)"))
         if problems:
@@ -327,10 +327,8 @@ class Scenario(_Strict):
             ConversationSpec(d.casual_room_id, "casual", f"{d.name} casual", tuple(d.members))
             for d in self.departments
         ]
-        convs += [
-            ConversationSpec(f"boss:{e.id}", "boss", f"Boss and {e.name}", (e.id,)) for e in self.employees
-        ]
-        return convs
+        boss_chats = [(boss_conversation_id(e.id), f"Boss and {e.name}", e.id) for e in self.employees]
+        return convs + [ConversationSpec(cid, "boss", name, (e,)) for cid, name, e in boss_chats]
 
     def resolve_personas(
         self, base_dir: str | Path, personas_dir: str | Path | None = None

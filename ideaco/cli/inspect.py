@@ -26,7 +26,7 @@ from ideaco.cli.display import PALETTE, cli_console, safe_text
 from ideaco.cli.errors import UserError, warn
 from ideaco.cli.timeline import _at, render
 from ideaco.cycle import Gate
-from ideaco.office.conversation import BOSS, SYSTEM
+from ideaco.ids import BOSS, SYSTEM
 from ideaco.store.jsonl import JsonlError
 from ideaco.store.lock import writer_alive
 from ideaco.store.rundir import RunDir, RunDirError

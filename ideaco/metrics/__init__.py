@@ -15,10 +15,10 @@ from typing import Any
 
 from ideaco.analysis import History, history, relationship_table
 from ideaco.cycle import Gate
+from ideaco.ids import BOSS, SECRETARY
 from ideaco.metrics import responses, social, text
 from ideaco.store.runlog import RunLog, applied_at
 
-SECRETARY = "secretary"
 # The gates `summary` gives a silence rate for (a superseded, failed or over-budget thought is no silence).
 SILENCE_GATES = tuple(g.value for g in Gate if g not in (Gate.SUPERSEDED, Gate.BUDGET, Gate.ERROR))
 
@@ -90,7 +90,7 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
     boss = responses.boss_lines(messages, agents)
     mentions = responses.mention_latency(messages, agents)
     words = text.repetition(messages, agents)
-    edges = social.talk_edges(messages, agents | {social.BOSS})
+    edges = social.talk_edges(messages, agents | {BOSS})
     archetypes = {e: _archetype(employees[e].persona) for e in staff}
     spread = social.persona_spread(archetypes, messages_by, thoughts_by, spoke_by, hours)
     mood = social.mood(run.thoughts)

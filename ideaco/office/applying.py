@@ -13,14 +13,15 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from ideaco.cycle import LoopRule, Owed, Phase, Trigger
+from ideaco.ids import BOSS, SECRETARY
 from ideaco.mind import changes as mind_changes
 from ideaco.mind import stamina
 from ideaco.office import rules
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
-from ideaco.office.conversation import BOSS, ConversationKind, Message
+from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.journal import Journal
-from ideaco.office.org import SECRETARY, ToolContext, ToolResult, run_tool
+from ideaco.office.org import ToolContext, ToolResult, run_tool
 from ideaco.office.rules import holds, toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.starting import restore_cut_think

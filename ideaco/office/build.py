@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ideaco.ids import SECRETARY, boss_conversation_id
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
@@ -19,10 +20,10 @@ from ideaco.office.ahead import Ahead
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company, Department
 from ideaco.office.config import OfficeConfig, config_for
-from ideaco.office.conversation import ConversationKind, Message, boss_conversation_id
+from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.journal import Journal
 from ideaco.office.office import Office
-from ideaco.office.org import SECRETARY, secretary_employee
+from ideaco.office.org import secretary_employee
 from ideaco.office.persistence import restore_streams
 from ideaco.office.records import result_from_record
 from ideaco.office.state import STATE_FORMAT, ConversationState, Employee, OfficeState

@@ -14,14 +14,14 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Trigger
+from ideaco.ids import BOSS, SECRETARY
 from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office import taskboard
-from ideaco.office.conversation import BOSS, ConversationKind, Message
+from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.org import (
-    SECRETARY,
     SUMMARY_NOTE,
     asked_archetypes,
     asked_tools,
@@ -90,7 +90,7 @@ def wire_context(
         }
     return WireContext(
         people=people or None,
-        targets=tuple(sorted(colleagues | rooms | {"boss"})),
+        targets=tuple(sorted(colleagues | rooms | {BOSS})),
         task_ids=tuple(t.id for t in emp.mind.pending_tasks),
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
         tools=tools,

@@ -15,17 +15,12 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
+from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.mind import stamina
 from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import person, rules
 from ideaco.office.config import Switches
-from ideaco.office.conversation import (
-    BOSS,
-    ConversationKind,
-    Message,
-    boss_conversation_id,
-    dm_conversation_id,
-)
+from ideaco.office.conversation import ConversationKind, Message, dm_conversation_id
 from ideaco.office.reading import TRIGGER_NOTES
 from ideaco.office.rules import drafts, levers
 from ideaco.office.rules.drafts import TextRule
@@ -182,7 +177,7 @@ def target_for(
 ) -> ConversationState | None:
     """Where a send_message goes: the boss chat, a DM (opened on first use), or a room the sender is in."""
     low = to.lower()
-    if low in ("boss", f"boss:{employee}"):
+    if low in (BOSS, boss_conversation_id(employee)):
         return scratch.conversations.get(boss_conversation_id(employee))
     for other in scratch.employees.values():
         if other.id != employee and low in (other.id.lower(), other.name.lower()):

@@ -15,13 +15,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.apply import ThoughtFacts, apply_thought
 from ideaco.mind.thought import TOOL_ARGS, Thought
 from ideaco.office import person, reading, rules, taskboard
-from ideaco.office.conversation import BOSS, ESCALATION, ConversationKind, boss_conversation_id
-from ideaco.office.org import SECRETARY, ToolContext, tools_allowed
+from ideaco.office.conversation import ESCALATION, ConversationKind
+from ideaco.office.org import ToolContext, tools_allowed
 from ideaco.office.rules import toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.speaking import (

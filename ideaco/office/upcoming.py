@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from ideaco.cycle import Phase, Trigger
+from ideaco.ids import boss_conversation_id
 from ideaco.llm.base import ChatRequest
 from ideaco.office import looks, person, reading, rules
 from ideaco.office.calls import Call
@@ -195,6 +196,6 @@ def scripted_before(office: Office, where: set[str], at: datetime) -> bool:
         if when > at:
             break
         target = line["to"]
-        if target in where or f"boss:{target}" in where:
+        if target in where or boss_conversation_id(target) in where:
             return True
     return False

@@ -16,6 +16,7 @@ from typing import Any
 
 from ideaco import safejson
 from ideaco.bounds import MAX_DURATION
+from ideaco.ids import SECRETARY
 from ideaco.scenario import parse_duration
 from ideaco.store import jsonl, schema
 from ideaco.store.rundir import RunDir
@@ -233,8 +234,8 @@ def foreign_state(state: dict[str, Any], thoughts: list[dict[str, Any]], where: 
     think in them is in it (the secretary, whom every company has, aside; a state that lags behind
     its logs may miss some, a hire after its last save, never all)."""
     employees = state.get("employees")
-    known = {str(e.get("id")) for e in _documents(employees)} - {"secretary"}
-    named = {str(t.get("employee")) for t in thoughts} - {"secretary"}
+    known = {str(e.get("id")) for e in _documents(employees)} - {SECRETARY}
+    named = {str(t.get("employee")) for t in thoughts} - {SECRETARY}
     if not known or not named or known & named:
         return None
     office = state.get("office") if isinstance(state.get("office"), dict) else {}

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ideaco.cycle import LoopRule
-from ideaco.office.conversation import BOSS, SYSTEM, Message
+from ideaco.ids import BOSS, SYSTEM
+from ideaco.office.conversation import Message
 
 REASON_CLOSED = "closed"
 
