@@ -7,6 +7,8 @@ say (`sender: "boss"`, `"system"`, `employee: "secretary"`). The boss's 1-on-1 w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 BOSS = "boss"
 SYSTEM = "system"
 SECRETARY = "secretary"
@@ -23,3 +25,23 @@ def boss_chat_owner(conversation: str) -> str | None:
     if conversation.startswith(BOSS_CHAT_PREFIX):
         return conversation[len(BOSS_CHAT_PREFIX) :]
     return None
+
+
+def resolve_id(ref: str, names: Mapping[str, str]) -> str | list[str] | None:
+    """The id `ref` names among `names` (id -> name): every surface that takes an employee from a
+    user or a model (chat commands, `inspect`, `interview`, the secretary's tools, relationship ops).
+
+    The id itself; else, spaces and leading `@` aside and in any case, the one id that matches,
+    then the one name that matches (an id beats another's name). A list of the candidates when it
+    names several, None when it names none.
+    """
+    if ref in names:
+        return ref
+    key = ref.strip().lstrip("@").strip().casefold()
+    by_id = [i for i in names if i.casefold() == key]
+    if len(by_id) == 1:
+        return by_id[0]
+    by_name = [i for i, name in names.items() if name.strip().casefold() == key]
+    if len(by_name) == 1:
+        return by_name[0]
+    return by_id + by_name or None

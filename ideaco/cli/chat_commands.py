@@ -19,7 +19,7 @@ from typing import Any
 from rich.text import Text
 
 from ideaco.cli.display import format_duration, safe_text
-from ideaco.ids import BOSS_CHAT_PREFIX, SECRETARY, boss_chat_owner, boss_conversation_id
+from ideaco.ids import BOSS_CHAT_PREFIX, SECRETARY, boss_chat_owner, boss_conversation_id, resolve_id
 from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
 from ideaco.mind import tasks as task_rules
@@ -172,13 +172,14 @@ def split_args(text: str, most: int) -> list[str]:
 
 
 def resolve_employee(office: Office, ref: str) -> str:
-    """An employee id from an id or a name (any case, an optional @)."""
-    want = ref.strip().lstrip("@").lower()
-    for emp in office.employees.values():
-        if want in (emp.id.lower(), emp.name.lower()):
-            return emp.id
-    known = ", ".join(sorted(office.employees))
-    raise CommandError(f"no employee {safe_text(ref)!r} (employees: {known})")
+    """An employee id from an id or a name (any case, an optional @): `ids.resolve_id`."""
+    found = resolve_id(ref, {e.id: e.name for e in office.employees.values()})
+    if isinstance(found, list):
+        raise CommandError(f"{safe_text(ref)!r} could be any of {', '.join(sorted(found))}")
+    if found is None:
+        known = ", ".join(sorted(office.employees))
+        raise CommandError(f"no employee {safe_text(ref)!r} (employees: {known})")
+    return found
 
 
 def rooms(office: Office) -> list[str]:

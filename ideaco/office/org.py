@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from ideaco.bounds import check_new_id
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import BOSS, SECRETARY, boss_conversation_id
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, resolve_id
 from ideaco.mind import stamina, tasks
 from ideaco.mind.mind import Mind
 from ideaco.mind.thought import TOOL_ARGS
@@ -211,11 +211,12 @@ def _department(company: Company, ref: str) -> Department:
 
 
 def _employee(org: Org, ref: str) -> Employee:
-    low = ref.lower().lstrip("@")
-    for emp in org.employees.values():
-        if not emp.dismissed and low in (emp.id, emp.name.lower()):
-            return emp
-    raise Refusal(f"unknown employee {ref!r}")
+    found = resolve_id(ref, {e.id: e.name for e in org.employees.values() if not e.dismissed})
+    if isinstance(found, list):
+        raise Refusal(f"{ref!r} could be any of {', '.join(sorted(found))}")
+    if found is None:
+        raise Refusal(f"unknown employee {ref!r}")
+    return org.employees[found]
 
 
 # ---------------------------------------------------------------------------- the tools

@@ -9,8 +9,10 @@ Reading never writes and never takes the run's lock: it is safe while a run goes
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from datetime import time as clock_time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,18 @@ MIND_KEYS = ("memory", "relationships", "tasks", "stamina", "interest", "saturat
 
 class RunLogError(ValueError):
     """A directory that cannot be read as a run; `str()` is one line naming it."""
+
+
+MOMENT_FORMS = "HH:MM, HH:MM:SS or an ISO date-time"
+
+
+def parse_moment(text: str, first_day: date) -> datetime:
+    """A simulated moment a user names (`inspect --since`, `interview --at`): `HH:MM` or `HH:MM:SS`
+    on the run's first day, or a full ISO date-time (its time zone dropped); ValueError if neither."""
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", text.strip())
+    if m:
+        return datetime.combine(first_day, clock_time(int(m[1]), int(m[2]), int(m[3] or 0)))
+    return datetime.fromisoformat(text.strip()).replace(tzinfo=None)
 
 
 def _documents(table: Any) -> list[dict[str, Any]]:
