@@ -17,7 +17,7 @@ from ideaco.analysis import History, history, relationship_table
 from ideaco.cycle import Gate
 from ideaco.ids import BOSS, SECRETARY
 from ideaco.metrics import responses, social, text
-from ideaco.store.runlog import RunLog, applied_at
+from ideaco.store.runlog import RunLog, applied_at, usage_totals
 
 # The gates `summary` gives a silence rate for (a superseded, failed or over-budget thought is no silence).
 SILENCE_GATES = tuple(g.value for g in Gate if g not in (Gate.SUPERSEDED, Gate.BUDGET, Gate.ERROR))
@@ -80,11 +80,8 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
     thoughts_by = _count(t["employee"] for t in run.thoughts)
     spoke_by = _count(t["employee"] for t in run.thoughts if t.get("spoke"))
     messages_by = _count(m["sender"] for m in messages)
-    calls = sum((t.get("llm") or {}).get("calls", 1) for t in run.thoughts if t.get("llm"))
-    tokens = sum(
-        (t.get("llm") or {}).get("prompt_tokens", 0) + (t.get("llm") or {}).get("completion_tokens", 0)
-        for t in run.thoughts
-    )
+    usage = usage_totals(run.thoughts)
+    calls, tokens = usage["calls"], usage["tokens"]
     agent_messages = sum(n for who, n in messages_by.items() if who in agents)
 
     boss = responses.boss_lines(messages, agents)
