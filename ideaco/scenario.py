@@ -139,7 +139,7 @@ class LLMSettings(_Strict):
     max_tokens: int | None = Field(None, gt=0)
 
 
-class Department(_Strict):
+class DepartmentSpec(_Strict):
     id: PlaceId
     name: Name
     mission: Prose = ""
@@ -151,7 +151,7 @@ class Department(_Strict):
         return f"{self.id}-casual"
 
 
-class Employee(_Strict):
+class EmployeeSpec(_Strict):
     id: str
     name: PersonName = Field(min_length=1)
     role: Name = Field(min_length=1)
@@ -219,8 +219,8 @@ class Scenario(_Strict):
     duration: timedelta = DEFAULT_DURATION
     start: Start = DEFAULT_START
     llm: LLMSettings | None = None
-    departments: list[Department] = Field(default_factory=list)
-    employees: list[Employee] = Field(default_factory=list)  # the secretary is always added
+    departments: list[DepartmentSpec] = Field(default_factory=list)
+    employees: list[EmployeeSpec] = Field(default_factory=list)  # the secretary is always added
     rooms: list[Room] = Field(default_factory=list)
     script: list[ScriptEntry] = Field(default_factory=list)
     timers: dict[str, Seconds] = Field(default_factory=dict)
@@ -309,14 +309,14 @@ class Scenario(_Strict):
 
     # --- derived views ------------------------------------------------------------------------------
 
-    def employee(self, employee_id: str) -> Employee:
+    def employee(self, employee_id: str) -> EmployeeSpec:
         """The employee with this id (KeyError if none)."""
         for e in self.employees:
             if e.id == employee_id:
                 return e
         raise KeyError(employee_id)
 
-    def departments_of(self, employee_id: str) -> list[Department]:
+    def departments_of(self, employee_id: str) -> list[DepartmentSpec]:
         """The departments an employee belongs to (for the department mission in the prompt)."""
         return [d for d in self.departments if employee_id in d.members]
 
@@ -377,6 +377,8 @@ def scenario_problems(exc: ValidationError) -> list[tuple[str, str]]:
             msg = "required"
         elif err["type"] == "extra_forbidden":
             msg = "unknown field"
+        elif err["type"] == "model_type":  # pydantic would name the class (EmployeeSpec)
+            msg = f"should be a mapping of fields, not {type(err['input']).__name__} {err['input']!r:.40}"
         elif err["type"] == "string_pattern_mismatch":
             msg = f"{err['input']!r} is not a valid id (letters, digits, '.', '-' and '_')"
         elif isinstance(cause, Exception):

@@ -17,8 +17,8 @@ from ideaco.office.rules.gates import (
 )
 from ideaco.office.rules.loop_breakers import (
     REASON_CLOSED,
+    LoopVerdict,
     RingVerdict,
-    Verdict,
     check_duplicate,
     check_ring,
     closes_ring,
@@ -51,7 +51,7 @@ __all__ = [
     "KindGates",
     "RingVerdict",
     "TimerConfig",
-    "Verdict",
+    "LoopVerdict",
     "adaptive_delay",
     "addressed_by_boss",
     "anti_spam_reopens_at",
