@@ -294,7 +294,7 @@ def _recount(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
     office.stats = RunStats(errors=errors)
     office.stats.messages = len(messages)
     for t in thoughts:
-        office.stats.count(t, None)
+        office.stats.count(t)
 
 
 def _script_index(ident: object) -> int | None:

@@ -296,7 +296,7 @@ class Office:
         next_look_at = applying.next_look(self, emp, result)
         self.ahead.learn(kind_of(ctx.trigger, ctx.rethinks), bool(result.posted))
         record = thought_record(result, steps, next_look_at, self.now())
-        self.stats.count(record, result.results)
+        self.stats.count(record)
         if self._replay_at is None:
             self.journal.thought(record)
             for observer in self.observers:

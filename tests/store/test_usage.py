@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ideaco.analysis import _activity
+from ideaco.office.stats import RunStats
 from ideaco.office.summary import summarize
 from ideaco.store.runlog import usage_of, usage_totals
 
@@ -58,3 +59,16 @@ def test_summary_json_and_the_report_count_the_same():
     }
     assert {k: report[k] for k in totals} == totals
     assert summary["by_employee"]["a"]["prompt_tokens"] == 150
+
+
+def test_the_live_count_agrees_with_the_logs():
+    stats = RunStats()
+    for record in THOUGHTS:
+        stats.count(record)
+    totals = usage_totals(THOUGHTS)
+    assert (stats.llm_calls, stats.prompt_tokens, stats.completion_tokens, stats.cached_tokens) == (
+        totals["calls"],
+        totals["prompt_tokens"],
+        totals["completion_tokens"],
+        totals["cached_tokens"],
+    )
