@@ -2,7 +2,7 @@
 
 Every company has a boss, a system voice and a secretary (spec 2.9); their ids are what the logs
 say (`sender: "boss"`, `"system"`, `employee: "secretary"`). The boss's 1-on-1 with an employee is
-`boss:<employee id>` (spec 1.6): built here, read back here.
+`boss:<employee id>`, a DM `dm:<a>:<b>` (spec 1.6): built here, read back here.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ BOSS = "boss"
 SYSTEM = "system"
 SECRETARY = "secretary"
 BOSS_CHAT_PREFIX = "boss:"
+DM_PREFIX = "dm:"
 
 
 def boss_conversation_id(employee: str) -> str:
@@ -45,3 +46,15 @@ def resolve_id(ref: str, names: Mapping[str, str]) -> str | list[str] | None:
     if len(by_name) == 1:
         return by_name[0]
     return by_id + by_name or None
+
+
+def dm_conversation_id(a: str, b: str) -> str:
+    """The id of the DM between two employees (ids sorted), spec 1.6."""
+    return DM_PREFIX + ":".join(sorted((a, b)))
+
+
+def dm_members(conversation: str) -> list[str] | None:
+    """The ids a DM's id names (`dm:a:b` -> [a, b], as written); None for any other id."""
+    if conversation.startswith(DM_PREFIX):
+        return conversation[len(DM_PREFIX) :].split(":")
+    return None

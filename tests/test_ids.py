@@ -10,7 +10,7 @@ from ideaco.cli.chat_commands import CommandError, resolve_employee
 from ideaco.cli.errors import UserError
 from ideaco.cli.inspect import _resolve as inspect_resolve
 from ideaco.cli.interview import _resolve as interview_resolve
-from ideaco.ids import boss_chat_owner, boss_conversation_id, resolve_id
+from ideaco.ids import boss_chat_owner, boss_conversation_id, dm_conversation_id, dm_members, resolve_id
 from ideaco.office.org import Refusal, _employee
 
 
@@ -77,3 +77,9 @@ def _surfaces(ref: str) -> dict[str, object]:
 )
 def test_chat_the_tools_inspect_and_interview_agree(ref, answer):
     assert _surfaces(ref) == dict.fromkeys(("chat", "tools", "inspect", "interview"), answer)
+
+
+def test_a_dm_id_is_sorted_and_reads_back_as_its_two_members():
+    assert dm_conversation_id("bob", "alice") == dm_conversation_id("alice", "bob") == "dm:alice:bob"
+    assert dm_members(dm_conversation_id("bob", "alice")) == ["alice", "bob"]
+    assert dm_members("boss:alice") is None and dm_members("design") is None

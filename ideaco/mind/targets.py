@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from ideaco.ids import BOSS, boss_chat_owner, boss_conversation_id
-
-
-def _dm(a: str, b: str) -> str:
-    return "dm:" + ":".join(sorted((a, b)))
+from ideaco.ids import BOSS, boss_chat_owner, boss_conversation_id, dm_conversation_id, dm_members
 
 
 def _resolve_target(
@@ -21,10 +17,10 @@ def _resolve_target(
     # its own boss chat, one of its DMs, or a room the caller lists.
     if boss_chat_owner(t) is not None:
         return t if boss_chat_owner(t) == owner else None
-    if t.startswith("dm:"):
-        pair = t[len("dm:") :].split(":")
+    pair = dm_members(t)
+    if pair is not None:
         ok = len(pair) == 2 and owner in pair and pair[0] != pair[1] and all(p in employees for p in pair)
-        return _dm(*pair) if ok else None
+        return dm_conversation_id(*pair) if ok else None
     if t in conversations:
         return t
     if t.lower() == BOSS:
@@ -36,7 +32,7 @@ def _resolve_target(
         return room if room in conversations else None
     other = t[len("dm-") :] if t.startswith("dm-") else t
     if other in employees and other != owner:
-        return _dm(owner, other)
+        return dm_conversation_id(owner, other)
     return None
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ideaco.ids import SECRETARY, boss_conversation_id
+from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
@@ -258,9 +258,10 @@ def load_messages(office: Office, records: list[dict[str, Any]]) -> None:
 
 def _open_dm_of(office: Office, conv_id: str) -> None:
     """A DM the saved state missed (opened after the last save): opened as the office opens one."""
-    if conv_id in office.conversations or not conv_id.startswith("dm:"):
+    members = dm_members(conv_id)
+    if conv_id in office.conversations or members is None:
         return
-    pair = sorted(conv_id.split(":")[1:3])
+    pair = sorted(members[:2])
     office.conversations[conv_id] = ConversationState(
         id=conv_id, kind=ConversationKind.DM, name=" & ".join(office.name_of(p) for p in pair), members=pair
     )

@@ -60,8 +60,3 @@ class Message:
             mentions=tuple(rec.get("mentions", ())),
             kind=rec.get("kind", "chat"),
         )
-
-
-def dm_conversation_id(a: str, b: str) -> str:
-    """The id of the DM between two employees (ids sorted), spec 1.6."""
-    return "dm:" + ":".join(sorted((a, b)))

@@ -15,12 +15,12 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
-from ideaco.ids import BOSS, boss_conversation_id
+from ideaco.ids import BOSS, boss_conversation_id, dm_conversation_id
 from ideaco.mind import stamina
 from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import person, rules
 from ideaco.office.config import Switches
-from ideaco.office.conversation import ConversationKind, Message, dm_conversation_id
+from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.reading import TRIGGER_NOTES
 from ideaco.office.rules import drafts, levers
 from ideaco.office.rules.drafts import TextRule

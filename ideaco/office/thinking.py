@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
-from ideaco.ids import BOSS, SECRETARY, boss_conversation_id
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_members
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.apply import ThoughtFacts, apply_thought
@@ -276,8 +276,8 @@ def _owe(scratch: Scratch, employee: str, owed: Owed, now: datetime) -> list[Ste
     """An owed think, where it can happen: a DM is opened on first use, a lost room falls back to the boss chat."""
     steps: list[Step] = []
     target = owed.conversation
-    if target.startswith("dm:") and target not in scratch.conversations:
-        a, b = target.split(":")[1:3]
+    if (members := dm_members(target)) is not None and target not in scratch.conversations:
+        a, b = members[:2]
         target_for(scratch, a, b, {e.id: e.name for e in scratch.employees.values()})
         steps += scratch.take(now)
     if target not in scratch.conversations:

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.analysis import History, history
-from ideaco.ids import BOSS, SYSTEM, boss_chat_owner
+from ideaco.ids import BOSS, SYSTEM, boss_chat_owner, dm_members
 from ideaco.metrics import SUMMARY, evaluate
 from ideaco.store.runlog import RunLog
 
@@ -31,7 +31,7 @@ def _offset(at: str | None, start: datetime) -> float | None:
 def _kind(conv_id: str) -> str:
     if boss_chat_owner(conv_id) is not None:
         return "boss"
-    if conv_id.startswith("dm:"):
+    if dm_members(conv_id) is not None:
         return "dm"
     return "work"
 
