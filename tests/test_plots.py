@@ -11,7 +11,8 @@ import matplotlib.pyplot as plt
 import pytest
 
 from ideaco.analysis import load_run
-from ideaco.plots import label, write_plots
+from ideaco.cycle import Gate
+from ideaco.plots import OUTCOME_COLOURS, label, write_plots
 from ideaco.store.state import StateStore
 from tests.test_analysis import make_run
 
@@ -79,3 +80,9 @@ def test_plotting_leaves_the_host_processs_matplotlib_alone(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["svg", "[1]"], out.stderr
+
+
+def test_every_gate_has_a_colour_of_its_own_in_the_activity_plot():
+    gates = {g.value: OUTCOME_COLOURS.get(g.value) for g in Gate}
+    assert None not in gates.values(), gates
+    assert len(set(OUTCOME_COLOURS.values())) == len(OUTCOME_COLOURS)

@@ -8,7 +8,7 @@ import typer
 
 from ideaco.bounds import MAX_SPEED, MIN_SPEED
 from ideaco.cli.errors import UserError, fail, interrupted
-from ideaco.cli.flags import (
+from ideaco.cli.options import (
     ApiKeyEnv,
     BaseUrl,
     Concurrency,
@@ -26,7 +26,7 @@ from ideaco.cli.flags import (
     Threads,
     TrustScenarioEndpoint,
     model_flags,
-    switches,
+    switch_flags,
 )
 from ideaco.cli.signals import Interrupted
 from ideaco.cli.view import view
@@ -100,7 +100,7 @@ def run(
         out=out,
         show_thoughts=show_thoughts,
         model=ModelOptions(**model_flags(locals())),
-        switches=switches(switch or []),
+        switches=switch_flags(switch or []),
     )
     try:
         code = run_command(options, cli_console())

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from ideaco.office.rules.gates import (
     DEFAULT_GATES,
-    GATE_ANTI_SPAM,
-    GATE_COOLDOWN,
-    GATE_SATURATION,
     GateConfig,
     GateVerdict,
     KindGates,
@@ -19,8 +16,8 @@ from ideaco.office.rules.gates import (
     cooldown_reopens_at,
 )
 from ideaco.office.rules.loop_breakers import (
+    LoopVerdict,
     RingVerdict,
-    Verdict,
     check_duplicate,
     check_ring,
     closes_ring,
@@ -47,15 +44,12 @@ from ideaco.office.rules.timers import (
 __all__ = [
     "DEFAULT_GATES",
     "DEFAULT_TIMERS",
-    "GATE_ANTI_SPAM",
-    "GATE_COOLDOWN",
-    "GATE_SATURATION",
     "GateConfig",
     "GateVerdict",
     "KindGates",
     "RingVerdict",
     "TimerConfig",
-    "Verdict",
+    "LoopVerdict",
     "adaptive_delay",
     "addressed_by_boss",
     "anti_spam_reopens_at",

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ideaco.cycle import LoopRule
-from ideaco.office.conversation import BOSS, SYSTEM, Message
+from ideaco.ids import BOSS, SYSTEM
+from ideaco.office.conversation import Message
 
 
 @dataclass(frozen=True)
-class Verdict:
+class LoopVerdict:
     """Whether an agent post may go out; reason is the loop rule that refused it, detail a line for the log."""
 
     allowed: bool
@@ -25,7 +26,7 @@ class Verdict:
 
 
 @dataclass(frozen=True)
-class RingVerdict(Verdict):
+class RingVerdict(LoopVerdict):
     """A ring verdict also says until when the conversation is closed to agent posts."""
 
     closed_until: datetime | None = None
@@ -49,16 +50,16 @@ def _since_boss(history: Sequence[Message], since_reset: datetime | None = None)
 
 def check_duplicate(
     history: Sequence[Message], sender: str, text: str, now: datetime, window_s: float = 60.0
-) -> Verdict:
+) -> LoopVerdict:
     """Refuse the same sender posting the same text (case and spacing aside) within window_s."""
     window = timedelta(seconds=window_s)
     key = _normalize(text)
     for msg in reversed(history):
         if msg.sender == sender and now - msg.at < window and _normalize(msg.text) == key:
-            return Verdict(
+            return LoopVerdict(
                 False, LoopRule.DUPLICATE, f"{sender} already posted this text at {msg.at.isoformat()}"
             )
-    return Verdict(True)
+    return LoopVerdict(True)
 
 
 def is_closed(closed_until: datetime | None, now: datetime) -> bool:

@@ -1,4 +1,5 @@
-"""The flags several commands share (the model flags, spec 1.2), declared once for `cli/main.py`."""
+"""The options several commands take, declared once: the model flags (spec 1.2), `--seed`, `--out`,
+and `--switch NAME=VALUE` read into a mapping."""
 
 from __future__ import annotations
 
@@ -109,7 +110,7 @@ def model_flags(params: dict) -> dict:
     return {name: params[name] for name in MODEL_FLAGS if name in params}
 
 
-def switches(items: list[str]) -> dict[str, str]:
+def switch_flags(items: list[str]) -> dict[str, str]:
     """`--switch gates=off` flags as a mapping (checked by `Switches.from_dict` when the run opens)."""
     out = {}
     for item in items:
