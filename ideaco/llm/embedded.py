@@ -157,10 +157,6 @@ class EmbeddedServer:
         self._server: Any = None
 
     @property
-    def per_slot_ctx(self) -> int:
-        return self.n_ctx // self.n_parallel
-
-    @property
     def running(self) -> bool:
         return self._server is not None
 

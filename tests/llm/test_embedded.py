@@ -43,8 +43,8 @@ def test_a_file_that_is_not_gguf_is_refused_before_llama_cpp_sees_it(tmp_path):
 def test_context_gives_every_slot_at_least_4096_tokens(tmp_path):
     assert EmbeddedServer(tmp_path / "m.gguf", n_parallel=2).n_ctx == 8192
     server = EmbeddedServer(tmp_path / "m.gguf", n_parallel=4, n_ctx=8192)
-    assert server.n_ctx == 16384 and server.per_slot_ctx == 4096
-    assert EmbeddedServer(tmp_path / "m.gguf", n_parallel=1, n_ctx=10000).per_slot_ctx == 10000
+    assert server.n_ctx == 16384 and server.n_ctx // server.n_parallel == 4096
+    assert EmbeddedServer(tmp_path / "m.gguf", n_parallel=1, n_ctx=10000).n_ctx == 10000
 
 
 class _FakeEmbeddedServer:
