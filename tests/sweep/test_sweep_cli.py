@@ -282,3 +282,26 @@ def test_a_stopped_sweep_exits_as_run_and_chat_do(
     result = sweep(scenario, tmp_path / "sweep", "--seeds", "1", "--base-url", fake.base_url)
     assert result.exit_code == code, result.output
     assert "run the same command again" in result.output and executor.closed
+
+
+def test_each_run_of_a_sweep_paces_its_requests_at_the_rate_given(
+    fake, scenario, tmp_path, monkeypatch
+) -> None:
+    from ideaco.llm import factory
+    from ideaco.llm.limits import Pacer
+    from tests.llm.test_limits import FakeTime
+
+    intervals: list[float] = []
+
+    class FakeClockPacer(Pacer):
+        def __init__(self, requests_per_second: float) -> None:
+            time = FakeTime()
+            super().__init__(requests_per_second, clock=time.clock, sleep=time.sleep)
+            intervals.append(self.interval)
+
+    monkeypatch.setattr(factory, "Pacer", FakeClockPacer)
+    result = sweep(
+        scenario, tmp_path / "sweep", "--seeds", "1", *VARY, "--base-url", fake.base_url, "--rate", "30/min"
+    )
+    assert result.exit_code == 0, result.output
+    assert intervals == [2.0, 2.0]  # one pacer per run, each at the sweep's rate
