@@ -80,7 +80,9 @@ class OpenedRun:
         office.ahead.drop_all()  # the run is over: a call started early and not used is dropped
         limits = self.stack.limits
         flight = limits.flight.to_dict(wall_time_s) if limits is not None else {}
-        calls = add_session_calls(office.meta.get("calls"), flight, office.ahead.counts.to_dict(), wall_time_s)
+        calls = add_session_calls(
+            office.meta.get("calls"), flight, office.ahead.counts.to_dict(), wall_time_s
+        )
         office.meta["calls"] = calls
         summary["calls"] = calls_section(calls, summary["llm"], office.ahead.limit)
         self.rundir.write_summary(summary)
@@ -300,6 +302,7 @@ def _reopen(
     within = runlog.span(state, runlog.read_summary(rundir))  # every line checked before anything is paid
     messages = read_log(rundir.messages_path, within)
     thoughts = read_log(rundir.thoughts_path, within)
+    changes = read_log(rundir.changes_path, within)
     if foreign := runlog.foreign_state(state, thoughts, where):
         raise IdeacoError(f"{foreign}: it cannot continue them")
     saved_now = state["office"].get("now")
@@ -317,8 +320,16 @@ def _reopen(
         config = _config(scenario, settings, state["office"])
         # Rebuilt once without a model or the run directory, so that a state this version cannot
         # continue is one line before any endpoint is contacted or any file touched.
-        probe = office_from_state(state, messages, thoughts=thoughts, llm=_NOT_CONNECTED, clock=SimClock(now),
-                                  journal=MemoryJournal(), config=config)  # fmt: skip
+        probe = office_from_state(
+            state,
+            messages,
+            thoughts=thoughts,
+            changes=changes,
+            llm=_NOT_CONNECTED,
+            clock=SimClock(now),
+            journal=MemoryJournal(),
+            config=config,
+        )
     except ResumeError as exc:
         raise IdeacoError(f"{where}: {exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
@@ -345,6 +356,7 @@ def _reopen(
         state,
         messages,
         thoughts=thoughts,
+        changes=changes,
         llm=stack.llm,
         clock=run_clock,
         journal=journal,
