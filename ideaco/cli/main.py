@@ -9,6 +9,7 @@ import typer
 
 from ideaco.bounds import MAX_SPEED, MIN_SPEED
 from ideaco.cli.errors import UserError, fail, interrupted
+from ideaco.cli.listing import list_first_sentences
 from ideaco.cli.signals import Interrupted
 from ideaco.cli.view import view
 
@@ -409,6 +410,8 @@ def reset_relationships(
 
 
 app.command()(view)
+
+list_first_sentences(app)  # click would cut each description at 45 characters
 
 
 def main() -> None:  # pragma: no cover - console script entry point
