@@ -21,7 +21,9 @@ from matplotlib.colors import Normalize  # noqa: E402
 from matplotlib.patches import FancyArrowPatch  # noqa: E402
 
 from ideaco.analysis import NO_TEXT, History, RunData, history  # noqa: E402
-from ideaco.metrics.social import BOSS, talk_edges  # noqa: E402
+from ideaco.cycle import Gate  # noqa: E402
+from ideaco.ids import BOSS
+from ideaco.metrics.social import talk_edges  # noqa: E402
 from ideaco.mind import relationships, stamina  # noqa: E402
 from ideaco.store.atomic import atomic_write_bytes  # noqa: E402
 from ideaco.store.rundir import check_regular_or_missing  # noqa: E402
@@ -32,15 +34,15 @@ AFFINITY_CMAP = "RdYlGn"
 # Thought outcomes, in legend order: spoke first, then the gates of spec 1.5.
 OUTCOME_COLOURS = {
     "spoke": "#1a9850",
-    "chose_silence": "#9e9e9e",
-    "saturation": "#fdae61",
-    "anti_spam": "#d73027",
-    "cooldown": "#f46d43",
-    "loop_breaker": "#762a83",
-    "filtered": "#8c510a",
-    "superseded": "#4575b4",
-    "budget": "#000000",
-    "error": "#e7298a",
+    Gate.CHOSE_SILENCE.value: "#9e9e9e",
+    Gate.SATURATION.value: "#fdae61",
+    Gate.ANTI_SPAM.value: "#d73027",
+    Gate.COOLDOWN.value: "#f46d43",
+    Gate.LOOP_BREAKER.value: "#762a83",
+    Gate.FILTERED.value: "#8c510a",
+    Gate.SUPERSEDED.value: "#4575b4",
+    Gate.BUDGET.value: "#000000",
+    Gate.ERROR.value: "#e7298a",
     NO_TEXT: "#c2a5cf",
 }
 
@@ -177,7 +179,7 @@ def activity_png(run: RunData, path: Path) -> Path:
             )
     for outcome in sorted(set(seen) - set(OUTCOME_COLOURS)):
         ax.scatter(seen[outcome], ys[outcome], marker="|", s=220, linewidths=2, label=outcome)
-    boss = [datetime.fromisoformat(m["at"]) for m in run.messages if m.get("sender") == "boss"]
+    boss = [datetime.fromisoformat(m["at"]) for m in run.messages if m.get("sender") == BOSS]
     for at in boss:
         ax.axvline(at, color="#d62728", alpha=0.25, lw=1)
     ax.set_yticks(list(rows.values()), [label(e.name) for e in reversed(people)])
@@ -207,14 +209,30 @@ def talk_png(run: RunData, path: Path) -> Path:
         (x1, y1), (x2, y2) = pos[edge["from"]], pos[edge["to"]]
         ax.add_patch(
             FancyArrowPatch(
-                (x1, y1), (x2, y2), connectionstyle="arc3,rad=0.18", arrowstyle="-|>", mutation_scale=14,
-                shrinkA=24, shrinkB=24, color="#3182bd", alpha=0.75, linewidth=0.6 + 5.4 * edge["count"] / most,
+                (x1, y1),
+                (x2, y2),
+                connectionstyle="arc3,rad=0.18",
+                arrowstyle="-|>",
+                mutation_scale=14,
+                shrinkA=24,
+                shrinkB=24,
+                color="#3182bd",
+                alpha=0.75,
+                linewidth=0.6 + 5.4 * edge["count"] / most,
                 zorder=1,
             )
-        )  # fmt: skip
+        )
         mx, my, dx, dy = (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1
-        ax.text(mx + 0.09 * dy, my - 0.09 * dx, str(edge["count"]), fontsize=8, ha="center", va="center",
-                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "#3182bd", "lw": 0.6}, zorder=3)  # fmt: skip
+        ax.text(
+            mx + 0.09 * dy,
+            my - 0.09 * dx,
+            str(edge["count"]),
+            fontsize=8,
+            ha="center",
+            va="center",
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "#3182bd", "lw": 0.6},
+            zorder=3,
+        )
     for who, (x, y) in pos.items():
         face = "#fde0dd" if who == BOSS else "#deebf7"
         ax.scatter([x], [y], s=1400, color=face, edgecolors="#3182bd", zorder=2)

@@ -18,13 +18,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import LoopRule, Phase, Trigger
+from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.llm.base import LLM
 from ideaco.office import applying, calls, looks, persistence, reading, starting, taskboard, thinking
 from ideaco.office.ahead import Ahead
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
-from ideaco.office.conversation import BOSS, Message, boss_conversation_id
+from ideaco.office.conversation import Message
 from ideaco.office.directory import Directory
 from ideaco.office.journal import Journal
 from ideaco.office.org import ToolResult
@@ -86,8 +87,7 @@ class Office:
         self.typing: dict[str, Typing] = {}  # thinks whose typing pause is under way
         self.thinking: dict[str, ThinkContext] = {}  # thinks whose model call is under way
         self._replay_at: datetime | None = None  # set while logged records are applied again
-        self.begun: dict[str, ThinkContext] = {}  # thinks begun whose record is not logged yet
-        self._saves = persistence.Saves(journal, self.meta, lambda: self.begun.values())
+        self._saves = persistence.Saves(journal, self.meta)  # and the thinks begun, not logged yet
         self._directory = Directory(state)
 
     # ------------------------------------------------------------------ people and places (read)
@@ -246,7 +246,7 @@ class Office:
             rethinks=rethinks,
             notes=notes,
         )
-        self.thinking[emp.id] = self.begun[emp.id] = ctx
+        self.thinking[emp.id] = self._saves.begun[emp.id] = ctx
 
         async def finish() -> None:
             await self._finish(ctx)
@@ -296,10 +296,10 @@ class Office:
         next_look_at = applying.next_look(self, emp, result)
         self.ahead.learn(kind_of(ctx.trigger, ctx.rethinks), bool(result.posted))
         record = thought_record(result, steps, next_look_at, self.now())
-        self.stats.count(record, result.results)
+        self.stats.count(record)
         if self._replay_at is None:
             self.journal.thought(record)
-            self.begun.pop(ctx.employee, None)
+            self._saves.begun.pop(ctx.employee, None)
             for observer in self.observers:
                 observer.on_thought(self, record)
         if result.rethink is not None:

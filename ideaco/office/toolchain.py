@@ -17,9 +17,10 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Owed, Trigger
+from ideaco.ids import BOSS, SECRETARY, SYSTEM, boss_conversation_id
 from ideaco.mind.thought import Action
-from ideaco.office.conversation import BOSS, SYSTEM, Message, boss_conversation_id
-from ideaco.office.org import SECRETARY, ToolContext, run_tool
+from ideaco.office.conversation import Message
+from ideaco.office.org import ToolContext, run_tool
 from ideaco.office.rules import toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.steps import NoticeStep, Step, ToolStep
@@ -61,9 +62,16 @@ class Chain:
         """Check one call against the caps, then make it (on the scratch copy): its step, the thinks it owes."""
         key = toolcaps.call_key(action.tool, action.args)
         refusal = toolcaps.refuse(
-            action.tool, key, round_=self.round, refused_before=self.refused, this_thought=self.this_thought,
-            last_hour=self.last_hour, now=ctx.now, caps=self.caps, asked=self.asked,
-        )  # fmt: skip
+            action.tool,
+            key,
+            round_=self.round,
+            refused_before=self.refused,
+            this_thought=self.this_thought,
+            last_hour=self.last_hour,
+            now=ctx.now,
+            caps=self.caps,
+            asked=self.asked,
+        )
         if refusal is not None:
             message = f"{action.tool}: refused: {refusal.reason}"
             if refusal.cap == "rounds":
