@@ -30,6 +30,7 @@ from ideaco.office.steps import (
     BoardStep,
     CompanyStep,
     ConversationStep,
+    DocumentStep,
     DraftStep,
     EmployeeStep,
     HoldStep,
@@ -147,6 +148,12 @@ def apply_step(office: Office, step: Step, posts: dict[str, Message] | None) -> 
         notice = step.message or (posts or {}).get(step.message_id)
         if notice is not None:
             office.post(notice)
+        return step
+    if isinstance(step, DocumentStep):  # replayed too: a resume's files are rebuilt from applied
+        before = office.state.documents.get(step.document.key)
+        office.state.documents[step.document.key] = step.document
+        if before is None or before.content != step.document.content:
+            office.journal.document(step.document.key, step.document.content)
         return step
     assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
     if step.counted:  # a costly call of the secretary's: the per-hour cap counts it (rules/toolcaps.py)

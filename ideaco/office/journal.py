@@ -1,6 +1,6 @@
 """Where the office writes what happens: the run directory, or nowhere (tests, notebooks).
 
-The office calls these three methods and nothing else; the run directory's files and their
+The office calls these methods and nothing else; the run directory's files and their
 formats belong to `ideaco.store`.
 """
 
@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from ideaco.store.jsonl import JsonlLog
 from ideaco.store.rundir import RunDir
+from ideaco.store.workspace import WORKSPACE, Workspace
 
 
 class Journal(Protocol):
@@ -18,6 +19,10 @@ class Journal(Protocol):
     def thought(self, record: dict[str, Any]) -> None: ...
 
     def checkpoint(self, state: dict[str, Any]) -> None: ...
+
+    def document(self, key: str, content: str) -> None: ...  # a workspace file: <department>/<path>
+
+    def workspace(self, documents: dict[str, str]) -> None: ...  # the workspace as a resume rebuilt it
 
     def close(self) -> None: ...
 
@@ -29,6 +34,7 @@ class MemoryJournal:
         self.messages: list[dict[str, Any]] = []
         self.thoughts: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.documents: dict[str, str] = {}  # the workspace: key -> content
 
     def message(self, record: dict[str, Any]) -> None:
         self.messages.append(record)
@@ -38,6 +44,12 @@ class MemoryJournal:
 
     def checkpoint(self, state: dict[str, Any]) -> None:
         self.state = state
+
+    def document(self, key: str, content: str) -> None:
+        self.documents[key] = content
+
+    def workspace(self, documents: dict[str, str]) -> None:
+        self.documents = dict(documents)
 
     def close(self) -> None:
         pass
@@ -58,6 +70,7 @@ class RunJournal:
         self._messages: JsonlLog | None = rundir.open_messages() if rundir.messages_path.exists() else None
         self._thoughts: JsonlLog | None = rundir.open_thoughts() if rundir.thoughts_path.exists() else None
         self._state = rundir.state_store()
+        self._workspace = Workspace(rundir.path / WORKSPACE)
 
     def message(self, record: dict[str, Any]) -> None:
         if self._messages is None:  # message ids are never written twice
@@ -71,6 +84,12 @@ class RunJournal:
 
     def checkpoint(self, state: dict[str, Any]) -> None:
         self._state.save(state)
+
+    def document(self, key: str, content: str) -> None:
+        self._workspace.write(key, content)
+
+    def workspace(self, documents: dict[str, str]) -> None:
+        self._workspace.rebuild(documents)
 
     def close(self) -> None:
         for log in (self._messages, self._thoughts):

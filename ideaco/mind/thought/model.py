@@ -94,6 +94,8 @@ ID = _text("id", 80, 24)
 TOOL = _text("tool", 40, 16)
 TO = _text("to", 80, 40)
 NAME = _text("name", 80)
+PATH = _text("path", 120, 60)
+DOCUMENT = _text("document", 64_000, 1200)  # what a model may send; office/rules/documents.py bounds what is kept
 
 MemoryCategory = Literal[
     "preference", "fact", "instruction", "task", "context", "relationship", "experience", "decision"
@@ -248,3 +250,23 @@ TOOL_ARGS: dict[str, type[ToolArgs]] = {
     "dismiss_employee": DismissEmployee,
     "summarize": Summarize,
 }
+
+
+# --------------------------------------------------------------------------- the document tools
+
+
+class DocumentArgs(_Part):
+    """The arguments of every document tool (issue 20), as the wire asks for them: the union."""
+
+    wire_required: ClassVar[tuple[str, ...] | None] = ("path",)
+
+    path: Annotated[str, PATH]
+    content: Annotated[str, DOCUMENT] = ""
+    base: Annotated[str, ID] = ""
+    task: Annotated[str, ID] = ""
+    verdict: Literal["", "approve", "reject"] = ""
+    notes: Annotated[str, RESULT] = ""
+    argument: Annotated[str, RESULT] = ""
+
+
+DOCUMENT_TOOLS = ("write_document", "revise_document", "read_document", "request_review", "review", "rebut")
