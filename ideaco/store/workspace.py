@@ -84,7 +84,10 @@ class Workspace:
                 self.write(key, content)
         if not self.root.is_dir() or self.root.is_symlink():
             return
-        for folder, _dirs, names in os.walk(self.root, followlinks=False):
+        for folder, dirs, names in os.walk(self.root, followlinks=False):
+            for name in [d for d in dirs if (Path(folder) / d).is_symlink()]:
+                (Path(folder) / name).unlink()  # the link only: where it points is not the workspace's
+                dirs.remove(name)
             for name in names:
                 path = Path(folder) / name
                 key = path.relative_to(self.root).as_posix()
