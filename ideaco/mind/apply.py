@@ -203,7 +203,8 @@ def _to_board(
         out.offers.append(
             board.Offer(
                 id=task.id, description=task.description, claim_key=key, offered_by=facts.employee,
-                offered_at=now, origin=asked_by, type=task.type, hint=task.on_resolve_hint, **here,
+                offered_at=now, origin=asked_by, type=task.type, hint=task.on_resolve_hint, document=task.document,
+                **here,
             )
         )  # fmt: skip
         taken.add(key)

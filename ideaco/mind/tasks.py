@@ -73,6 +73,8 @@ class Task:
     resolved_at: datetime | None = None
     stalled: bool = False
     quiet_thoughts: int = 0  # thoughts in a row that did not advance it
+    document: str | None = None  # the document it delivers (a workspace path; issue 20)
+    requirement: str | None = None  # the requirement's work room it is a piece of (or the requirement)
 
     @property
     def pending(self) -> bool:
@@ -144,6 +146,7 @@ def task_line(task: Task, now: datetime) -> str:
     level = urgency(task, now)
     label = f"{level}: {URGENCY_HINT[level]}" if URGENCY_HINT[level] else level
     line = f"[{task.id}] {_one_line(task.description)} — {kind}, {label}"
+    line += f" (deliver the document {task.document})" if task.document else ""
     return line + " (stalled)" if task.stalled else line
 
 
@@ -303,6 +306,7 @@ def apply_ops(
                 on_resolve_target=target if op.op == "create" else None,
                 on_resolve_hint=_one_line(op.onResolveHint) or None,
                 claim_key=key,
+                document=_one_line(op.document) or None,
             )
             if op.op == "offer":
                 res.offered.append(task)

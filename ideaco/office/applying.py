@@ -15,13 +15,14 @@ from typing import Any, Protocol
 from ideaco.cycle import LoopRule, Owed, Phase, Trigger
 from ideaco.mind import changes as mind_changes
 from ideaco.mind import stamina
-from ideaco.office import rules
+from ideaco.office import requirements, rules
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
 from ideaco.office.conversation import BOSS, ConversationKind, Message
 from ideaco.office.journal import Journal
 from ideaco.office.org import SECRETARY, ToolContext, ToolResult, run_tool
 from ideaco.office.rules import holds, toolcaps
+from ideaco.office.rules.documents import Refusal
 from ideaco.office.scratch import Scratch
 from ideaco.office.starting import restore_cut_think
 from ideaco.office.state import ConversationState, Desk, Employee, Hold, OfficeState
@@ -193,6 +194,12 @@ def post(office: Office, message: Message) -> LoopRule | None:
     if message.sender == BOSS:  # the boss can always post, and a boss message reopens a room
         conv.closed_until, conv.last_boss_at, conv.blocked_pair = None, message.at, None
         boss_orders(office, message)  # before the wakes: a stop's own mention wakes no one
+        approval = requirements.approval(message.text)
+        if approval is not None:  # `/approve req-1`: the boss signs a reported requirement off
+            scratch = Scratch(office.state)
+            outcome = requirements.sign_off(scratch, approval, "approve", "", office.now())
+            for step in scratch.take(office.now()) if not isinstance(outcome, Refusal) else ():
+                apply_step(office, step, None)
     reach = office.policy.reached_by(office, conv, message, office.rng)  # type: ignore[arg-type]
     if reach.blocked_pair is not None:
         conv.blocked_pair = reach.blocked_pair

@@ -18,6 +18,7 @@ from ideaco.cycle import Owed, Trigger
 from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import DOCUMENT_TOOLS, Action, RelationshipOp, TaskOp
+from ideaco.office import requirements
 from ideaco.office.conversation import dm_conversation_id
 from ideaco.office.rules import documents as rules
 from ideaco.office.rules.documents import Document, Refusal
@@ -73,9 +74,11 @@ def _call(
     department = emp.department
     if department is None or department not in scratch.company.departments:
         return Refusal("you belong to no department, so you have no workspace")
+    if tool == "sign_off":
+        return _sign_off(scratch, emp, args, now, owing)
     path = str(args.get("path") or "").strip().removeprefix(f"{department}/")
     if tool == "write_document":
-        task = str(args.get("task") or "").strip() or None
+        task = str(args.get("task") or "").strip() or _delivering(emp, path)
         if task is not None and task not in {t.id for t in emp.mind.pending_tasks}:
             return Refusal(f"{task!r} is not one of your open tasks")
         doc = rules.write(
@@ -104,6 +107,28 @@ def _call(
         )
         _owe_read(scratch, new.review.reviewer, emp.id, new, note, owing)
     return _set(scratch, new, tool, lambda d: f"rebutted the review of {d.path}")
+
+
+def _delivering(emp: Employee, path: str) -> str | None:
+    """The open task of `emp` that names this document, if one does."""
+    return next((t.id for t in emp.mind.pending_tasks if t.document == path), None)
+
+
+def _sign_off(
+    scratch: Scratch, emp: Employee, args: dict[str, Any], now: datetime, owing: Owing
+) -> str | Refusal:
+    """The lead passes on the boss's word on a reported requirement (approve, or reopen with the feedback)."""
+    room = str(args.get("requirement") or "").strip()
+    dept = scratch.company.departments.get(emp.department or "")
+    if dept is None or lead_of(scratch, dept.id) != emp.id:
+        return Refusal("only a department's lead signs off its requirements")
+    verdict = str(args.get("verdict") or "").strip().lower()
+    outcome = requirements.sign_off(scratch, room, verdict, str(args.get("notes") or ""), now)
+    if isinstance(outcome, Refusal):
+        return outcome
+    message, owed = outcome
+    owing += owed
+    return message
 
 
 def _set(scratch: Scratch, doc: Document | Refusal, tool: str, done: Any) -> str | Refusal:
@@ -250,6 +275,13 @@ def _task(
     for task in done.resolved:
         _stamina(office, scratch, who, "task_complete")
         owing.append((who, Owed(tasks.report_target(task), Trigger.ON_RESOLVE, report_note(task))))
+        room = task.requirement
+        if room and task.origin != "boss" and requirements.pieces_done(scratch, room):
+            whole = requirements.requirement_task(scratch, room)
+            if whole is not None:  # every piece approved: the requirement is done, the lead reports it
+                scratch.edit_company().signoffs[room] = requirements.REPORTED
+                result = requirements.done_result(scratch, room)
+                _task(office, scratch, whole.owner, whole.id, "resolve", result, now, owing)
     for _ in done.failed:
         _stamina(office, scratch, who, "task_fail")
 
@@ -263,7 +295,9 @@ HELP = (
     "- read_document {path}: its text is quoted in your next thought\n"
     "- request_review {path}: your document goes to a reviewer\n"
     "- review {path, verdict: approve|reject, notes}: when you are its reviewer\n"
-    "- rebut {path, argument}: argue against a rejection of your document"
+    "- rebut {path, argument}: argue against a rejection of your document\n"
+    "- sign_off {requirement, verdict: approve|reopen, notes}: a lead passes on the boss's word on a "
+    "reported requirement (notes: the boss's feedback)"
 )
 
 

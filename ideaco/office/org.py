@@ -341,7 +341,8 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         note = (
             f"The boss handed {dept.name} a requirement and you lead it: '{a.description}'. Break it down with "
             "your people here: put each piece of work on the board for them to claim, with taskOps "
-            '[{"op": "offer", "description": "the piece", "claimKey": "a-short-key"}].'
+            '[{"op": "offer", "description": "the piece", "claimKey": "a-short-key", "document": "path.md"}] '
+            "(document: what the piece delivers, if anything)."
         )
         place, who = room_id, f"{dept.id}'s lead {owner.name} ({owner.id}), in the new work room {room_id}"
     else:
@@ -355,6 +356,7 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         created_at=ctx.now,
         origin="boss",
         on_resolve_target=boss_conversation_id(owner.id),
+        requirement=place if dept is not None else None,
     )
     owner.mind.tasks.append(task)
     if ctx.stamina:

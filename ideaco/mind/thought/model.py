@@ -95,7 +95,9 @@ TOOL = _text("tool", 40, 16)
 TO = _text("to", 80, 40)
 NAME = _text("name", 80)
 PATH = _text("path", 120, 60)
-DOCUMENT = _text("document", 64_000, 1200)  # what a model may send; office/rules/documents.py bounds what is kept
+DOCUMENT = _text(
+    "document", 64_000, 1200
+)  # what a model may send; office/rules/documents.py bounds what is kept
 
 MemoryCategory = Literal[
     "preference", "fact", "instruction", "task", "context", "relationship", "experience", "decision"
@@ -164,6 +166,7 @@ class TaskOp(_Part):
     onResolveTarget: Annotated[str | None, _text("id", 80, 24), Choice("targets", blank=True)] = None  # noqa: N815
     onResolveHint: Annotated[str | None, HINT] = None  # noqa: N815
     claimKey: Annotated[str | None, CLAIM_KEY] = None  # noqa: N815
+    document: Annotated[str | None, PATH, WireOnly(compact=False)] = None  # an offer's expected document
     result: Annotated[str | None, RESULT] = None
     reason: Annotated[str | None, RESULT, OFF_WIRE] = None
 
@@ -264,9 +267,18 @@ class DocumentArgs(_Part):
     content: Annotated[str, DOCUMENT] = ""
     base: Annotated[str, ID] = ""
     task: Annotated[str, ID] = ""
-    verdict: Literal["", "approve", "reject"] = ""
+    verdict: Literal["", "approve", "reject", "reopen"] = ""
+    requirement: Annotated[str, ID] = ""  # sign_off: the requirement's work room
     notes: Annotated[str, RESULT] = ""
     argument: Annotated[str, RESULT] = ""
 
 
-DOCUMENT_TOOLS = ("write_document", "revise_document", "read_document", "request_review", "review", "rebut")
+DOCUMENT_TOOLS = (
+    "write_document",
+    "revise_document",
+    "read_document",
+    "request_review",
+    "review",
+    "rebut",
+    "sign_off",
+)
