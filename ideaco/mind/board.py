@@ -46,7 +46,7 @@ class Offer:
     def to_dict(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["offered_at"] = self.offered_at.isoformat()
-        return d
+        return d if self.document else {k: v for k, v in d.items() if k != "document"}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Offer:

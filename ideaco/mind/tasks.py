@@ -84,7 +84,7 @@ class Task:
         d = {name: getattr(self, name) for name in _task_fields()}
         d["created_at"] = _iso(self.created_at)
         d["resolved_at"] = _iso(self.resolved_at)
-        return d
+        return {k: v for k, v in d.items() if v is not None or k not in _LATER}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Task:
@@ -93,6 +93,9 @@ class Task:
         kwargs["created_at"] = _dt(d["created_at"])
         kwargs["resolved_at"] = _dt(d.get("resolved_at"))
         return cls(**kwargs)
+
+
+_LATER = ("document", "requirement")  # written only when set: records without them read as before
 
 
 @lru_cache(maxsize=1)

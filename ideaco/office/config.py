@@ -127,7 +127,9 @@ def config_for(scenario: Scenario) -> OfficeConfig:
     if unknown:
         raise ValueError(f"timers.{unknown[0]}: unknown timer (known: {', '.join(sorted(known))})")
     timers = dataclasses.replace(rules.TimerConfig(), **scenario.timers)
-    config = OfficeConfig(timers=timers, gates=gate_config(scenario.gates), review_rounds=scenario.review_rounds)
+    config = OfficeConfig(
+        timers=timers, gates=gate_config(scenario.gates), review_rounds=scenario.review_rounds
+    )
     if scenario.llm and scenario.llm.temperature is not None:
         config.temperature = scenario.llm.temperature
     if scenario.llm and scenario.llm.max_tokens:

@@ -302,11 +302,11 @@ HELP = (
 
 
 def offered(office: OfficeView, emp: Employee) -> bool:
-    """Whether the document tools can apply for `emp`: it has a department and work there (a task of
-    its own, or a document in its department's workspace)."""
+    """Whether the document tools can apply for `emp` (full wire only): it has a department and a
+    task that names a document, or its department's workspace holds one."""
     if emp.department is None or office.config.compact_schema:
         return False
-    if emp.mind.pending_tasks:
+    if any(t.document for t in emp.mind.pending_tasks):
         return True
     prefix = f"{emp.department}/"
     return any(key.startswith(prefix) for key in office.state.documents)

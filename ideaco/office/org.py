@@ -341,8 +341,7 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         note = (
             f"The boss handed {dept.name} a requirement and you lead it: '{a.description}'. Break it down with "
             "your people here: put each piece of work on the board for them to claim, with taskOps "
-            '[{"op": "offer", "description": "the piece", "claimKey": "a-short-key", "document": "path.md"}] '
-            "(document: what the piece delivers, if anything)."
+            '[{"op": "offer", "description": "the piece", "claimKey": "a-short-key"}].'
         )
         place, who = room_id, f"{dept.id}'s lead {owner.name} ({owner.id}), in the new work room {room_id}"
     else:

@@ -191,7 +191,11 @@ class Thought(_Part):
     taskOps: Annotated[list[TaskOp], Bound("taskOps", 5, 1)] = Field(default_factory=list)  # noqa: N815
 
     def to_record(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", exclude_none=False)
+        out = self.model_dump(mode="json", exclude_none=False)
+        for op in out["taskOps"]:  # written only when set (issue 20): records without it read as before
+            if op.get("document") is None:
+                op.pop("document", None)
+        return out
 
 
 REQUIRED = tuple(name for name, info in Thought.model_fields.items() if info.is_required())

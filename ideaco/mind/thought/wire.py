@@ -207,7 +207,9 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
         tool = _obj({"tool": {"enum": sorted(ctx.tools)}, "args": _tool_args(ctx)}, ["tool", "args"])
         props["actions"] = {"type": "array", "items": {"anyOf": [send, tool]}, "maxItems": bound.keep}
     if ctx.documents and not ctx.compact:
-        doc = _obj({"tool": {"enum": list(ctx.documents)}, "args": _object(DocumentArgs, ctx)}, ["tool", "args"])
+        doc = _obj(
+            {"tool": {"enum": list(ctx.documents)}, "args": _object(DocumentArgs, ctx)}, ["tool", "args"]
+        )
         items = props["actions"]["items"]
         props["actions"] = props["actions"] | {"items": {"anyOf": [*items.get("anyOf", [items]), doc]}}
         props["actions"]["maxItems"] = max(props["actions"]["maxItems"], bound.keep)
