@@ -8,6 +8,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from typer.testing import CliRunner
+
+from ideaco.cli.main import app
 from ideaco.cycle import Phase
 from ideaco.office.build import office_from_scenario, office_from_state
 from ideaco.office.clock import SimClock
@@ -170,3 +173,29 @@ def test_the_workspace_writes_nothing_through_a_link(tmp_path: Path) -> None:
     assert not list(outside.iterdir())
     workspace.rebuild({})
     assert not (root / "eng").exists() and outside.exists()
+
+
+async def test_report_lists_the_documents_their_rounds_and_each_reviewers_rejections(tmp_path: Path) -> None:
+    office, rundir = _office(tmp_path, "reported", review_script())
+    office.start()
+    office.post_as_boss("bob", "Please write the API spec.")
+    await step_until(office, lambda: _status(office) == "approved", within=timedelta(hours=3))
+    office.checkpoint()
+    office.journal.close()
+    out = CliRunner().invoke(app, ["report", str(rundir.path), "--no-plots", "--json"])
+    assert out.exit_code == 0, out.output
+    work = json.loads(out.stdout)["documents"]
+    assert work["written"] == 1
+    assert work["documents"] == [
+        {
+            "document": f"eng/{PATH}",
+            "author": "bob",
+            "versions": 2,
+            "rejections": 2,
+            "status": "approved",
+            "reviewer": "alice",
+        }
+    ]
+    assert work["reviewers"] == {"alice": {"reviews": 3, "rejections": 2, "rejection_rate": 0.667}}
+    human = CliRunner().invoke(app, ["report", str(rundir.path), "--no-plots"], env={"COLUMNS": "200"})
+    assert "Documents (1 written)" in human.output and "alice 2/3 rejected" in human.output
