@@ -199,3 +199,27 @@ async def test_report_lists_the_documents_their_rounds_and_each_reviewers_reject
     assert work["reviewers"] == {"alice": {"reviews": 3, "rejections": 2, "rejection_rate": 0.667}}
     human = CliRunner().invoke(app, ["report", str(rundir.path), "--no-plots"], env={"COLUMNS": "200"})
     assert "Documents (1 written)" in human.output and "alice 2/3 rejected" in human.output
+
+
+async def test_inspect_docs_shows_each_documents_history(tmp_path: Path) -> None:
+    office, rundir = _office(tmp_path, "inspected", review_script())
+    office.start()
+    office.post_as_boss("bob", "Please write the API spec.")
+    await step_until(office, lambda: _status(office) == "approved", within=timedelta(hours=3))
+    office.checkpoint()
+    office.journal.close()
+    out = CliRunner().invoke(app, ["inspect", str(rundir.path), "--docs", "--json"])
+    assert out.exit_code == 0, out.output
+    history = json.loads(out.stdout)["history"]
+    assert [(h["employee"], h["tool"], h["review"]) for h in history] == [
+        ("bob", "write_document", None),
+        ("bob", "request_review", "requested"),
+        ("alice", "review", "rejected"),
+        ("bob", "revise_document", "rejected"),
+        ("bob", "request_review", "requested"),
+        ("alice", "review", "rejected"),
+        ("bob", "rebut", "rebutted"),
+        ("alice", "review", "approved"),
+    ]
+    text = CliRunner().invoke(app, ["inspect", str(rundir.path), "--docs", "--employee", "alice"])
+    assert "3 document changes" in text.output and f"alice review eng/{PATH}" in text.output
