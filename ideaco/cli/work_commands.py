@@ -10,9 +10,9 @@ from __future__ import annotations
 from rich.text import Text
 
 from ideaco.cli.display import safe_text
+from ideaco.ids import boss_conversation_id
 from ideaco.mind.board import REQUIREMENT_ROOM
 from ideaco.office import requirements
-from ideaco.office.conversation import boss_conversation_id
 from ideaco.office.office import Office
 
 

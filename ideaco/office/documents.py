@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from ideaco.cycle import Owed, Trigger
+from ideaco.ids import dm_conversation_id
 from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import DOCUMENT_TOOLS, Action, RelationshipOp, TaskOp
 from ideaco.office import requirements
-from ideaco.office.conversation import dm_conversation_id
 from ideaco.office.rules import documents as rules
 from ideaco.office.rules.documents import Document, Refusal
 from ideaco.office.scratch import Scratch
@@ -37,16 +37,36 @@ IMPRESSION = "deliverables repeatedly fail; doubts about {path}"
 Owing = list[tuple[str, Owed]]
 
 
+class Thinking(Protocol):
+    """The think a call is made in (thinking.ThinkContext)."""
+
+    employee: str
+    thought_id: str
+
+
+class Outcome(Protocol):
+    """What the think did so far (thinking.ThinkResult): the call's steps and corrections join it."""
+
+    steps: list[Step]
+    corrections: list[str]
+
+
 def act(
     office: OfficeView,
     scratch: Scratch,
-    employee: str,
+    ctx: Thinking,
     action: Action,
-    thought: str,
+    where: str,
+    result: Outcome,
     now: datetime,
     owe: Callable[[Scratch, str, Owed, datetime], list[Step]],
-) -> list[Step]:
-    """One document tool call: its tool step, what it changed, and the thinks it owes (`owe` places one)."""
+) -> None:
+    """One document tool call (another tool is dropped, said in the corrections): its tool step,
+    what it changed, and the thinks it owes (`owe` places one), added to `result`."""
+    if action.tool not in TOOLS:
+        result.corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
+        return
+    employee, thought = ctx.employee, ctx.thought_id
     owing: Owing = []
     outcome = _call(
         office, scratch, scratch.employees[employee], action.tool, action.args, thought, now, owing
@@ -55,10 +75,9 @@ def act(
     message = outcome if ok else f"{action.tool} refused: {outcome.reason}"
     if not ok:  # the employee reads why in its next thought
         scratch.employee(employee).mind.notes.append(str(message))
-    steps: list[Step] = [ToolStep(action.tool, ok, str(message)), *scratch.take(now)]
+    result.steps += [ToolStep(action.tool, ok, str(message)), *scratch.take(now)]
     for who, owed in owing:
-        steps += owe(scratch, who, owed, now)
-    return steps
+        result.steps += owe(scratch, who, owed, now)
 
 
 def _call(

@@ -13,8 +13,8 @@ import re
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
+from ideaco.ids import boss_conversation_id
 from ideaco.mind.tasks import Task
-from ideaco.office.conversation import boss_conversation_id
 from ideaco.office.rules.documents import Refusal
 from ideaco.office.scratch import Scratch
 

@@ -15,13 +15,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_members
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.apply import ThoughtFacts, apply_thought
 from ideaco.mind.thought import TOOL_ARGS, Thought
 from ideaco.office import documents, person, reading, rules, taskboard
-from ideaco.office.conversation import BOSS, ESCALATION, ConversationKind, boss_conversation_id
-from ideaco.office.org import SECRETARY, ToolContext, tools_allowed
+from ideaco.office.conversation import ESCALATION, ConversationKind
+from ideaco.office.org import ToolContext, tools_allowed
 from ideaco.office.rules import toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.speaking import (
@@ -275,8 +276,8 @@ def _owe(scratch: Scratch, employee: str, owed: Owed, now: datetime) -> list[Ste
     """An owed think, where it can happen: a DM is opened on first use, a lost room falls back to the boss chat."""
     steps: list[Step] = []
     target = owed.conversation
-    if target.startswith("dm:") and target not in scratch.conversations:
-        a, b = target.split(":")[1:3]
+    if (members := dm_members(target)) is not None and target not in scratch.conversations:
+        a, b = members[:2]
         target_for(scratch, a, b, {e.id: e.name for e in scratch.employees.values()})
         steps += scratch.take(now)
     if target not in scratch.conversations:
@@ -377,11 +378,8 @@ def _actions(
                 result.corrections.append(f"{where}: {step.message}")
             names, changed_staff = {e.id: e.name for e in scratch.employees.values()}, True
             continue
-        if action.tool in documents.TOOLS:  # the workspace (issue 20)
-            result.steps += documents.act(office, scratch, emp_id, action, ctx.thought_id, now, _owe)
-            continue
-        if action.tool != "send_message":
-            result.corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
+        if action.tool != "send_message":  # a document tool (issue 20), or an unknown one: dropped
+            documents.act(office, scratch, ctx, action, where, result, now, _owe)
             continue
         to = str(action.args.get("to") or "").strip().lstrip("@")
         content = str(action.args.get("content") or "").strip()[:2000]
