@@ -197,6 +197,9 @@ async def test_report_lists_the_documents_their_rounds_and_each_reviewers_reject
         }
     ]
     assert work["reviewers"] == {"alice": {"reviews": 3, "rejections": 2, "rejection_rate": 0.667}}
+    summary = json.loads(out.stdout)["collaboration"]["summary"]  # what a sweep compares
+    assert summary["documents_approved"] == 1 and summary["review_rejection_rate"] == 0.6667
+    assert summary["calls_per_approved_document"] == summary["calls"]
     human = CliRunner().invoke(app, ["report", str(rundir.path), "--no-plots"], env={"COLUMNS": "200"})
     assert "Documents (1 written)" in human.output and "alice 2/3 rejected" in human.output
 
