@@ -208,7 +208,9 @@ def _review(
         return new
     scratch.set_document(new, "review")
     review, author = new.review, doc.author
-    _feel(scratch, emp.id, author, +FEELING_STEP if decision == "approve" else -FEELING_STEP, now, "")
+    feelings, memories = office.config.switches.relationships, office.config.switches.memory  # an ablation's
+    if feelings:
+        _feel(scratch, emp.id, author, +FEELING_STEP if decision == "approve" else -FEELING_STEP, now, "")
     if review.status == rules.APPROVED:
         _stamina(office, scratch, author, "review_passed")
         _task(office, scratch, author, doc.task, "resolve", f"{doc.path} approved by {emp.name}", now, owing)
@@ -219,8 +221,11 @@ def _review(
         _task(office, scratch, author, doc.task, "fail", f"{doc.path} rejected by {emp.name}", now, owing)
         return f"rejected {doc.path} for good"
     _stamina(office, scratch, author, stamina.review_rejected(review.round))
-    if review.streak >= 2:  # a second rejection in a row: the reviewer's view of the author sours
+    if (
+        review.streak >= 2 and feelings
+    ):  # a second rejection in a row: the reviewer's view of the author sours
         _feel(scratch, emp.id, author, 0, now, IMPRESSION.format(path=doc.path))
+    if review.streak >= 2 and memories:
         mine = scratch.employee(emp.id).mind
         memory.add(
             mine.memory,

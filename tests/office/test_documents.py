@@ -145,3 +145,15 @@ async def test_reviews_move_stamina_feelings_and_leave_an_impression(make_office
     assert relation.impression == "deliverables repeatedly fail; doubts about specs/api.md"
     assert any("failed review again" in m.content for m in office.employees["alice"].mind.memory.long_term)
     assert stamina.EVENTS["review_rejected_3"] == (-30, 15, 30)
+
+
+async def test_with_relationships_and_memory_switched_off_a_review_moves_only_stamina(
+    make_office: MakeOffice,
+) -> None:
+    from ideaco.office.config import Switches
+
+    office = make_office(review_script(), switches=Switches(relationships=False, memory=False))
+    await _run_review(office)
+    alice = office.employees["alice"].mind
+    assert "bob" not in alice.relationships and not alice.memory.long_term
+    assert office.employees["bob"].mind.stamina.patience != 100.0
