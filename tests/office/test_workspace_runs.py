@@ -226,3 +226,23 @@ async def test_inspect_docs_shows_each_documents_history(tmp_path: Path) -> None
     ]
     text = CliRunner().invoke(app, ["inspect", str(rundir.path), "--docs", "--employee", "alice"])
     assert "3 document changes" in text.output and f"alice review eng/{PATH}" in text.output
+
+
+async def test_the_viewer_shows_each_documents_versions_diffs_and_review_thread(tmp_path: Path) -> None:
+    from ideaco.store.runlog import RunLog
+    from ideaco.viewer import gather, render
+
+    office, rundir = _office(tmp_path, "viewed", review_script())
+    office.start()
+    office.post_as_boss("bob", "Please write the API spec.")
+    await step_until(office, lambda: _status(office) == "approved", within=timedelta(hours=3))
+    office.checkpoint()
+    office.journal.close()
+    data, records = gather(RunLog.open(rundir.path))
+    (doc,) = data["documents"]
+    assert doc["key"] == f"eng/{PATH}" and [v["content"] for v in doc["versions"]][-1] == V2
+    assert "+Errors: 404 when a user is missing." in doc["versions"][1]["diff"]
+    assert [h["tool"] for h in doc["history"]][-2:] == ["rebut", "review"]
+    assert doc["history"][-2]["argument"] == "errors are in the shared guide"
+    page = render(data, records)
+    assert 'data-tab="documents"' in page and "documentsTab" in page
