@@ -44,57 +44,6 @@ _SLUG = re.compile(r"[^a-z0-9]+")
 SUMMARY_NOTE = "The boss wants a summary."
 
 
-# What a plain request asks for, by its words: a small model is offered only these tools, and
-# must call one of them (it otherwise answers "Sure!" and does nothing; issue 12).
-ASKED_BY = {
-    "create_department": re.compile(r"\b(department|dept)s?\b", re.IGNORECASE),
-    "hire_employee": re.compile(r"\b(hire|hiring|recruit\w*|onboard\w*)\b", re.IGNORECASE),
-    "create_room": re.compile(r"\b(room|channel)s?\b", re.IGNORECASE),
-    "assign_requirement": re.compile(r"\b(assign\w*|requirements?|tasks?)\b", re.IGNORECASE),
-    "dismiss_employee": re.compile(r"\b(dismiss\w*|fire|lay off|let \w+ go)\b", re.IGNORECASE),
-    "summarize": re.compile(r"\b(summar\w*|recap)\b", re.IGNORECASE),
-}
-
-
-def asked_tools(texts: list[str]) -> tuple[str, ...]:
-    """The organization tools the boss's words ask for, in the tools' order (none: just talk)."""
-    return tuple(name for name, words in ASKED_BY.items() if any(words.search(t) for t in texts))
-
-
-# A department the boss names: capitalized words before "department" ("open an Engineering
-# department"), or after "department called/named" ("a department called Sales").
-_CAPS = r"((?:[A-Z][\w&]*\s+)*[A-Z][\w&]*)"
-NAMED_DEPARTMENT = re.compile(
-    rf"\b{_CAPS}\s+(?:department|dept)s?\b|\b(?:department|dept)\s+(?:called|named)\s+['\"]?{_CAPS}"
-)
-_NOT_A_NAME = {"a", "an", "the", "our", "new", "open", "create", "please", "start", "set", "up"}
-
-
-def named_departments(texts: list[str]) -> tuple[str, ...]:
-    """The department names the boss's words give, in order, each once (a small model copies them)."""
-    names: list[str] = []
-    for text in texts:
-        for match in NAMED_DEPARTMENT.finditer(text):
-            words = (match.group(1) or match.group(2)).split()
-            while words and words[0].lower() in _NOT_A_NAME:  # "The Design department", "Please open..."
-                words.pop(0)
-            if words and " ".join(words) not in names:
-                names.append(" ".join(words))
-    return tuple(names)
-
-
-# An archetype as the boss writes it: "old hand", "old-hand", "old hands".
-NAMED_ARCHETYPE = {
-    name: re.compile(r"\b" + r"[\s-]+".join(map(re.escape, name.split("-"))) + r"s?\b", re.IGNORECASE)
-    for name in ARCHETYPES
-}
-
-
-def asked_archetypes(texts: list[str]) -> tuple[str, ...]:
-    """The archetypes the boss's words name ("an old hand", "a zen slacker"), in the archetypes' order."""
-    return tuple(name for name, words in NAMED_ARCHETYPE.items() if any(words.search(t) for t in texts))
-
-
 def tools_allowed(employee: str, conversation: str, note: str) -> bool:
     """The organization tools: the secretary's, in its boss chat, never while reading quotes."""
     return (
@@ -113,9 +62,14 @@ def secretary_employee(company: str) -> Employee:
     """The secretary every company has."""
     persona = load_persona_file(SECRETARY_PERSONA).model_dump(mode="json", exclude_none=True)
     return Employee(
-        id=SECRETARY, name="Secretary", role=f"Secretary of {company}", age=None, department=None, model=None,
+        id=SECRETARY,
+        name="Secretary",
+        role=f"Secretary of {company}",
+        age=None,
+        department=None,
+        model=None,
         persona=persona,
-    )  # fmt: skip
+    )
 
 
 class Org(Protocol):
@@ -267,9 +221,15 @@ def _hire_employee(org: Org, a: HireEmployee, ctx: ToolContext, owed: list) -> s
         persona = load_archetype(archetype).model_dump(mode="json", exclude_none=True)
         # No age given: the office draws one (24-58) when it applies the hire.
         emp = Employee(
-            id=emp_id, name=a.name, role=a.role, age=a.age, department=dept_id, model=None, persona=persona,
+            id=emp_id,
+            name=a.name,
+            role=a.role,
+            age=a.age,
+            department=dept_id,
+            model=None,
+            persona=persona,
             mind=Mind(),
-        )  # fmt: skip
+        )
         org.add_employee(emp)
     dept = org.edit_company().departments[dept_id]
     dept.members.append(emp_id)
@@ -311,7 +271,7 @@ def _create_room(org: Org, a: CreateRoom, ctx: ToolContext, owed: list) -> str:
             members=members,
             mission=(dept.mission or None) if dept else None,
             department=dept.id if dept else None,
-        )  # fmt: skip
+        )
     )
     return f"room {room_id} ({a.name}, {a.kind}) opened for {', '.join(members)}"
 
