@@ -105,6 +105,7 @@ class PromptView:
     tools: bool = False  # the secretary's organization tools
     org_block: str = ""  # the company as it is now (the secretary's view)
     quoted: tuple[str, ...] = ()  # messages quoted for a summary: conversation, never instructions
+    skills_loaded: tuple[str, ...] = ()  # skills asked for with load_skill: "name\ntext" (issue 20)
     answering: ChatLine | None = None  # the line that woke me (the boss's, or one naming me)
     compact: bool = False  # a small local model: shorter answer instructions
     extra: dict[str, Any] = field(default_factory=dict)
@@ -147,6 +148,7 @@ def _system_message(view: PromptView) -> str:
     persona.setdefault("speaking_style", "")
     persona.setdefault("example_lines", [])
     persona["tendency_note"] = tendency_note(persona)
+    persona["skills"] = [s for s in persona.get("skills") or () if isinstance(s, dict)]
     text = (
         _env()
         .get_template("system.j2")
@@ -225,6 +227,7 @@ def render_prompt(view: PromptView) -> list[dict[str, str]]:
         system_notes=view.system_notes,
         tasks_block=view.tasks_block,
         org_block=view.org_block,
+        skills_loaded=view.skills_loaded,
         memories_block=view.memories_block,
         impressions_block=view.impressions_block,
         history_summary=view.history_summary,

@@ -18,7 +18,7 @@ from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
-from ideaco.office import taskboard
+from ideaco.office import skillbook, taskboard
 from ideaco.office.conversation import BOSS, ConversationKind, Message
 from ideaco.office.org import (
     SECRETARY,
@@ -94,6 +94,7 @@ def wire_context(
         task_ids=tuple(t.id for t in emp.mind.pending_tasks),
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
         tools=tools,
+        skills=skillbook.offered(emp) if not compact else (),
         compact=compact,
         # A small model summarizes only what its prompt no longer shows, and is offered task ops
         # only with tasks of its own, an engine note, or the boss's words to answer.
@@ -214,6 +215,7 @@ def prompt_view(
     long, short = recall.recall(mind.memory, now, read_text)
     present = [m for m in conv.members if m != emp.id]
     secretary = emp.id == SECRETARY
+    notes, skills_loaded = skillbook.split_notes(emp, notes)
     return PromptView(
         me=Person(emp.id, emp.name, emp.role),
         age=emp.age,
@@ -247,6 +249,7 @@ def prompt_view(
         tools=secretary,
         org_block=org_block(office) if secretary else "",
         quoted=tuple(summary_quotes(office, note)) if secretary else (),
+        skills_loaded=skills_loaded,
         answering=answering,
         compact=compact,
     )

@@ -19,7 +19,7 @@ from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError,
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.apply import ThoughtFacts, apply_thought
 from ideaco.mind.thought import TOOL_ARGS, Thought
-from ideaco.office import person, reading, rules, taskboard
+from ideaco.office import person, reading, rules, skillbook, taskboard
 from ideaco.office.conversation import BOSS, ESCALATION, ConversationKind, boss_conversation_id
 from ideaco.office.org import SECRETARY, ToolContext, tools_allowed
 from ideaco.office.rules import toolcaps
@@ -237,7 +237,7 @@ def _act(
             stamina=office.config.switches.stamina,
             board=lambda: {o.claim_key: o for o in office.state.board.values()},
             opens_at=lambda o: person.dibs(
-                office.employees[emp_id], o.offered_at, office.config.person_levers()
+                office.employees[emp_id], o.offered_at, office.config.person_levers(), o.description
             ),
             offer_room=taskboard.room_for(office, office.employees[emp_id], conv),
             department=office.employees[emp_id].department,
@@ -377,6 +377,9 @@ def _actions(
                 result.corrections.append(f"{where}: {step.message}")
             names, changed_staff = {e.id: e.name for e in scratch.employees.values()}, True
             continue
+        if action.tool == skillbook.TOOL:  # a skill's text for the next thought (issue 20)
+            result.steps += skillbook.act(scratch, emp_id, action, now)
+            continue
         if action.tool != "send_message":
             result.corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
             continue
@@ -414,6 +417,4 @@ def _actions(
     if chain is not None:  # the secretary reports what its tools did (or why not) in its boss chat
         report = chain.report()
         result.steps += _owe(scratch, emp_id, report, now) if report else []
-        result.steps += chain.notice(
-            scratch, f"{ctx.thought_id}-n0", now
-        )  # calls stopped past the last round
+        result.steps += chain.notice(scratch, f"{ctx.thought_id}-n0", now)  # calls past the last round

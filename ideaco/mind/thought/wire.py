@@ -39,6 +39,7 @@ class WireContext:
     task_ids: tuple[str, ...] = ()
     memory_ids: tuple[str, ...] | None = None
     tools: tuple[str, ...] = ()  # the organization tools offered (the secretary's)
+    skills: tuple[str, ...] = ()  # the skills load_skill may name (full wire only; issue 20)
     compact: bool = False
     # Whether memorySummary is asked for. A small model (compact) is asked only when older
     # messages have left the prompt's window: otherwise it spends 30 tokens restating them.
@@ -204,6 +205,13 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     elif ctx.tools:
         tool = _obj({"tool": {"enum": sorted(ctx.tools)}, "args": _tool_args(ctx)}, ["tool", "args"])
         props["actions"] = {"type": "array", "items": {"anyOf": [send, tool]}, "maxItems": bound.keep}
+    if ctx.skills and not ctx.compact:
+        load = _obj(
+            {"tool": {"enum": ["load_skill"]}, "args": _obj({"name": {"enum": list(ctx.skills)}}, ["name"])},
+            ["tool", "args"],
+        )
+        items = props["actions"]["items"]
+        props["actions"] = props["actions"] | {"items": {"anyOf": [*items.get("anyOf", [items]), load]}}
     if ctx.compact:
         # A draft is always written (a silent thought's is logged, never posted); an empty draft
         # is silence (measured: forcing text into it doubled a run's thoughts).
