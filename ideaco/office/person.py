@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 from ideaco import skills
 from ideaco.mind import relationships, stamina
+from ideaco.mind.board import Offer
 from ideaco.office.rules import levers
 from ideaco.office.rules.gates import GateConfig
 from ideaco.office.rules.levers import LeverConfig
@@ -75,6 +76,11 @@ def dibs(emp: Employee, offered_at: datetime, cfg: LeverConfig, piece: str = "")
     """When work put on the board at `offered_at` opens to this employee (the keen, and those whose
     skills fit the piece, get first dibs)."""
     return offered_at + timedelta(seconds=levers.dibs_after(claims_tasks(emp, cfg, piece), cfg))
+
+
+def opens(emp: Employee, offer: Offer, cfg: LeverConfig) -> datetime:
+    """When this offer opens to this employee (`dibs` for its moment and its piece)."""
+    return dibs(emp, offer.offered_at, cfg, offer.description)
 
 
 def affinity(emp: Employee, other: str, now: datetime) -> float:

@@ -15,13 +15,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_members
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.apply import ThoughtFacts, apply_thought
 from ideaco.mind.thought import TOOL_ARGS, Thought
 from ideaco.office import person, reading, rules, skillbook, taskboard
-from ideaco.office.conversation import BOSS, ESCALATION, ConversationKind, boss_conversation_id
-from ideaco.office.org import SECRETARY, ToolContext, tools_allowed
+from ideaco.office.conversation import ESCALATION, ConversationKind
+from ideaco.office.org import ToolContext, tools_allowed
 from ideaco.office.rules import toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.speaking import (
@@ -236,9 +237,7 @@ def _act(
             relationships=office.config.switches.relationships,
             stamina=office.config.switches.stamina,
             board=lambda: {o.claim_key: o for o in office.state.board.values()},
-            opens_at=lambda o: person.dibs(
-                office.employees[emp_id], o.offered_at, office.config.person_levers(), o.description
-            ),
+            opens_at=lambda o: person.opens(office.employees[emp_id], o, office.config.person_levers()),
             offer_room=taskboard.room_for(office, office.employees[emp_id], conv),
             department=office.employees[emp_id].department,
         ),
@@ -275,8 +274,8 @@ def _owe(scratch: Scratch, employee: str, owed: Owed, now: datetime) -> list[Ste
     """An owed think, where it can happen: a DM is opened on first use, a lost room falls back to the boss chat."""
     steps: list[Step] = []
     target = owed.conversation
-    if target.startswith("dm:") and target not in scratch.conversations:
-        a, b = target.split(":")[1:3]
+    if (members := dm_members(target)) is not None and target not in scratch.conversations:
+        a, b = members[:2]
         target_for(scratch, a, b, {e.id: e.name for e in scratch.employees.values()})
         steps += scratch.take(now)
     if target not in scratch.conversations:

@@ -7,9 +7,10 @@ from datetime import timedelta
 
 import pytest
 
+from ideaco.ids import SECRETARY
 from ideaco.mind.thought import TOOL_ARGS
 from ideaco.mind.thought.wire import WireContext, thought_schema
-from ideaco.office.org import SECRETARY, asked_archetypes, asked_tools, named_departments
+from ideaco.office.org import asked_archetypes, asked_tools, named_departments
 from ideaco.office.reading import wire_context
 from ideaco.persona import ARCHETYPES
 from tests.fakes.llm import ScriptedLLM
