@@ -293,6 +293,9 @@ class Scenario(_Strict):
         """The departments an employee belongs to (for the department mission in the prompt)."""
         return [d for d in self.departments if employee_id in d.members]
 
+    def teams_of(self, department_id: str) -> list[Team]:
+        return [t for t in self.teams if t.department == department_id]
+
     def conversations(self) -> list[ConversationSpec]:
         """Every room, each department's casual room, and the boss's 1-on-1 with every employee."""
         convs = [ConversationSpec(r.id, r.kind, r.name, tuple(r.members)) for r in self.rooms]

@@ -19,7 +19,7 @@ from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
 from ideaco.office.ahead import Ahead
 from ideaco.office.clock import Clock
-from ideaco.office.company import Company, Department
+from ideaco.office.company import Company, Department, Team
 from ideaco.office.config import OfficeConfig, config_for
 from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.journal import Journal
@@ -81,7 +81,14 @@ def office_from_scenario(
     company = Company(
         name=scenario.company,
         departments={
-            d.id: Department(id=d.id, name=d.name, mission=d.mission, members=list(d.members), lead=d.lead)
+            d.id: Department(
+                id=d.id,
+                name=d.name,
+                mission=d.mission,
+                members=list(d.members),
+                lead=d.lead,
+                teams=[Team(t.id, t.name, list(t.members), t.members[0]) for t in scenario.teams_of(d.id)],
+            )
             for d in scenario.departments
         },
     )

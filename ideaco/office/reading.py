@@ -20,12 +20,10 @@ from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office import skillbook, taskboard
+from ideaco.office.asking import asked_archetypes, asked_tools, named_departments
 from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.org import (
     SUMMARY_NOTE,
-    asked_archetypes,
-    asked_tools,
-    named_departments,
     slug,
     tools_allowed,
 )

@@ -10,7 +10,7 @@ import pytest
 from ideaco.ids import SECRETARY
 from ideaco.mind.thought import TOOL_ARGS
 from ideaco.mind.thought.wire import WireContext, thought_schema
-from ideaco.office.org import asked_archetypes, asked_tools, named_departments
+from ideaco.office.asking import asked_archetypes, asked_tools, named_departments
 from ideaco.office.reading import wire_context
 from ideaco.persona import ARCHETYPES
 from tests.fakes.llm import ScriptedLLM

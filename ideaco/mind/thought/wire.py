@@ -136,6 +136,7 @@ TOOL_CHOICES: dict[str, dict[str, str]] = {
     "assign_requirement": {"to": "departments+staff"},
     "dismiss_employee": {"id": "staff"},
     "create_room": {"members": "staff"},
+    "create_team": {"department": "departments", "members": "staff"},
 }
 
 
