@@ -36,6 +36,7 @@ class ModelOptions:
     threads: int | None = None  # embedded model: threads per llama.cpp instance
     slots: int | None = None  # embedded model: prompt-cache slots in all
     trust_scenario_endpoint: bool = False  # send the user's key to an endpoint the scenario chose
+    allow_agent_commands: bool = False  # run the commands a scenario's agent employees name (issue 20)
 
 
 def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSettings:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Annotated
 
@@ -41,6 +42,9 @@ TrustScenarioEndpoint = Annotated[
         "--trust-scenario-endpoint",
         help="Send your API key to the endpoint the scenario's llm.base_url names (not sent otherwise).",
     ),
+]
+AllowAgentCommands = Annotated[
+    bool, typer.Option("--allow-agent-commands", help="Run the commands the scenario's agent employees name.")
 ]
 Gguf = Annotated[
     Path | None, typer.Option("--gguf", help="Serve this local GGUF model in-process instead of SmolLM2.")
@@ -90,26 +94,11 @@ Out = Annotated[
 ]
 
 
-MODEL_FLAGS = (
-    "base_url",
-    "model",
-    "api_key_env",
-    "gguf",
-    "record",
-    "replay",
-    "max_calls",
-    "max_tokens",
-    "concurrency",
-    "speculate",
-    "threads",
-    "slots",
-    "trust_scenario_endpoint",
-)
-
-
 def _model_flags(params: dict) -> dict:
     """The model flags out of a command's parameters, for `ideaco.session.ModelOptions`."""
-    return {name: params[name] for name in MODEL_FLAGS}
+    from ideaco.model_options import ModelOptions  # not at import: `ideaco --help` stays quick
+
+    return {f.name: params[f.name] for f in dataclasses.fields(ModelOptions)}  # each a flag of run and chat
 
 
 def _switches(items: list[str]) -> dict[str, str]:
@@ -155,6 +144,7 @@ def run(
     threads: Threads = None,
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,
+    allow_agent_commands: AllowAgentCommands = False,
     show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
     switch: list[str] | None = typer.Option(
         None,
@@ -223,6 +213,7 @@ def chat(
     threads: Threads = None,
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,
+    allow_agent_commands: AllowAgentCommands = False,
 ) -> None:
     """Talk to the office as the boss while it runs (type /help for commands)."""
     from ideaco.cli.chat import ChatOptions, chat_command

@@ -87,6 +87,9 @@ class OfficeConfig:
     compact_schema: bool = False  # shorter string bounds for small local models
     max_tokens: int = 700
     temperature: float = 0.8
+    # An agent employee's command runs only when the user allows it (--allow-agent-commands): a
+    # scenario comes from anyone. Not kept in state.json: a resume asks for it again.
+    allow_agent_commands: bool = False
 
     def person_levers(self) -> LeverConfig:
         """The levers as the switches leave them: with personas off no tendency is read (docs/mind.md)."""

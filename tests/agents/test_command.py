@@ -123,3 +123,48 @@ def test_a_link_written_at_the_path_is_not_followed(workspace: Path, tmp_path: P
 def test_stdin_bounds_each_document() -> None:
     text = stdin_text("piece", "a.md", {"big.md": "z" * (command.MAX_STDIN_DOC_CHARS + 10)})
     assert text.count("z") == command.MAX_STDIN_DOC_CHARS and "[...cut]" in text
+
+
+def test_a_scenario_employee_names_its_agent_command() -> None:
+    from ideaco.scenario import Scenario
+
+    data = {
+        "company": "Acme",
+        "employees": [
+            {
+                "id": "ann",
+                "name": "Ann",
+                "role": "Engineer",
+                "archetype": "old-hand",
+                "agent": {"command": ["codex", "exec", "-"], "timeout": "5m"},
+            }
+        ],
+    }
+    scenario = Scenario.model_validate(data)
+    agent = scenario.employees[0].agent
+    assert agent is not None and agent.command == ["codex", "exec", "-"] and agent.timeout_s == 300
+    assert Scenario.model_validate(scenario.to_dict()).employees[0].agent == agent
+    for bad in ({"command": []}, {"command": ["x"], "timeout": "0s"}, {"command": ["x"], "timeout": "3h"}):
+        data["employees"][0]["agent"] = bad
+        with pytest.raises(ValueError):
+            Scenario.model_validate(data)
+
+
+def test_without_the_flag_the_run_says_in_one_line_what_would_have_run() -> None:
+    from ideaco.scenario import Scenario
+    from ideaco.session import agent_notice
+
+    agent = {"command": ["my agent", "--write"]}
+    scenario = Scenario.model_validate(
+        {
+            "company": "Acme",
+            "employees": [
+                {"id": "ann", "name": "Ann", "role": "Dev", "archetype": "idealist", "agent": agent}
+            ],
+        }
+    )
+    lines: list[str] = []
+    agent_notice(scenario, False, lines.append)
+    assert lines == ["Ann (ann) would have run 'my agent' --write (not run without --allow-agent-commands)"]
+    agent_notice(scenario, True, lines.append)
+    assert len(lines) == 1
