@@ -258,8 +258,13 @@ class FakeModel:
     def start(self) -> FakeModel:
         self._proc = subprocess.Popen(
             [
-                sys.executable, "-m", "benchmarks.fake_model",
-                "--policy", self.policy, "--latency", str(self.latency),
+                sys.executable,
+                "-m",
+                "benchmarks.fake_model",
+                "--policy",
+                self.policy,
+                "--latency",
+                str(self.latency),
             ],
             stdout=subprocess.PIPE,
             text=True,

@@ -23,8 +23,21 @@ TARGET_S = 300.0
 
 
 def _command(out: Path, base_url: str, quick: bool) -> list[str]:
-    args = [sys.executable, "-m", "ideaco", "sweep", str(ROOT / "scenarios" / "startup.yaml"), "--out", str(out),
-            "--base-url", base_url, "--model", "scripted", "--vary", "gates=on,off"]  # fmt: skip
+    args = [
+        sys.executable,
+        "-m",
+        "ideaco",
+        "sweep",
+        str(ROOT / "scenarios" / "startup.yaml"),
+        "--out",
+        str(out),
+        "--base-url",
+        base_url,
+        "--model",
+        "scripted",
+        "--vary",
+        "gates=on,off",
+    ]
     if quick:
         return [*args, "--seeds", "1", "--duration", "5m", "--no-ray"]
     return [*args, "--vary", "wake=adaptive,broadcast", "--seeds", "1-5"]
@@ -44,13 +57,26 @@ async def measure(quick: bool = False) -> list[Row]:
     runs = sum(len(v["seeds"]) for v in data["variants"])
     how = "Ray local" if "on Ray" in done.stdout else "one by one (no Ray)"
     rows = [
-        Row("sweep", f"wall s for {runs} runs ({len(data['variants'])} variants), {how}", wall,
-            target="<= 300 s" if not quick else "", met=wall <= TARGET_S if not quick else None,
-            note=f"startup {'5m' if quick else '30m'} each, scripted model; start-up included"),
-    ]  # fmt: skip
+        Row(
+            "sweep",
+            f"wall s for {runs} runs ({len(data['variants'])} variants), {how}",
+            wall,
+            target="<= 300 s" if not quick else "",
+            met=wall <= TARGET_S if not quick else None,
+            note=f"startup {'5m' if quick else '30m'} each, scripted model; start-up included",
+        ),
+    ]
     calls = {v["name"]: data["metrics"]["calls"]["by_variant"][v["name"]]["mean"] for v in data["variants"]}
     if "gates-on_wake-broadcast" in calls:
         adaptive, broadcast = calls["gates-on_wake-adaptive"], calls["gates-on_wake-broadcast"]
-        rows.append(Row("sweep", "calls per run: broadcast vs adaptive waking (gates on)", adaptive, broadcast,
-                        f"{broadcast / adaptive:.1f}x fewer", note="mean over seeds"))  # fmt: skip
+        rows.append(
+            Row(
+                "sweep",
+                "calls per run: broadcast vs adaptive waking (gates on)",
+                adaptive,
+                broadcast,
+                f"{broadcast / adaptive:.1f}x fewer",
+                note="mean over seeds",
+            )
+        )
     return rows

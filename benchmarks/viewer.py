@@ -114,9 +114,18 @@ def _measure(duration: str, policy: str, switches: tuple[str, ...], quick: bool)
     with FakeModel(policy=policy) as fake, tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp) / "run"
         run_s, done = _ideaco(
-            "run", str(_all_day(Path(tmp))), "--duration", duration, "--out", str(run),
-            "--base-url", fake.base_url, "--model", "scripted", *switches,
-        )  # fmt: skip
+            "run",
+            str(_all_day(Path(tmp))),
+            "--duration",
+            duration,
+            "--out",
+            str(run),
+            "--base-url",
+            fake.base_url,
+            "--model",
+            "scripted",
+            *switches,
+        )
         if done.returncode != 0:
             return [Row("viewer", "ideaco run", "failed", note=(done.stderr or done.stdout).strip()[-200:])]
         lines = {
@@ -131,18 +140,30 @@ def _measure(duration: str, policy: str, switches: tuple[str, ...], quick: bool)
         opened = _open(page)
     what = f"workday (10 people, boss lines all day) {duration}, {policy}{' ' + ' '.join(switches[1::2]) if switches else ''}"
     rows = [
-        Row("viewer", f"s to write the page (`ideaco view`, its own process): {what}", round(write_s, 2),
+        Row(
+            "viewer",
+            f"s to write the page (`ideaco view`, its own process): {what}",
+            round(write_s, 2),
             note=f"{lines['messages']:,} messages, {lines['thoughts']:,} thoughts; logs {size:.1f} MB, "
-                 f"page {page_mb:.1f} MB; the run took {run_s:.0f} s"),
-    ]  # fmt: skip
+            f"page {page_mb:.1f} MB; the run took {run_s:.0f} s",
+        ),
+    ]
     if not opened:
         rows.append(Row("viewer", "open in a browser", "skipped", note="no chromium and chromedriver"))
         return rows
     rows += [
-        Row("viewer", "s from navigation to a usable page (headless Chromium, file://)",
-            round(opened["ready"] / 1000, 2), target="" if quick else f"<= {TARGET_OPEN_S:.0f} s",
+        Row(
+            "viewer",
+            "s from navigation to a usable page (headless Chromium, file://)",
+            round(opened["ready"] / 1000, 2),
+            target="" if quick else f"<= {TARGET_OPEN_S:.0f} s",
             met=None if quick else opened["ready"] / 1000 <= TARGET_OPEN_S,
-            note=f"load event at {opened['load'] / 1000:.2f} s; {opened['cards']} message cards laid out"),
-        Row("viewer", "ms for the first click on a message (thought records parsed)", round(opened["click"], 1)),
-    ]  # fmt: skip
+            note=f"load event at {opened['load'] / 1000:.2f} s; {opened['cards']} message cards laid out",
+        ),
+        Row(
+            "viewer",
+            "ms for the first click on a message (thought records parsed)",
+            round(opened["click"], 1),
+        ),
+    ]
     return rows

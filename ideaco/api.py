@@ -195,9 +195,15 @@ class Simulation:
 
         async def go() -> list[Answer]:
             return await ask_everyone(
-                llm, people, [question], now, company=office.company, language=office.language,
-                model_for=lambda e: office.model_for(office.employees[e].model), temperature=office.config.temperature,
-            )  # fmt: skip
+                llm,
+                people,
+                [question],
+                now,
+                company=office.company,
+                language=office.language,
+                model_for=lambda e: office.model_for(office.employees[e].model),
+                temperature=office.config.temperature,
+            )
 
         return {a.employee: a.answer for a in self._call(go())}
 

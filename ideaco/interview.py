@@ -222,9 +222,17 @@ async def ask_everyone(
     for question in questions:
         for eid, who in people.items():
             answers.append(
-                await ask(llm, who, question, now, company=company, language=language, model=model_for(eid),
-                          temperature=temperature)
-            )  # fmt: skip
+                await ask(
+                    llm,
+                    who,
+                    question,
+                    now,
+                    company=company,
+                    language=language,
+                    model=model_for(eid),
+                    temperature=temperature,
+                )
+            )
     return answers
 
 

@@ -209,14 +209,30 @@ def talk_png(run: RunData, path: Path) -> Path:
         (x1, y1), (x2, y2) = pos[edge["from"]], pos[edge["to"]]
         ax.add_patch(
             FancyArrowPatch(
-                (x1, y1), (x2, y2), connectionstyle="arc3,rad=0.18", arrowstyle="-|>", mutation_scale=14,
-                shrinkA=24, shrinkB=24, color="#3182bd", alpha=0.75, linewidth=0.6 + 5.4 * edge["count"] / most,
+                (x1, y1),
+                (x2, y2),
+                connectionstyle="arc3,rad=0.18",
+                arrowstyle="-|>",
+                mutation_scale=14,
+                shrinkA=24,
+                shrinkB=24,
+                color="#3182bd",
+                alpha=0.75,
+                linewidth=0.6 + 5.4 * edge["count"] / most,
                 zorder=1,
             )
-        )  # fmt: skip
+        )
         mx, my, dx, dy = (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1
-        ax.text(mx + 0.09 * dy, my - 0.09 * dx, str(edge["count"]), fontsize=8, ha="center", va="center",
-                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "#3182bd", "lw": 0.6}, zorder=3)  # fmt: skip
+        ax.text(
+            mx + 0.09 * dy,
+            my - 0.09 * dx,
+            str(edge["count"]),
+            fontsize=8,
+            ha="center",
+            va="center",
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "#3182bd", "lw": 0.6},
+            zorder=3,
+        )
     for who, (x, y) in pos.items():
         face = "#fde0dd" if who == BOSS else "#deebf7"
         ax.scatter([x], [y], s=1400, color=face, edgecolors="#3182bd", zorder=2)

@@ -322,8 +322,15 @@ def _reopen(
         config = _config(scenario, settings, state["office"])
         # Rebuilt once without a model or the run directory, so that a state this version cannot
         # continue is one line before any endpoint is contacted or any file touched.
-        probe = office_from_state(state, messages, thoughts=thoughts, llm=_NOT_CONNECTED, clock=SimClock(now),
-                                  journal=MemoryJournal(), config=config)  # fmt: skip
+        probe = office_from_state(
+            state,
+            messages,
+            thoughts=thoughts,
+            llm=_NOT_CONNECTED,
+            clock=SimClock(now),
+            journal=MemoryJournal(),
+            config=config,
+        )
     except ResumeError as exc:
         raise IdeacoError(f"{where}: {exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:

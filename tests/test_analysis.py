@@ -86,19 +86,58 @@ def message(mid, who, when, text, conv="api") -> dict[str, Any]:
 
 # Think time is 5 s: a thought at T posts and changes tasks at T+5.
 THOUGHTS = [
-    thought("t1", "alice", "09:01:00", trigger="boss", spoke=True, llm=usage(100, 20, 10), posted=["t1-1"],
-            body=flow(True, "REST, I think", rel=[("bob", 55)], ops=[{"op": "create", "description": "Compare REST and GraphQL"}])),
+    thought(
+        "t1",
+        "alice",
+        "09:01:00",
+        trigger="boss",
+        spoke=True,
+        llm=usage(100, 20, 10),
+        posted=["t1-1"],
+        body=flow(
+            True,
+            "REST, I think",
+            rel=[("bob", 55)],
+            ops=[{"op": "create", "description": "Compare REST and GraphQL"}],
+        ),
+    ),
     thought("t2", "bob", "09:02:00", gate="chose_silence", llm=usage(80, 10), body=flow(rel=[("alice", 70)])),
-    thought("t3", "bob", "09:30:00", trigger="timer", gate="saturation", llm=usage(90, 30, calls=2), body=flow(True, "again")),
+    thought(
+        "t3",
+        "bob",
+        "09:30:00",
+        trigger="timer",
+        gate="saturation",
+        llm=usage(90, 30, calls=2),
+        body=flow(True, "again"),
+    ),
     thought("t4", "alice", "10:10:00", gate="superseded", llm=usage(50, 5), body=flow(True, "draft")),
-    thought("t5", "alice", "10:10:05", spoke=True, llm=usage(60, 6), posted=["t5-1"],
-            body=flow(True, "Done: REST", ops=[{"op": "resolve", "taskId": "task-1", "result": "REST"}])),
+    thought(
+        "t5",
+        "alice",
+        "10:10:05",
+        spoke=True,
+        llm=usage(60, 6),
+        posted=["t5-1"],
+        body=flow(True, "Done: REST", ops=[{"op": "resolve", "taskId": "task-1", "result": "REST"}]),
+    ),
     thought("t6", "bob", "10:20:00", gate="error"),
-    thought("t7", "bob", "10:30:00", llm=usage(10, 1), body=flow(True, None, rel=[("alice", 40)],
-            ops=[{"op": "create", "description": "Write the doc"}])),
-    thought("t8", "bob", "10:40:00", gate="chose_silence", llm=usage(10, 1),
-            body=flow(ops=[{"op": "fail", "taskId": "task-2", "reason": "no time"}])),
-]  # fmt: skip
+    thought(
+        "t7",
+        "bob",
+        "10:30:00",
+        llm=usage(10, 1),
+        body=flow(True, None, rel=[("alice", 40)], ops=[{"op": "create", "description": "Write the doc"}]),
+    ),
+    thought(
+        "t8",
+        "bob",
+        "10:40:00",
+        gate="chose_silence",
+        llm=usage(10, 1),
+        body=flow(ops=[{"op": "fail", "taskId": "task-2", "reason": "no time"}]),
+    ),
+]
 MESSAGES = [
     message("script-1", "boss", "09:00:30", "Which API style?", conv="boss:alice"),
     message("t1-1", "alice", "09:01:05", "REST, I think"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ideaco"
@@ -95,3 +96,18 @@ def test_only_the_office_applies_steps() -> None:
     """office/applying.py is the body of Office.resolve: no other module calls into it."""
     importers = sorted(n for n, targets in _imports().items() if "ideaco.office.applying" in targets)
     assert importers == ["ideaco.office.office"]
+
+
+def test_the_line_cap_holds_as_formatted() -> None:
+    """No formatter escapes (fmt skip or off): packed lines would hold a module under the cap it is over."""
+    root = PACKAGE.parent
+    marker = "# fmt: " + "(skip|off)"  # spelled apart so this file does not match itself
+    pattern = re.compile(marker)
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for top in ("ideaco", "tests", "benchmarks")
+        for path in (root / top).rglob("*.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not found, found

@@ -62,8 +62,10 @@ def test_minds_at_a_moment_hold_only_what_had_landed_by_then(office_run: Path) -
     early, end = minds_at(run, EARLY), minds_at(run)
 
     def held(minds: dict) -> int:
-        return sum(len(m.memory.long_term) + len(m.memory.short_term) + len(m.tasks) + len(m.relationships)
-                   for m in minds.values())  # fmt: skip
+        return sum(
+            len(m.memory.long_term) + len(m.memory.short_term) + len(m.tasks) + len(m.relationships)
+            for m in minds.values()
+        )
 
     assert 0 < held(early) < held(end)
     assert set(early) <= set(end)
@@ -95,9 +97,10 @@ def test_interview_one_employee_changes_nothing_in_the_run(office_run: Path) -> 
     before = digest(office_run)
     with FakeOpenAIServer(handler=echo_answer) as fake:
         result = CliRunner().invoke(
-            app, ["interview", str(office_run), "ana", "How was your week?", "--base-url", fake.base_url],
+            app,
+            ["interview", str(office_run), "ana", "How was your week?", "--base-url", fake.base_url],
             env=CLEAN_ENV,
-        )  # fmt: skip
+        )
     assert result.exit_code == 0, result.output
     assert "Q (at the end of the run): How was your week?" in result.output
     ana = minds_at(RunLog.open(office_run))["ana"].memory
@@ -114,9 +117,20 @@ def test_interview_one_employee_changes_nothing_in_the_run(office_run: Path) -> 
 def test_interview_everyone_at_a_moment_as_json(office_run: Path) -> None:
     with FakeOpenAIServer(handler=echo_answer) as fake:
         result = CliRunner().invoke(
-            app, ["interview", str(office_run), "--all", "What is going on?", "--at", "09:20", "--json",
-                  "--base-url", fake.base_url], env=CLEAN_ENV,
-        )  # fmt: skip
+            app,
+            [
+                "interview",
+                str(office_run),
+                "--all",
+                "What is going on?",
+                "--at",
+                "09:20",
+                "--json",
+                "--base-url",
+                fake.base_url,
+            ],
+            env=CLEAN_ENV,
+        )
     assert result.exit_code == 0, result.output
     answers = json.loads(result.stdout)
     people = interviewees(RunLog.open(office_run), EARLY)
@@ -139,8 +153,9 @@ def test_interview_everyone_at_a_moment_as_json(office_run: Path) -> None:
     ],
 )
 def test_a_bad_interview_is_one_line(office_run: Path, args: list[str], says: str) -> None:
-    result = CliRunner().invoke(app, ["interview", str(office_run), *args, "--base-url", "http://127.0.0.1:9/v1"],
-                                env=CLEAN_ENV)  # fmt: skip
+    result = CliRunner().invoke(
+        app, ["interview", str(office_run), *args, "--base-url", "http://127.0.0.1:9/v1"], env=CLEAN_ENV
+    )
     assert result.exit_code == 2, result.output
     assert says in result.stderr and "Traceback" not in result.output
 

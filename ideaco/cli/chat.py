@@ -346,8 +346,11 @@ class ChatSession:
             raise CommandError(f"{employee} is not on hold")
         verb = holds.STOP if command == "hold" else holds.CONTINUE
         self.office.post_as_boss(boss_conversation_id(employee), holds.order_text(emp.name, verb, reason))
-        said = (f"is on hold: no thinks until /release {employee}" if command == "hold"
-                else "is back: what reached them meanwhile comes as one batch")  # fmt: skip
+        said = (
+            f"is on hold: no thinks until /release {employee}"
+            if command == "hold"
+            else "is back: what reached them meanwhile comes as one batch"
+        )
         self.console.print(Text(f"{safe_text(emp.name)} {said}", style="dim"))
 
     def _pause(self, pause: bool) -> None:

@@ -75,11 +75,15 @@ def interview_command(options: InterviewOptions, console: Console | None = None)
     async def go() -> list[Answer]:
         try:
             return await ask_everyone(
-                stack.llm, people, [question], at or run.end, company=run.company,
+                stack.llm,
+                people,
+                [question],
+                at or run.end,
+                company=run.company,
                 language=str(run.office.get("language") or "en"),
                 model_for=lambda e: model_for(settings, employee_model(run, e), options.model.model),
                 temperature=config_for(scenario).temperature,
-            )  # fmt: skip
+            )
         finally:
             await stack.llm.aclose()
 

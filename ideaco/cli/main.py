@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
 from ideaco.bounds import MAX_SPEED, MIN_SPEED
 from ideaco.cli.errors import UserError, fail, interrupted
+from ideaco.cli.options import (
+    AllowAgentCommands,
+    ApiKeyEnv,
+    BaseUrl,
+    Concurrency,
+    Gguf,
+    MaxCalls,
+    MaxTokens,
+    ModelName,
+    Out,
+    Record,
+    Replay,
+    Seed,
+    Slots,
+    Speculate,
+    Threads,
+    TrustScenarioEndpoint,
+    model_flags,
+    switch_flags,
+)
 from ideaco.cli.signals import Interrupted
 from ideaco.cli.view import view
 
@@ -21,95 +39,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: a flag shows no "<bool>", and it reads the same when piped
 )
-
-
-# The model flags every office-running command takes (spec 1.2), declared once.
-BaseUrl = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--base-url",
-        help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1; give it more than once to balance "
-        "calls over several.",
-    ),
-]
-ModelName = Annotated[str | None, typer.Option("--model", help="Model name for every employee.")]
-ApiKeyEnv = Annotated[
-    str | None, typer.Option("--api-key-env", help="Environment variable holding the API key.")
-]
-TrustScenarioEndpoint = Annotated[
-    bool,
-    typer.Option(
-        "--trust-scenario-endpoint",
-        help="Send your API key to the endpoint the scenario's llm.base_url names (not sent otherwise).",
-    ),
-]
-AllowAgentCommands = Annotated[
-    bool, typer.Option("--allow-agent-commands", help="Run the commands the scenario's agent employees name.")
-]
-Gguf = Annotated[
-    Path | None, typer.Option("--gguf", help="Serve this local GGUF model in-process instead of SmolLM2.")
-]
-Record = Annotated[
-    Path | None, typer.Option("--record", help="Write every model request and answer to this file.")
-]
-Replay = Annotated[
-    Path | None, typer.Option("--replay", help="Answer from a --record file; no model is contacted.")
-]
-MaxCalls = Annotated[
-    int | None, typer.Option("--max-calls", min=1, help="Stop cleanly after this many model calls.")
-]
-MaxTokens = Annotated[
-    int | None, typer.Option("--max-tokens", min=1, help="Stop cleanly after this many tokens.")
-]
-Concurrency = Annotated[int, typer.Option("--concurrency", min=1, help="Model calls in flight at once.")]
-Speculate = Annotated[
-    int | None,
-    typer.Option(
-        "--speculate",
-        min=0,
-        help="Model calls that may start before their think's moment, for thinks nothing before them "
-        "changes (the run stays the same; 0: none). Default: --concurrency, 0 in the real-time chat.",
-        show_default=False,
-    ),
-]
-Threads = Annotated[
-    int | None,
-    typer.Option(
-        "--threads",
-        min=1,
-        help="Embedded model: threads per llama.cpp instance (default 1: one instance per call in flight; env IDEACO_THREADS).",
-    ),
-]
-Slots = Annotated[
-    int | None,
-    typer.Option(
-        "--slots",
-        min=1,
-        help="Embedded model: prompt-cache slots in all (default one per employee; env IDEACO_SLOTS).",
-    ),
-]
-Seed = Annotated[int, typer.Option("--seed", help="Seed of the run's one random generator.")]
-Out = Annotated[
-    Path | None, typer.Option("--out", help="The run directory itself (default runs/<scenario>-<time>/).")
-]
-
-
-def _model_flags(params: dict) -> dict:
-    """The model flags out of a command's parameters, for `ideaco.session.ModelOptions`."""
-    from ideaco.model_options import ModelOptions  # not at import: `ideaco --help` stays quick
-
-    return {f.name: params[f.name] for f in dataclasses.fields(ModelOptions)}  # each a flag of run and chat
-
-
-def _switches(items: list[str]) -> dict[str, str]:
-    """`--switch gates=off` flags as a mapping (checked by `Switches.from_dict` when the run opens)."""
-    out = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            fail(f"--switch {item!r}: expected NAME=VALUE, e.g. gates=off")
-        out[name.strip()] = value.strip()
-    return out
 
 
 @app.callback()
@@ -170,8 +99,8 @@ def run(
         seed=seed,
         out=out,
         show_thoughts=show_thoughts,
-        model=ModelOptions(**_model_flags(locals())),
-        switches=_switches(switch or []),
+        model=ModelOptions(**model_flags(locals())),
+        switches=switch_flags(switch or []),
     )
     try:
         code = run_command(options, cli_console())
@@ -225,7 +154,7 @@ def chat(
         out=out,
         speed=speed,
         seed=seed,
-        model=ModelOptions(**_model_flags(locals())),
+        model=ModelOptions(**model_flags(locals())),
     )
     try:
         code = chat_command(options)
@@ -330,11 +259,26 @@ def sweep(
     from ideaco.sweep import SweepOptions
 
     options = SweepOptions(
-        scenario=scenario, seeds=seeds, vary=vary or [], out=out, duration=duration, address=address,
-        use_ray=not no_ray, questions=question or [], replay_dir=replay_dir, record_dir=record_dir,
-        model=ModelOptions(base_url=base_url, model=model, api_key_env=api_key_env, gguf=gguf, max_calls=max_calls,
-                           max_tokens=max_tokens, concurrency=concurrency),
-    )  # fmt: skip
+        scenario=scenario,
+        seeds=seeds,
+        vary=vary or [],
+        out=out,
+        duration=duration,
+        address=address,
+        use_ray=not no_ray,
+        questions=question or [],
+        replay_dir=replay_dir,
+        record_dir=record_dir,
+        model=ModelOptions(
+            base_url=base_url,
+            model=model,
+            api_key_env=api_key_env,
+            gguf=gguf,
+            max_calls=max_calls,
+            max_tokens=max_tokens,
+            concurrency=concurrency,
+        ),
+    )
     try:
         code = sweep_command(options)
     except UserError as exc:
@@ -372,9 +316,10 @@ def interview(
         everyone=everyone,
         at=at,
         as_json=as_json,
-        model=ModelOptions(base_url=base_url, model=model, api_key_env=api_key_env, gguf=gguf, record=record,
-                           replay=replay),
-    )  # fmt: skip
+        model=ModelOptions(
+            base_url=base_url, model=model, api_key_env=api_key_env, gguf=gguf, record=record, replay=replay
+        ),
+    )
     try:
         code = interview_command(options)
     except UserError as exc:

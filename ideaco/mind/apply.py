@@ -203,8 +203,15 @@ def _to_board(
         key = board.key_for(task.description, task.claim_key, taken - {task.claim_key or ""})
         out.offers.append(
             board.Offer(
-                id=task.id, description=task.description, claim_key=key, offered_by=facts.employee,
-                offered_at=now, origin=asked_by, type=task.type, hint=task.on_resolve_hint, **here,
+                id=task.id,
+                description=task.description,
+                claim_key=key,
+                offered_by=facts.employee,
+                offered_at=now,
+                origin=asked_by,
+                type=task.type,
+                hint=task.on_resolve_hint,
+                **here,
             )
-        )  # fmt: skip
+        )
         taken.add(key)

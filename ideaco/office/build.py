@@ -136,9 +136,13 @@ def _conversation(spec: ConversationSpec, company: Company) -> ConversationState
     elif kind is ConversationKind.WORK:
         dept = company.department_for(spec.members)
     return ConversationState(
-        id=spec.id, kind=kind, name=spec.name, members=list(spec.members),
-        mission=(dept.mission or None) if dept else None, department=dept.id if dept else None,
-    )  # fmt: skip
+        id=spec.id,
+        kind=kind,
+        name=spec.name,
+        members=list(spec.members),
+        mission=(dept.mission or None) if dept else None,
+        department=dept.id if dept else None,
+    )
 
 
 def _documents(table: list[dict[str, Any]] | dict[str, dict[str, Any]]) -> list[dict[str, Any]]:

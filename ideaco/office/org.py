@@ -63,9 +63,14 @@ def secretary_employee(company: str) -> Employee:
     """The secretary every company has."""
     persona = load_persona_file(SECRETARY_PERSONA).model_dump(mode="json", exclude_none=True)
     return Employee(
-        id=SECRETARY, name="Secretary", role=f"Secretary of {company}", age=None, department=None, model=None,
+        id=SECRETARY,
+        name="Secretary",
+        role=f"Secretary of {company}",
+        age=None,
+        department=None,
+        model=None,
         persona=persona,
-    )  # fmt: skip
+    )
 
 
 class Org(Protocol):
@@ -226,9 +231,15 @@ def _hire_employee(org: Org, a: HireEmployee, ctx: ToolContext, owed: list) -> s
         persona = load_archetype(archetype).model_dump(mode="json", exclude_none=True)
         # No age given: the office draws one (24-58) when it applies the hire.
         emp = Employee(
-            id=emp_id, name=a.name, role=a.role, age=a.age, department=dept_id, model=None, persona=persona,
+            id=emp_id,
+            name=a.name,
+            role=a.role,
+            age=a.age,
+            department=dept_id,
+            model=None,
+            persona=persona,
             mind=Mind(),
-        )  # fmt: skip
+        )
         org.add_employee(emp)
     dept = org.edit_company().departments[dept_id]
     dept.members.append(emp_id)
@@ -270,7 +281,7 @@ def _create_room(org: Org, a: CreateRoom, ctx: ToolContext, owed: list) -> str:
             members=members,
             mission=(dept.mission or None) if dept else None,
             department=dept.id if dept else None,
-        )  # fmt: skip
+        )
     )
     return f"room {room_id} ({a.name}, {a.kind}) opened for {', '.join(members)}"
 

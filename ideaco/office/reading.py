@@ -20,14 +20,10 @@ from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office import skillbook, taskboard
-from ideaco.office.asking import asked_archetypes, asked_tools, named_departments
 from ideaco.office.conversation import ConversationKind, Message
-from ideaco.office.org import (
-    SUMMARY_NOTE,
-    slug,
-    tools_allowed,
-)
+from ideaco.office.org import SUMMARY_NOTE, slug, tools_allowed
 from ideaco.office.rules.mentions import named_in
+from ideaco.office.rules.requests import asked_archetypes, asked_tools, named_departments
 from ideaco.office.state import ConversationState, Employee
 from ideaco.office.view import OfficeView  # the office is only read here
 from ideaco.persona import ARCHETYPES
@@ -75,7 +71,7 @@ def wire_context(
     rooms = {c.id for c in mine if c.kind in GROUP_KINDS}
     tools: tuple[str, ...] = tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else ()
     org: dict[str, tuple[str, ...]] = {}
-    if tools and compact:  # a small model: only what the boss's unread words ask for (org.asked_tools)
+    if tools and compact:  # a small model: only what the boss's unread words ask for (rules/requests.py)
         words = [m.text for m in conv.since(emp.desk.cursors.get(conv.id, 0)) if m.sender == BOSS]
         tools = asked_tools(words)
         existing = tuple(office.company_model.departments)

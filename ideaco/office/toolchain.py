@@ -62,9 +62,16 @@ class Chain:
         """Check one call against the caps, then make it (on the scratch copy): its step, the thinks it owes."""
         key = toolcaps.call_key(action.tool, action.args)
         refusal = toolcaps.refuse(
-            action.tool, key, round_=self.round, refused_before=self.refused, this_thought=self.this_thought,
-            last_hour=self.last_hour, now=ctx.now, caps=self.caps, asked=self.asked,
-        )  # fmt: skip
+            action.tool,
+            key,
+            round_=self.round,
+            refused_before=self.refused,
+            this_thought=self.this_thought,
+            last_hour=self.last_hour,
+            now=ctx.now,
+            caps=self.caps,
+            asked=self.asked,
+        )
         if refusal is not None:
             message = f"{action.tool}: refused: {refusal.reason}"
             if refusal.cap == "rounds":

@@ -118,11 +118,16 @@ def sweep(
         address=address,
         use_ray=use_ray,
         questions=list(questions),
-        model=ModelOptions(base_url=base_url, model=model, api_key_env=api_key_env, max_calls=max_calls,
-                           concurrency=concurrency),
+        model=ModelOptions(
+            base_url=base_url,
+            model=model,
+            api_key_env=api_key_env,
+            max_calls=max_calls,
+            concurrency=concurrency,
+        ),
         replay_dir=Path(replay_dir) if replay_dir else None,
         record_dir=Path(record_dir) if record_dir else None,
-    )  # fmt: skip
+    )
     plan = make_plan(options)
     executor, why = executor_for(options.address, use_ray=options.use_ray)
     if why:

@@ -88,8 +88,12 @@ class RayExecutor:
                         yield ray.get(ref)
                     except Exception as exc:  # the worker died, or Ray could not run the task
                         text = str(exc).strip().splitlines()
-                        yield {"run": job.name, "status": "failed", "seconds": None,
-                               "error": f"{type(exc).__name__}: {text[-1] if text else ''}".strip()}  # fmt: skip
+                        yield {
+                            "run": job.name,
+                            "status": "failed",
+                            "seconds": None,
+                            "error": f"{type(exc).__name__}: {text[-1] if text else ''}".strip(),
+                        }
         finally:
             for ref in pending:  # stopped early (Ctrl-C): the rest are cancelled
                 ray.cancel(ref, force=True)

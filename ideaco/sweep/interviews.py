@@ -36,8 +36,13 @@ def interviews_markdown(plan: Plan) -> str:
     """The answers of each variant's first finished seed, side by side (every answer is in interviews/)."""
     answers = load_answers(plan)
     variants = plan.variants
-    lines = ["# Interviews", "", "Each variant's answers come from its lowest seed that finished; every run's "
-             "answers are in `interviews/<run>.json`.", ""]  # fmt: skip
+    lines = [
+        "# Interviews",
+        "",
+        "Each variant's answers come from its lowest seed that finished; every run's "
+        "answers are in `interviews/<run>.json`.",
+        "",
+    ]
     for question in plan.questions:
         lines += [f"## {question}", ""]
         first = {v.name: _lowest_seed(answers.get(v.name) or {}) for v in variants}
@@ -45,14 +50,25 @@ def interviews_markdown(plan: Plan) -> str:
         for rows in first.values():
             for a in rows:
                 people.setdefault(a["employee"], a["name"])
-        head = ["employee", *(f"{v.label} (seed {min(answers[v.name])})" if answers.get(v.name) else v.label
-                              for v in variants)]  # fmt: skip
+        head = [
+            "employee",
+            *(
+                f"{v.label} (seed {min(answers[v.name])})" if answers.get(v.name) else v.label
+                for v in variants
+            ),
+        ]
         lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for eid, name in people.items():
             cells = []
             for v in variants:
-                said = next((a["answer"] for a in first[v.name] if a["employee"] == eid
-                             and a["question"] == question), "-")  # fmt: skip
+                said = next(
+                    (
+                        a["answer"]
+                        for a in first[v.name]
+                        if a["employee"] == eid and a["question"] == question
+                    ),
+                    "-",
+                )
                 cells.append(_cell(said))
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
         lines.append("")

@@ -73,8 +73,14 @@ def markdown(data: Mapping[str, Any], *, title: str, notes: Sequence[str] = ()) 
     """The comparison as a Markdown document: one row per metric, one column per variant."""
     variants = data["variants"]
     head = ["metric", *(f"{v['label']} (n={len(v['seeds'])})" for v in variants)]
-    lines = [f"# {title}", "", *(f"{note}  " for note in notes), "", "| " + " | ".join(head) + " |",
-             "|" + "|".join(["---"] + ["---:"] * len(variants)) + "|"]  # fmt: skip
+    lines = [
+        f"# {title}",
+        "",
+        *(f"{note}  " for note in notes),
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "|".join(["---"] + ["---:"] * len(variants)) + "|",
+    ]
     for key, metric in data["metrics"].items():
         arrow = {"higher": " ↑", "lower": " ↓"}.get(metric["better"] or "", "")
         cells = [cell(key, metric["by_variant"][v["name"]], len(v["seeds"])) for v in variants]

@@ -107,10 +107,15 @@ async def _interview(opened: OpenedRun, questions: tuple[str, ...]) -> list[Any]
     """Every question to everyone at the end of the run (not counted in its budget)."""
     office = opened.office
     return await ask_everyone(
-        opened.stack.budget.inner, interviewees_now(office), questions, office.now(), company=office.company,
-        language=office.language, model_for=lambda e: office.model_for(office.employees[e].model),
+        opened.stack.budget.inner,
+        interviewees_now(office),
+        questions,
+        office.now(),
+        company=office.company,
+        language=office.language,
+        model_for=lambda e: office.model_for(office.employees[e].model),
         temperature=office.config.temperature,
-    )  # fmt: skip
+    )
 
 
 def _run_to_end(coroutine: Any) -> Any:

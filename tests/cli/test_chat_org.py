@@ -34,8 +34,13 @@ GROW = [
 def answer(body: dict) -> dict:
     """A new hire introduces itself; everyone else (the secretary above all) stays quiet."""
     if "Introduce yourself" in last_user_content(body):
-        return {"innerThoughts": "hello", "topicSaturation": 2, "interestLevel": 8, "shouldSpeak": True,
-                "messages": [{"content": "Hi all, I'm Bob."}]}  # fmt: skip
+        return {
+            "innerThoughts": "hello",
+            "topicSaturation": 2,
+            "interestLevel": 8,
+            "shouldSpeak": True,
+            "messages": [{"content": "Hi all, I'm Bob."}],
+        }
     return {"innerThoughts": "nothing for me", "topicSaturation": 2, "interestLevel": 3, "shouldSpeak": False}
 
 
@@ -141,8 +146,11 @@ def test_the_boss_grows_a_company_by_commands(fake, tmp_path) -> None:
     saved = state(out)
     [dept] = saved["office"]["organization"]["departments"]
     assert (dept["id"], dept["name"], dept["mission"], dept["lead"]) == (
-        "engineering", "Engineering", "Ship the product", "bob"
-    )  # fmt: skip
+        "engineering",
+        "Engineering",
+        "Ship the product",
+        "bob",
+    )
     bob = next(e for e in saved["employees"] if e["id"] == "bob")
     assert bob["persona"]["id"] == "old-hand" and bob["role"] == "Backend engineer"
     [task] = bob["mind"]["tasks"]
@@ -177,9 +185,14 @@ def test_a_command_is_saved_at_once_and_survives_a_kill(fake, tmp_path) -> None:
     out = tmp_path / "acme"
     args, env = command_line(out, fake)
     process = subprocess.Popen(
-        args, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
+        args,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
         cwd=tmp_path,
-    )  # fmt: skip
+    )
     try:
         assert process.stdin is not None
         process.stdin.write("".join(line + "\n" for line in GROW[:2]))
@@ -254,8 +267,13 @@ def test_each_command_explains_itself(fake, tmp_path) -> None:
     result = chat(out, fake, lines)
     assert result.returncode == 0, result.stderr
     text = result.stdout
-    for usage in ("/department NAME [MISSION...]", "/hire NAME ARCHETYPE DEPARTMENT ROLE...",
-                  "/assign TO DESCRIPTION...", "/dismiss EMPLOYEE", "/newroom NAME MEMBER..."):  # fmt: skip
+    for usage in (
+        "/department NAME [MISSION...]",
+        "/hire NAME ARCHETYPE DEPARTMENT ROLE...",
+        "/assign TO DESCRIPTION...",
+        "/dismiss EMPLOYEE",
+        "/newroom NAME MEMBER...",
+    ):
         assert re.search(rf"^  {re.escape(usage)}( +\S.*)?$", text, re.MULTILINE), usage  # in /help's list
         assert re.search(rf"^{re.escape(usage)}  \S", text, re.MULTILINE), usage  # its own --help
     assert re.search(r"^  ROLE\.\.\. +the rest of the line", text, re.MULTILINE)

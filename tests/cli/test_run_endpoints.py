@@ -37,8 +37,20 @@ def test_two_endpoints_one_failing_for_a_while(scenario, tmp_path) -> None:  # n
     ):
         out = tmp_path / "run"
         env = {**CLEAN_ENV, "IDEACO_ENDPOINT_REST": "0.02", "IDEACO_RETRY_DELAY": "0.01"}
-        args = ["run", str(scenario), "--duration", "30m", "--out", str(out), "--seed", "4",
-                "--base-url", a.base_url, "--base-url", b.base_url]  # fmt: skip
+        args = [
+            "run",
+            str(scenario),
+            "--duration",
+            "30m",
+            "--out",
+            str(out),
+            "--seed",
+            "4",
+            "--base-url",
+            a.base_url,
+            "--base-url",
+            b.base_url,
+        ]
         result = CliRunner().invoke(app, args, env=env)
         assert result.exit_code == 0, result.output
         assert f"via {a.base_url}, {b.base_url}" in " ".join(result.output.split())
@@ -59,8 +71,18 @@ def test_one_unreachable_endpoint_of_two_is_named_and_the_run_goes_on(scenario, 
         dead = "http://127.0.0.1:9/v1"
         out = tmp_path / "run"
         env = {**CLEAN_ENV, "IDEACO_ENDPOINT_REST": "60"}
-        args = ["run", str(scenario), "--duration", "5m", "--out", str(out),
-                "--base-url", dead, "--base-url", b.base_url]  # fmt: skip
+        args = [
+            "run",
+            str(scenario),
+            "--duration",
+            "5m",
+            "--out",
+            str(out),
+            "--base-url",
+            dead,
+            "--base-url",
+            b.base_url,
+        ]
         result = CliRunner().invoke(app, args, env=env)
         assert result.exit_code == 0, result.output
         assert f"cannot reach the model endpoint {dead}" in result.output

@@ -10,8 +10,19 @@ from tests.cli.test_run import fake, ideaco, one_error_line, read_jsonl, scenari
 def test_switches_are_saved_and_a_resume_keeps_them(fake, scenario, tmp_path) -> None:  # noqa: F811
     out = tmp_path / "run"
     flags = ("--base-url", fake.base_url)
-    result = ideaco("run", scenario, "--duration", "5m", "--out", out, *flags,
-                    "--switch", "wake=broadcast", "--switch", "gates=off")  # fmt: skip
+    result = ideaco(
+        "run",
+        scenario,
+        "--duration",
+        "5m",
+        "--out",
+        out,
+        *flags,
+        "--switch",
+        "wake=broadcast",
+        "--switch",
+        "gates=off",
+    )
     assert result.exit_code == 0, result.output
     state = _state(out)
     assert state["office"]["switches"]["wake"] == "broadcast"

@@ -51,9 +51,12 @@ def test_tasks_claims_and_cost_per_resolved_task(office_run: Path) -> None:
     assert tasks["per_resolved"]["calls"] == round(section["summary"]["calls"] / tasks["resolved"], 2)
     assert tasks["time_to_resolve"]["count"] == tasks["resolved"]
     created = [
-        t for rec in run.thoughts for step in rec["applied"]["steps"] if step["step"] == "mind"
+        t
+        for rec in run.thoughts
+        for step in rec["applied"]["steps"]
+        if step["step"] == "mind"
         for t in (step.get("tasks") or {}).get("added", ())
-    ]  # fmt: skip
+    ]
     assert len(created) == tasks["created"]
 
 
@@ -73,8 +76,18 @@ def test_report_json_has_the_section_and_writes_the_talk_graph(office_run: Path)
     result = CliRunner().invoke(app, ["report", str(office_run), "--json"], env=CLEAN_ENV)
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert set(doc["collaboration"]) >= {"summary", "boss", "mentions", "tasks", "silences", "messages",
-                                         "talk", "personas", "mood", "affinity"}  # fmt: skip
+    assert set(doc["collaboration"]) >= {
+        "summary",
+        "boss",
+        "mentions",
+        "tasks",
+        "silences",
+        "messages",
+        "talk",
+        "personas",
+        "mood",
+        "affinity",
+    }
     assert (office_run / "talk.png").read_bytes()[:4] == b"\x89PNG"
     # Reading a run never changes it: the logs and the state are as they were.
     after = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in office_run.iterdir()}

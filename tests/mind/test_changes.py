@@ -35,12 +35,17 @@ def random_thought(rng: random.Random, mind: Mind) -> dict:
     pending = [t.id for t in mind.pending_tasks]
     memory_op = rng.choice(
         [
-            {"op": "add", "type": rng.choice(["long_term", "short_term"]), "content": f"fact {rng.randrange(40)}",
-             "category": "fact", "importance": rng.randint(1, 10)},
+            {
+                "op": "add",
+                "type": rng.choice(["long_term", "short_term"]),
+                "content": f"fact {rng.randrange(40)}",
+                "category": "fact",
+                "importance": rng.randint(1, 10),
+            },
             {"op": "update", "id": rng.choice(ids or ["mem-1"]), "importance": rng.randint(1, 10)},
             {"op": "delete", "id": rng.choice(ids or ["mem-1"])},
         ]
-    )  # fmt: skip
+    )
     task_op = rng.choice(
         [
             {
@@ -59,9 +64,11 @@ def random_thought(rng: random.Random, mind: Mind) -> dict:
         "shouldSpeak": False,
         "memorySummary": rng.choice([None, f"summary {rng.randrange(5)}"]),
         "memoryOps": [memory_op],
-        "relationshipOps": [{"employeeId": rng.choice(["ben", "cyd"]), "impression": "hm", "affinity": rng.randint(1, 100)}],
+        "relationshipOps": [
+            {"employeeId": rng.choice(["ben", "cyd"]), "impression": "hm", "affinity": rng.randint(1, 100)}
+        ],
         "taskOps": [task_op],
-    }  # fmt: skip
+    }
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -83,8 +90,14 @@ def test_a_diff_applied_live_or_read_back_from_its_record_gives_the_mind_the_tho
 
 def test_a_changed_task_is_logged_as_a_patch_not_the_whole_task() -> None:
     mind = Mind()
-    created, _ = validate_thought({**random_thought(random.Random(1), mind), "taskOps": [
-        {"op": "create", "description": "Write the release notes for the launch, with screenshots"}]})  # fmt: skip
+    created, _ = validate_thought(
+        {
+            **random_thought(random.Random(1), mind),
+            "taskOps": [
+                {"op": "create", "description": "Write the release notes for the launch, with screenshots"}
+            ],
+        }
+    )
     first = apply_thought(mind, created, facts(0), T0).mind
     quiet, _ = validate_thought(
         {"innerThoughts": "x", "topicSaturation": 3, "interestLevel": 3, "shouldSpeak": False}

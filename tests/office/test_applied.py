@@ -147,11 +147,21 @@ async def test_resolving_the_logged_records_again_rebuilds_the_office(seed: int)
 def _record(thought_id: str, at: str, owed: dict[str, str], **applied: Any) -> dict[str, Any]:
     """A logged think of Ana's in her boss chat that answered `owed` (nothing else to apply)."""
     return {
-        "id": thought_id, "at": at, "employee": "ana", "conversation": "boss:ana", "trigger": owed["trigger"],
-        "thought": None, "spoke": False, "gate": applied.pop("gate", None), "llm": None, "corrections": [],
-        "next_look_at": applied.pop("next_look_at", None), "messages": [], "rethink": False,
+        "id": thought_id,
+        "at": at,
+        "employee": "ana",
+        "conversation": "boss:ana",
+        "trigger": owed["trigger"],
+        "thought": None,
+        "spoke": False,
+        "gate": applied.pop("gate", None),
+        "llm": None,
+        "corrections": [],
+        "next_look_at": applied.pop("next_look_at", None),
+        "messages": [],
+        "rethink": False,
         "applied": {"at": at, "began": {"owed": owed}, "steps": [], **applied},
-    }  # fmt: skip
+    }
 
 
 async def test_a_superseded_think_whose_rethink_was_lost_leaves_its_owed_think_owed() -> None:

@@ -10,8 +10,8 @@ import pytest
 from ideaco.ids import SECRETARY
 from ideaco.mind.thought import TOOL_ARGS
 from ideaco.mind.thought.wire import WireContext, thought_schema
-from ideaco.office.asking import asked_archetypes, asked_tools, named_departments
 from ideaco.office.reading import wire_context
+from ideaco.office.rules.requests import asked_archetypes, asked_tools, named_departments
 from ideaco.persona import ARCHETYPES
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import thought, who
@@ -124,11 +124,14 @@ def _secretary_context(office):
     return wire_context(office, office.employees[SECRETARY], conv, compact=office.config.compact_schema)
 
 
-@pytest.mark.parametrize(("compact", "line", "offered"), [
-    (True, ASK, ("create_department", "hire_employee")),
-    (True, "Good morning!", ()),
-    (False, "Good morning!", None),  # a full model: every tool, always
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("compact", "line", "offered"),
+    [
+        (True, ASK, ("create_department", "hire_employee")),
+        (True, "Good morning!", ()),
+        (False, "Good morning!", None),  # a full model: every tool, always
+    ],
+)
 def test_the_secretary_is_offered_what_the_unread_boss_line_asks(compact, line, offered) -> None:
     office = empty_office(ScriptedLLM(handler=lambda _r: thought(False)))
     office.config.compact_schema = compact
@@ -172,15 +175,18 @@ async def test_a_compact_secretary_acts_on_a_plain_request() -> None:
     assert "design" in office.company_model.departments
 
 
-@pytest.mark.parametrize(("department", "joins"), [
-    ("eng", "eng"),
-    ("Engineering to help your", "eng"),  # a small model's words: the one department they start with
-    ("engineering", "eng"),
-    ("Ops team", "ops"),
-    ("Sales team", None),  # no department it starts with
-    ("Engine", None),  # a prefix of a name is not enough
-    ("eng-tools extra", None),  # both `eng` and `eng-tools` fit: refused, not guessed
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("department", "joins"),
+    [
+        ("eng", "eng"),
+        ("Engineering to help your", "eng"),  # a small model's words: the one department they start with
+        ("engineering", "eng"),
+        ("Ops team", "ops"),
+        ("Sales team", None),  # no department it starts with
+        ("Engine", None),  # a prefix of a name is not enough
+        ("eng-tools extra", None),  # both `eng` and `eng-tools` fit: refused, not guessed
+    ],
+)
 def test_a_hire_names_its_department_loosely_but_never_a_guess(department, joins) -> None:
     from ideaco.office.org import ToolContext, run_tool
     from ideaco.office.scratch import Scratch

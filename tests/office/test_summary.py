@@ -23,7 +23,14 @@ def test_rows_for_the_employees_and_totals_that_add_up():
         {"employee": "ben", "spoke": False, "gate": "saturation", "llm": None},
     ]
     messages = [{"sender": "boss"}, {"sender": "ana"}]
-    out = summarize(thoughts, messages, employees=["ana", "ben"], simulated_start=T0, simulated_now=T0,
-                    wall_time_s=1.0, stop_reason=None)  # fmt: skip
+    out = summarize(
+        thoughts,
+        messages,
+        employees=["ana", "ben"],
+        simulated_start=T0,
+        simulated_now=T0,
+        wall_time_s=1.0,
+        stop_reason=None,
+    )
     assert set(out["by_employee"]) == {"ana", "ben"}
     assert sum(r["thoughts"] for r in out["by_employee"].values()) == out["thoughts"]

@@ -33,20 +33,31 @@ def rich_thought(request):
     tag = who(request)
     other = "bob" if tag.employee != "bob" else "alice"
     return thought(
-        memoryOps=[{"op": "add", "type": "long_term", "content": "REST it is", "category": "decision",
-                    "importance": 7}],
+        memoryOps=[
+            {
+                "op": "add",
+                "type": "long_term",
+                "content": "REST it is",
+                "category": "decision",
+                "importance": 7,
+            }
+        ],
         memorySummary="We talked about REST.",
         relationshipOps=[{"employeeId": other, "name": other.title(), "impression": "sharp", "affinity": 65}],
         taskOps=[{"op": "create", "description": f"{tag.employee}: write it up", "type": "oneshot"}],
-    )  # fmt: skip
+    )
 
 
 def test_switches_default_to_todays_engine_and_read_on_off() -> None:
     assert Switches().is_default
     assert Switches().to_dict() == {
-        "gates": "on", "wake": "adaptive", "memory": "on", "relationships": "on", "personas": "on",
+        "gates": "on",
+        "wake": "adaptive",
+        "memory": "on",
+        "relationships": "on",
+        "personas": "on",
         "stamina": "on",
-    }  # fmt: skip
+    }
     off = Switches.from_dict({"gates": "off", "wake": "broadcast", "stamina": False})
     assert (off.gates, off.wake, off.stamina, off.memory) == (False, "broadcast", False, True)
     assert Switches.from_dict(off.to_dict()) == off

@@ -125,9 +125,14 @@ async def test_summary_json_counts_the_calls_made_refused_and_stopped_by_each_ca
     office.post_as_boss("boss:secretary", "Please hire one engineer.")
     await office.run(timedelta(hours=1))
     summary = summarize(
-        office.journal.thoughts, office.journal.messages, employees=sorted(office.employees),
-        simulated_start=office.now(), simulated_now=office.now(), wall_time_s=0.0, stop_reason=None,
-    )  # fmt: skip
+        office.journal.thoughts,
+        office.journal.messages,
+        employees=sorted(office.employees),
+        simulated_start=office.now(),
+        simulated_now=office.now(),
+        wall_time_s=0.0,
+        stop_reason=None,
+    )
     made = CAPS.rounds * CAPS.per_thought["hire_employee"]
     assert summary["tool_calls"] == {
         "made": made,

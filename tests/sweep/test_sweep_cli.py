@@ -99,8 +99,23 @@ def test_the_same_command_again_redoes_nothing(fake, scenario, tmp_path) -> None
 def test_a_killed_sweep_finishes_only_what_was_missing_when_run_again(scenario, tmp_path) -> None:
     with FakeOpenAIServer(handler=lambda body: Reply(json.dumps(reply(body)), delay=0.02)) as slow:
         out = tmp_path / "sweep"
-        argv = [sys.executable, "-m", "ideaco", "sweep", str(scenario), "--out", str(out), "--duration", "6m",
-                "--no-ray", "--seeds", "1-3", *VARY, "--base-url", slow.base_url]  # fmt: skip
+        argv = [
+            sys.executable,
+            "-m",
+            "ideaco",
+            "sweep",
+            str(scenario),
+            "--out",
+            str(out),
+            "--duration",
+            "6m",
+            "--no-ray",
+            "--seeds",
+            "1-3",
+            *VARY,
+            "--base-url",
+            slow.base_url,
+        ]
         env = {k: v for k, v in os.environ.items() if k not in CLEAN_ENV}
         proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
@@ -145,8 +160,9 @@ def test_a_failed_run_is_reported_and_the_rest_go_on_and_replays_match(fake, sce
 
 def test_questions_are_asked_at_the_end_of_every_run_and_set_side_by_side(fake, scenario, tmp_path) -> None:
     out = tmp_path / "sweep"
-    result = sweep(scenario, out, "--seeds", "1", *VARY, "--base-url", fake.base_url,
-                   "--question", "How did it go?")  # fmt: skip
+    result = sweep(
+        scenario, out, "--seeds", "1", *VARY, "--base-url", fake.base_url, "--question", "How did it go?"
+    )
     assert result.exit_code == 0, result.output
     answers = json.loads((out / "interviews" / "gates-off-s1.json").read_text())
     assert {a["employee"] for a in answers} == {"alice", "bob", "secretary"}
@@ -209,8 +225,19 @@ def test_a_torn_progress_line_is_cut_like_a_run_logs_and_the_sweep_goes_on(fake,
 
 def test_a_sweep_runs_a_shipped_scenario_by_name_as_run_does(fake, tmp_path) -> None:
     out = tmp_path / "sweep"
-    argv = ["sweep", "startup", "--out", str(out), "--duration", "1m", "--no-ray", "--seeds", "1",
-            "--base-url", fake.base_url]  # fmt: skip
+    argv = [
+        "sweep",
+        "startup",
+        "--out",
+        str(out),
+        "--duration",
+        "1m",
+        "--no-ray",
+        "--seeds",
+        "1",
+        "--base-url",
+        fake.base_url,
+    ]
     result = CliRunner().invoke(app, argv, env=CLEAN_ENV)
     assert result.exit_code == 0, result.output
     assert [p["status"] for p in progress(out)] == ["done"]

@@ -65,9 +65,17 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = work / "run"
     with FakeOpenAIServer(handler=_Hostile()) as fake:
         result = ideaco(
-            "run", work / "office.yaml", "--duration", "40m", "--out", out,
-            "--base-url", fake.base_url, "--model", "scripted",
-        )  # fmt: skip
+            "run",
+            work / "office.yaml",
+            "--duration",
+            "40m",
+            "--out",
+            out,
+            "--base-url",
+            fake.base_url,
+            "--model",
+            "scripted",
+        )
     assert result.exit_code == 0, result.output
     return out
 
@@ -91,8 +99,15 @@ def browser() -> Iterator[Any]:
 
     options = webdriver.ChromeOptions()
     options.binary_location = binary
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1400,900", "--no-first-run", "--disable-extensions"):  # fmt: skip
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,900",
+        "--no-first-run",
+        "--disable-extensions",
+    ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)

@@ -75,8 +75,14 @@ def test_a_directory_that_is_no_run_is_one_line(tmp_path):
 
 @pytest.mark.parametrize("scenario", shipped_scenarios())
 def test_a_run_of_every_shipped_scenario_gets_its_page(scenario, tmp_path):
-    reply = {"innerThoughts": "on it", "topicSaturation": 3, "interestLevel": 7, "shouldSpeak": True,
-             "reason": "asked", "messages": [{"content": "Checklist coming up."}]}  # fmt: skip
+    reply = {
+        "innerThoughts": "on it",
+        "topicSaturation": 3,
+        "interestLevel": 7,
+        "shouldSpeak": True,
+        "reason": "asked",
+        "messages": [{"content": "Checklist coming up."}],
+    }
     with FakeOpenAIServer(default=reply) as fake:
         result = ideaco(
             "run", scenario, "--duration", "5m", "--out", tmp_path / "run", "--base-url", fake.base_url

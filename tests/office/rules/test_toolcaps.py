@@ -16,9 +16,15 @@ KEY = call_key("hire_employee", {"name": "Ann"})
 
 def check(tool="hire_employee", key=KEY, *, round_=0, refused=(), this=None, hour=(), caps=CAPS):
     return refuse(
-        tool, key, round_=round_, refused_before=refused, this_thought=Counter(this or {}), last_hour=hour,
-        now=NOW, caps=caps,
-    )  # fmt: skip
+        tool,
+        key,
+        round_=round_,
+        refused_before=refused,
+        this_thought=Counter(this or {}),
+        last_hour=hour,
+        now=NOW,
+        caps=caps,
+    )
 
 
 def test_a_first_call_of_a_request_may_be_made() -> None:

@@ -1,7 +1,6 @@
-"""What the boss's plain words ask the secretary for: the tools, the departments, the archetypes.
-
-A small model is offered only the tools the boss's words ask for, with the names they give as
-choices (issue 12); `reading.wire_context` reads them here.
+"""What the boss's plain words ask the secretary for (issue 12): the tools, department names and
+archetypes a request names. A small model is offered only the tools asked for, and copies the
+names; pure text rules, tested on both sides in tests/office/test_asked_tools.py.
 """
 
 from __future__ import annotations
