@@ -171,6 +171,11 @@ def _read(path: Path, what: str) -> tuple[str | None, str]:
     return text, ""
 
 
+def agent_of(agents: Mapping[str, AgentSpec], employee: str) -> AgentSpec | None:
+    """The employee's agent command (`OfficeConfig.agents`), or None: its chat model writes."""
+    return agents.get(employee)
+
+
 def produce_document(
     agent_spec: AgentSpec,
     workdir: Path,
@@ -180,7 +185,14 @@ def produce_document(
     allowed: bool,
 ) -> AgentOutcome:
     """Run the agent command for the document at `path` (relative to `workdir`, the department's
-    workspace); its content, or why there is none. `workdir` itself is never written."""
+    workspace); its content, or why there is none. `workdir` itself is never written.
+
+    The seam for the document tools (issue 20, items 1-2): where `write_document` or
+    `revise_document` takes the content a thought gave, an agent employee's comes from here,
+    `produce_document(agent_of(office.config.agents, emp.id), workspace / department, piece, path,
+    documents, office.config.allow_agent_commands)`; a refused outcome is the tool's refusal (its
+    reason the employee reads), and the content lands in `applied` like any other, so a resume and
+    a replay rebuild it without running the command again."""
     argv = [str(part) for part in agent_spec.command]
     if not allowed:
         return AgentOutcome(

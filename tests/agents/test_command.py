@@ -168,3 +168,23 @@ def test_without_the_flag_the_run_says_in_one_line_what_would_have_run() -> None
     assert lines == ["Ann (ann) would have run 'my agent' --write (not run without --allow-agent-commands)"]
     agent_notice(scenario, True, lines.append)
     assert len(lines) == 1
+
+
+def test_the_office_knows_its_agent_employees_and_a_resume_too() -> None:
+    from ideaco.agents.command import agent_of
+    from ideaco.office.config import config_for
+    from ideaco.scenario import Scenario
+
+    data = {
+        "company": "Acme",
+        "employees": [
+            {"id": "ann", "name": "Ann", "role": "Dev", "archetype": "idealist", "agent": {"command": ["w"]}},
+            {"id": "bo", "name": "Bo", "role": "Dev", "archetype": "idealist"},
+        ],
+    }
+    scenario = Scenario.model_validate(data)
+    for config in (config_for(scenario), config_for(Scenario.model_validate(scenario.to_dict()))):
+        agent = agent_of(config.agents, "ann")
+        assert agent is not None and list(agent.command) == ["w"] and agent.timeout_s == 600
+        assert agent_of(config.agents, "bo") is None
+        assert config.allow_agent_commands is False
