@@ -143,3 +143,14 @@ def test_a_scenarios_bad_team_is_one_line(tmp_path: Path, team: dict, field: str
     with pytest.raises(ScenarioError) as err:
         load_scenario(path)
     assert err.value.field == field and message in err.value.message
+
+
+def test_inspect_prints_a_line_per_team() -> None:
+    from types import SimpleNamespace
+
+    from ideaco.cli.inspect import team_lines
+
+    view = SimpleNamespace(
+        teams=[{"department": "eng", "id": "web", "name": "Web", "members": ["ann", "bo"]}]
+    )
+    assert [line.plain for line in team_lines(view)] == ["team web (Web) in eng: ann, bo"]
