@@ -50,6 +50,7 @@ class Person:
     id: str
     name: str
     role: str
+    skills: str = ""  # the names of its skills, for whoever hands out work (issue 20)
 
 
 @dataclass(frozen=True)

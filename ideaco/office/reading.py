@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from ideaco import skills
 from ideaco.cycle import Trigger
 from ideaco.ids import BOSS, SECRETARY
 from ideaco.llm.base import ChatRequest
@@ -199,7 +200,9 @@ def prompt_view(
         if len(dedupe) == 3:
             break
     members = tuple(
-        Person(e.id, e.name, e.role) for e in (office.employees.get(p) for p in conv.members) if e is not None
+        Person(e.id, e.name, e.role, ", ".join(skills.names_of(e.persona)))
+        for e in (office.employees.get(p) for p in conv.members)
+        if e is not None
     )
     if conv.kind is ConversationKind.BOSS:
         members = members + (Person(BOSS, "Boss", "your boss"),)

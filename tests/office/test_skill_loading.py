@@ -41,6 +41,8 @@ async def test_the_system_prompt_lists_the_summaries_and_the_wire_offers_load_sk
     assert "Your skills" in system
     assert "- code-review: Code review: read a change for correctness" in system
     assert "Read the description first" not in system  # the text waits for load_skill
+    assert "Alice (id alice, Frontend engineer; skills: code-review, testing)" in system
+    assert "Bob (id bob, Backend engineer)" in system
     actions = str(request.json_schema)
     assert "load_skill" in actions and "code-review" in actions
     bob = next((r for r in seen if who(r).employee == "bob"), None)
