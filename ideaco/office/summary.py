@@ -118,16 +118,20 @@ def calls_section(counts: dict[str, Any], llm: dict[str, Any], speculate: int) -
     """summary.json's `calls`: the model calls made, those the logged thoughts used, those dropped
     (started early for a request that was not the one sent at its moment), with their tokens
     (`tokens_unused`: paid for, used by no thought: dropped calls, and calls a stop cut); the calls
-    in flight at once, on average over the run's wall time and at most."""
+    in flight at once, on average over the run's wall time and at most.
+
+    A session killed before its end leaves no count of the calls it made (they are counted when a
+    session finishes); the calls its logged thoughts used are then the least it made."""
     wall = counts.get("wall_s", 0.0)
     used_tokens = llm.get("prompt_tokens", 0) + llm.get("completion_tokens", 0)
+    tokens_made = max(counts.get("tokens_made", 0), used_tokens)
     return {
-        "made": counts.get("made", 0),
+        "made": max(counts.get("made", 0), llm.get("calls", 0)),
         "used": llm.get("calls", 0),
         "dropped": counts.get("early_dropped_calls", 0),
-        "tokens_made": counts.get("tokens_made", 0),
+        "tokens_made": tokens_made,
         "tokens_used": used_tokens,
-        "tokens_unused": max(0, counts.get("tokens_made", 0) - used_tokens),
+        "tokens_unused": tokens_made - used_tokens,
         "speculate": speculate,
         "early": {k: counts.get(f"early_{k}", 0) for k in ("started", "used", "dropped")},
         "in_flight": {
