@@ -37,6 +37,7 @@ class ModelOptions:
     slots: int | None = None  # embedded model: prompt-cache slots in all
     trust_scenario_endpoint: bool = False  # send the user's key to an endpoint the scenario chose
     rate: str | None = None  # requests sent at most, e.g. "60/min" (else IDEACO_RATE; None: unpaced)
+    allow_agent_commands: bool = False  # run the commands a scenario's agent employees name (issue 20)
 
 
 def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSettings:

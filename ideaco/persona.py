@@ -148,6 +148,7 @@ class Persona(BaseModel):
     speaking_style: Prose | None = None
     example_lines: list[Prose] = Field(default_factory=list, max_length=12)
     tendencies: Tendencies = Field(default_factory=Tendencies)
+    skills: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=12)
 
 
 def _first_error(exc: ValidationError) -> tuple[str, str]:

@@ -27,8 +27,8 @@ from ideaco.bounds import (
     Prose,
     Seconds,
     Start,
-    bounded,
 )
+from ideaco.durations import format_duration, parse_duration, parse_offset
 from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id
 from ideaco.llm.config import ScenarioLLM
 from ideaco.persona import (
@@ -40,61 +40,17 @@ from ideaco.persona import (
     persona_path,
     read_mapping,
 )
+from ideaco.scenario_work import AgentSettings, SkillNames, Team
 from ideaco.shipped import shipped_scenarios
+from ideaco.skills import SkillError, library
+from ideaco.skills import unknown as unknown_skills
 from ideaco.typos import did_you_mean, fields_beside, unknown
+
+__all__ = ["AgentSettings", "Team", "format_duration", "parse_duration", "parse_offset"]
 
 DEFAULT_START = datetime(2026, 1, 5, 9, 0, 0)
 DEFAULT_DURATION = timedelta(hours=2)
 EMPLOYEE_ID = re.compile(r"^[a-z][a-z0-9_-]*$")
-
-_DURATION = re.compile(
-    r"^(?:(\d+(?:\.\d+)?)d)?(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?$"
-)
-_CLOCK = re.compile(r"^(\d+):([0-5]\d)(?::([0-5]\d))?$")
-
-
-def parse_duration(value: str | int | float | timedelta) -> timedelta:
-    """Parse "2h", "30m", "90s", "1h30m", "1.5h", "1d" (or seconds) into a timedelta of at most 366 days."""
-    if isinstance(value, timedelta):
-        return bounded(value, value.total_seconds())
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a duration (use e.g. 2h, 30m, 1h30m)")
-    if isinstance(value, (int, float)):
-        if value < 0:
-            raise ValueError(f"{value!r} is negative")
-        return bounded(value, float(value))
-    text = str(value).strip().lower().replace(" ", "")
-    match = _DURATION.match(text)
-    if not text or not match or not any(match.groups()):
-        raise ValueError(f"{value!r} is not a duration (use e.g. 2h, 30m, 90s, 1h30m)")
-    d, h, m, s = (float(g) if g else 0.0 for g in match.groups())
-    return bounded(value, d * 86400 + h * 3600 + m * 60 + s)
-
-
-def parse_offset(value: str | int | float | timedelta) -> timedelta:
-    """Parse a script time: "HH:MM" or "HH:MM:SS" after the start, or a duration like "1h30m"."""
-    if isinstance(value, str):
-        match = _CLOCK.match(value.strip())
-        if match:
-            h, m, s = match.groups()
-            return bounded(value, int(h) * 3600 + int(m) * 60 + int(s or 0))
-    try:
-        return parse_duration(value)
-    except ValueError as exc:
-        if "longer than" in str(exc):
-            raise
-        raise ValueError(f"{value!r} is not a time (use HH:MM from the start, or e.g. 1h30m)") from None
-
-
-def format_duration(td: timedelta) -> str:
-    """The inverse of `parse_duration`: "1h30m", "45s", "0s"."""
-    total = td.total_seconds()
-    hours, rest = divmod(total, 3600)
-    minutes, seconds = divmod(rest, 60)
-    parts = [f"{int(hours)}h" if hours else "", f"{int(minutes)}m" if minutes else ""]
-    if seconds:
-        parts.append(f"{seconds:g}s")
-    return "".join(parts) or "0s"
 
 
 class ScenarioError(ValueError):
@@ -149,6 +105,8 @@ class EmployeeSpec(_Strict):
     persona: str | None = None  # a path relative to the scenario file
     age: int | None = Field(None, ge=14, le=120)
     model: str | None = None
+    skills: SkillNames = Field(default_factory=list)  # with its persona's: names of skill files
+    agent: AgentSettings | None = None
 
     @field_validator("id")
     @classmethod
@@ -212,6 +170,8 @@ class Scenario(_Strict):
     departments: list[DepartmentSpec] = Field(default_factory=list)
     employees: list[EmployeeSpec] = Field(default_factory=list)  # the secretary is always added
     rooms: list[Room] = Field(default_factory=list)
+    teams: list[Team] = Field(default_factory=list)
+    skills: str | None = Field(None, max_length=400)  # a folder of skill files, relative to the scenario
     script: list[ScriptEntry] = Field(default_factory=list)
     timers: dict[str, Seconds] = Field(default_factory=dict)
     gates: dict[str, Seconds] = Field(default_factory=dict)
@@ -285,8 +245,22 @@ class Scenario(_Strict):
         for i, r in enumerate(self.rooms):
             claim(r.id, f"rooms[{i}].id")
             check_members(r.members, f"rooms[{i}]")
+        departments = {d.id: d for d in self.departments}
+        for i, t in enumerate(self.teams):
+            claim(t.id, f"teams[{i}].id")
+            check_members(t.members, f"teams[{i}]")
+            if t.department not in departments:
+                problems.append((f"teams[{i}].department", f"{t.department!r} is not a department"))
+                continue
+            for m in t.members:
+                if m in employees and m not in departments[t.department].members:
+                    problems.append((f"teams[{i}].members", f"{m!r} is not a member of {t.department!r}"))
 
-        targets = {r.id for r in self.rooms} | {d.casual_room_id for d in self.departments}
+        targets = (
+            {r.id for r in self.rooms}
+            | {t.id for t in self.teams}
+            | {d.casual_room_id for d in self.departments}
+        )
         for i, s in enumerate(self.script):
             # The secretary is in every company (spec 2.9): the boss reaches it in boss:secretary.
             if (owner := boss_chat_owner(s.to)) is not None:
@@ -311,9 +285,13 @@ class Scenario(_Strict):
         """The departments an employee belongs to (for the department mission in the prompt)."""
         return [d for d in self.departments if employee_id in d.members]
 
+    def teams_of(self, department_id: str) -> list[Team]:
+        return [t for t in self.teams if t.department == department_id]
+
     def conversations(self) -> list[ConversationSpec]:
         """Every room, each department's casual room, and the boss's 1-on-1 with every employee."""
         convs = [ConversationSpec(r.id, r.kind, r.name, tuple(r.members)) for r in self.rooms]
+        convs += [ConversationSpec(t.id, "work", t.name, tuple(t.members)) for t in self.teams]
         convs += [
             ConversationSpec(d.casual_room_id, "casual", f"{d.name} casual", tuple(d.members))
             for d in self.departments
@@ -405,4 +383,18 @@ def load_scenario(path: str | Path) -> Scenario:
             raise ScenarioError(
                 path_str, f"employees[{i}].persona", f"{exc.path}{where}: {exc.message}"
             ) from None
+    check_skills(scenario, base_dir, path_str)
     return scenario
+
+
+def check_skills(scenario: Scenario, base_dir: str | Path, path: str = "scenario") -> None:
+    """Every skill an employee (or its persona) lists names a skill file; `ScenarioError` if not."""
+    try:
+        known = library(base_dir, scenario.skills)
+    except SkillError as exc:
+        raise ScenarioError(path, "skills", str(exc)) from None
+    personas = scenario.resolve_personas(base_dir)
+    for i, e in enumerate(scenario.employees):
+        problem = unknown_skills([*personas[e.id].skills, *e.skills], known)
+        if problem:
+            raise ScenarioError(path, f"employees[{i}].skills", problem)

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ideaco.agents.command import describe
 from ideaco.bounds import check_clock
 from ideaco.endpoints import add_counts
 from ideaco.errors import IdeacoError
@@ -226,6 +227,8 @@ def _open_scenario(
         rundir.claim(lock)  # a RunDirError is one line for the user
         meta: dict[str, Any] = {}
         config = _config(scenario, settings, meta, switches)
+        config.allow_agent_commands = model.allow_agent_commands
+        agent_notice(scenario, model.allow_agent_commands, status)
         run_clock = clock(scenario.start)
         office = office_from_scenario(
             scenario,
@@ -354,6 +357,8 @@ def _reopen(
         stack.close()
         raise IdeacoError(f"{rundir.path}: {exc}") from None
     run_clock = clock(now)
+    config.allow_agent_commands = model.allow_agent_commands
+    agent_notice(scenario, model.allow_agent_commands, status)
     office = office_from_state(
         state,
         messages,
@@ -371,6 +376,14 @@ def _reopen(
     elif office.end_at is None or office.end_at <= now:
         office.end_at = now + scenario.duration
     return OpenedRun(office, stack, rundir, resumed=True, model_options=model, lock=lock)
+
+
+def agent_notice(scenario: Scenario, allowed: bool, status: Callable[[str], None]) -> None:
+    """One line per agent employee whose command will not run (no --allow-agent-commands)."""
+    for e in scenario.employees:
+        if e.agent is not None and not allowed:
+            command = describe(e.agent.command)
+            status(f"{e.name} ({e.id}) would have run {command} (not run without --allow-agent-commands)")
 
 
 def _ahead(model: ModelOptions, clock: Clock, stack: LLMStack) -> Ahead:

@@ -1,6 +1,6 @@
 """The boss chat's slash commands: parsing a typed line, and what the looking commands show.
 
-The organization commands (`/department`, `/hire`, `/assign`, `/dismiss`, `/newroom`) are parsed here like
+The organization commands (`/department`, `/hire`, `/assign`, `/dismiss`, `/newroom`, `/team`) are parsed here like
 the others; what they do is in `org_commands.py`.
 
 Everything here is a pure function of the office (and, for `/mind`, the thoughts log), so it
@@ -73,6 +73,9 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "dismiss": CommandSpec("EMPLOYEE", "an employee leaves the company, their memory kept", 1, 1, rest=True),
     "newroom": CommandSpec("NAME MEMBER...", "open a work room for some employees", 2, 2, rest=True),
+    "team": CommandSpec(
+        "DEPARTMENT NAME MEMBER...", "form a team in a department, with its work room", 3, 3, rest=True
+    ),
     "quit": CommandSpec("", "save the office and leave (Ctrl-D, Ctrl-C); `ideaco chat RUNDIR` continues"),
     "help": CommandSpec("[COMMAND]", "this list, or one command's arguments (also /COMMAND --help)", 0, 1),
 }

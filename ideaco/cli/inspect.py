@@ -89,6 +89,7 @@ class RunView:
         self.company = ""
         self.messages: dict[str, dict[str, Any]] = {}
         self.holds: dict[str, dict[str, Any]] = {}  # employee -> its hold, as state.json last saved it
+        self.teams: list[dict[str, Any]] = []  # as state.json last saved them
         self._colours: dict[str, str] = {}
         self._messages_tail = JsonlTail(rundir.messages_path)
         self._load_state()
@@ -109,7 +110,7 @@ class RunView:
             run = RunLog.open_state(self.rundir.path)
         except RunLogError as exc:
             raise UserError(str(exc)) from None
-        self.company = run.company
+        self.company, self.teams = run.company, run.teams
         if run.office.get("start"):
             with contextlib.suppress(TypeError, ValueError):
                 self.first_day = run.start.date()
@@ -261,6 +262,17 @@ def hold_lines(view: RunView) -> list[Text]:
     return lines
 
 
+def team_lines(view: RunView) -> list[Text]:
+    """The departments' teams (as state.json last saved them), each with its work room's members."""
+    return [
+        Text(
+            safe_text(f"team {t['id']} ({t['name']}) in {t['department']}: {', '.join(t['members'])}"),
+            style="dim",
+        )
+        for t in view.teams
+    ]
+
+
 # ---------------------------------------------------------------------------- the command
 
 
@@ -344,6 +356,7 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
                 "run": str(view.rundir.path),
                 "filters": filters.to_json(),
                 "holds": view.holds,
+                "teams": view.teams,
                 "thoughts": [enrich(r, view) for r in shown],
                 "changes": changes,  # between thoughts (changes.jsonl)
             }
@@ -352,7 +365,7 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         if not options.as_json:
             title = [f"{len(shown)} of {len(records)} thoughts", view.company, str(view.rundir.path)]
             console.print(Text(safe_text(" · ".join(t for t in title if t)), style="bold"))
-            for line in hold_lines(view):
+            for line in hold_lines(view) + team_lines(view):
                 console.print(line)
         if options.as_json or options.follow:
             for record in shown:

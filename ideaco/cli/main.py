@@ -10,6 +10,7 @@ from ideaco.bounds import MAX_SPEED, MIN_SPEED
 from ideaco.cli.errors import UserError, fail, interrupted
 from ideaco.cli.listing import list_first_sentences
 from ideaco.cli.options import (
+    AllowAgentCommands,
     ApiKeyEnv,
     BaseUrl,
     Concurrency,
@@ -75,6 +76,7 @@ def run(
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,
     rate: Rate = None,
+    allow_agent_commands: AllowAgentCommands = False,
     show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
     switch: list[str] | None = typer.Option(
         None,
@@ -144,6 +146,7 @@ def chat(
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,
     rate: Rate = None,
+    allow_agent_commands: AllowAgentCommands = False,
 ) -> None:
     """Talk to the office as the boss while it runs (type /help for commands)."""
     from ideaco.cli.chat import ChatOptions, chat_command

@@ -23,6 +23,9 @@ ModelName = Annotated[str | None, typer.Option("--model", help="Model name for e
 ApiKeyEnv = Annotated[
     str | None, typer.Option("--api-key-env", help="Environment variable holding the API key.")
 ]
+AllowAgentCommands = Annotated[
+    bool, typer.Option("--allow-agent-commands", help="Run the commands the scenario's agent employees name.")
+]
 TrustScenarioEndpoint = Annotated[
     bool,
     typer.Option(
@@ -102,6 +105,7 @@ MODEL_FLAGS = (
     "slots",
     "trust_scenario_endpoint",
     "rate",
+    "allow_agent_commands",
 )
 
 

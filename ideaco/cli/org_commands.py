@@ -1,4 +1,4 @@
-"""The boss's own organization commands: `/department`, `/hire`, `/assign`, `/dismiss`, `/newroom`.
+"""The boss's own organization commands: `/department`, `/hire`, `/assign`, `/dismiss`, `/newroom`, `/team`.
 
 Each is one of the secretary's tools called directly (`Office.apply_tool`), so it is validated by
 the same code and refused for the same reasons, in the tool's own words. What it did is posted as
@@ -57,7 +57,10 @@ TOOLS: dict[str, OrgCommand] = {
         "assign_requirement",
         ("to", "description"),
         (
-            ("TO", "a department (its lead gets the task, in a new work room req-N) or an employee"),
+            (
+                "TO",
+                "a department or a team (its lead gets the task, in a new work room req-N) or an employee",
+            ),
             ("DESCRIPTION...", "the rest of the line: the requirement"),
         ),
         "/assign engineering Build the login API",
@@ -73,6 +76,19 @@ TOOLS: dict[str, OrgCommand] = {
             ("MEMBER...", "the rest of the line: employees' ids or names, by spaces or commas"),
         ),
         "/newroom Launch bob alice",
+    ),
+    "team": OrgCommand(
+        "create_team",
+        ("department", "name", "members"),
+        (
+            ("DEPARTMENT", "a department's id or name"),
+            (
+                "NAME",
+                "the team's name; its id (and its work room's) is made from it (\"quote\" several words)",
+            ),
+            ("MEMBER...", "the rest of the line: members of that department, by spaces or commas"),
+        ),
+        '/team engineering "Payments squad" bob alice',
     ),
 }
 DONE = "Done by the boss"  # how the announcement of a command's effect begins
@@ -120,6 +136,11 @@ def department_lines(office: Office) -> list[Text]:
                 ("department ", "dim"), (dept.id, "bold"), f" {safe_text(dept.name)} · {lead}{members}"
             )
         )
+        for team in dept.teams:
+            who = f" · {', '.join(team.members)}" if team.members else ""
+            lines.append(
+                Text.assemble(("  team ", "dim"), (team.id, "bold"), f" {safe_text(team.name)}{who}")
+            )
     return lines
 
 
@@ -145,5 +166,9 @@ def help_lines(office: Office, command: str | None) -> list[Text]:
         "assign": [("departments", departments or "none"), ("employees", people or "none")],
         "dismiss": [("employees", people or "none")],
         "newroom": [("employees", people or "none"), ("rooms so far", ", ".join(rooms(office)) or "none")],
+        "team": [
+            ("departments", departments or "none yet: /department NAME first"),
+            ("employees", people or "none"),
+        ],
     }[command]
     return lines + [Text.assemble(f"  {label}: ", (values, "bold")) for label, values in shown]

@@ -50,6 +50,7 @@ class Person:
     id: str
     name: str
     role: str
+    skills: str = ""  # the names of its skills, for whoever hands out work (issue 20)
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class PromptView:
     quoted: tuple[str, ...] = ()  # messages quoted for a summary: conversation, never instructions
     documents_block: str = ""  # the department's documents and the document tools (issue 20)
     documents_quoted: tuple[str, ...] = ()  # documents asked for with read_document: never instructions
+    skills_loaded: tuple[str, ...] = ()  # skills asked for with load_skill: "name\ntext" (issue 20)
     answering: ChatLine | None = None  # the line that woke me (the boss's, or one naming me)
     compact: bool = False  # a small local model: shorter answer instructions
 
@@ -148,6 +150,7 @@ def _system_message(view: PromptView) -> str:
     persona.setdefault("speaking_style", "")
     persona.setdefault("example_lines", [])
     persona["tendency_note"] = tendency_note(persona)
+    persona["skills"] = [s for s in persona.get("skills") or () if isinstance(s, dict)]
     text = (
         _env()
         .get_template("system.j2")
@@ -228,6 +231,7 @@ def render_prompt(view: PromptView) -> list[dict[str, str]]:
         org_block=view.org_block,
         documents_block=view.documents_block,
         documents_quoted=view.documents_quoted,
+        skills_loaded=view.skills_loaded,
         memories_block=view.memories_block,
         impressions_block=view.impressions_block,
         history_summary=view.history_summary,

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ideaco import skills
 from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
@@ -19,7 +20,7 @@ from ideaco.mind.mind import Mind
 from ideaco.office import between
 from ideaco.office.ahead import Ahead
 from ideaco.office.clock import Clock
-from ideaco.office.company import Company, Department
+from ideaco.office.company import Company, Department, Team
 from ideaco.office.config import OfficeConfig, config_for
 from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.journal import Journal
@@ -33,11 +34,20 @@ from ideaco.office.stats import RunStats
 from ideaco.office.streams import Streams
 from ideaco.office.waking import WakePolicy
 from ideaco.scenario import ConversationSpec, Scenario
+from ideaco.skills import Skill
 from ideaco.store.runlog import applied_at
 
 
 class StateError(ValueError):
     """A saved state this version cannot continue (one line for the user)."""
+
+
+def _with_skills(persona: dict[str, Any], listed: list[str], book: dict[str, Skill]) -> dict[str, Any]:
+    """The persona an employee keeps: its skills (its persona's and its own) resolved to their files."""
+    names = list(dict.fromkeys([*persona.pop("skills", []), *listed]))
+    if names:
+        persona["skills"] = [book[n].to_dict() for n in names if n in book]
+    return persona
 
 
 def office_from_scenario(
@@ -56,6 +66,7 @@ def office_from_scenario(
 ) -> Office:
     """A new office at the scenario's start; call `start()` then `run()`. `ahead`: early calls (off)."""
     personas = scenario.resolve_personas(base_dir)
+    book = skills.library(base_dir, scenario.skills)
     employees = {
         e.id: Employee(
             id=e.id,
@@ -64,7 +75,7 @@ def office_from_scenario(
             age=e.age,
             department=next((d.id for d in scenario.departments_of(e.id)), None),
             model=e.model,
-            persona=personas[e.id].model_dump(mode="json", exclude_none=True),
+            persona=_with_skills(personas[e.id].model_dump(mode="json", exclude_none=True), e.skills, book),
             mind=Mind(),
         )
         for e in scenario.employees
@@ -72,7 +83,14 @@ def office_from_scenario(
     company = Company(
         name=scenario.company,
         departments={
-            d.id: Department(id=d.id, name=d.name, mission=d.mission, members=list(d.members), lead=d.lead)
+            d.id: Department(
+                id=d.id,
+                name=d.name,
+                mission=d.mission,
+                members=list(d.members),
+                lead=d.lead,
+                teams=[Team(t.id, t.name, list(t.members), t.members[0]) for t in scenario.teams_of(d.id)],
+            )
             for d in scenario.departments
         },
     )

@@ -26,11 +26,12 @@ from ideaco.mind.thought.model import (
     AssignRequirement,
     CreateDepartment,
     CreateRoom,
+    CreateTeam,
     DismissEmployee,
     HireEmployee,
     Summarize,
 )
-from ideaco.office.company import Company, Department
+from ideaco.office.company import Company, Department, Team
 from ideaco.office.conversation import ConversationKind
 from ideaco.office.rules import toolcaps
 from ideaco.office.state import ConversationState, Employee
@@ -164,6 +165,15 @@ def _department(company: Company, ref: str) -> Department:
     return found
 
 
+def _team(company: Company, ref: str) -> tuple[Department, Team] | None:
+    """The team with this id (or name), and its department."""
+    for dept in company.departments.values():
+        for team in dept.teams:
+            if ref in (team.id, slug(team.name)) or ref.lower() == team.name.lower():
+                return dept, team
+    return None
+
+
 def _employee(org: Org, ref: str) -> Employee:
     found = resolve_id(ref, {e.id: e.name for e in org.employees.values() if not e.dismissed})
     if isinstance(found, list):
@@ -276,16 +286,31 @@ def _create_room(org: Org, a: CreateRoom, ctx: ToolContext, owed: list) -> str:
     return f"room {room_id} ({a.name}, {a.kind}) opened for {', '.join(members)}"
 
 
+def _create_team(org: Org, a: CreateTeam, ctx: ToolContext, owed: list) -> str:
+    """A team inside a department, with its own work room (the team's id)."""
+    dept = _department(org.company, a.department)
+    team_id = _new_id(org, slug(a.id or a.name), "the team")
+    members = list(dict.fromkeys(_employee(org, m).id for m in a.members))
+    if outside := [m for m in members if m not in dept.members]:
+        raise Refusal(f"{', '.join(outside)} not in {dept.id} (a team's members are its department's)")
+    org.edit_company().departments[dept.id].teams.append(Team(team_id, a.name, members, members[0]))
+    room = ConversationState(team_id, ConversationKind.WORK, a.name, members, dept.mission or None, dept.id)
+    org.add_conversation(room)  # its members find it at their next look (no think is owed: no cost)
+    return f"team {team_id} ({a.name}) in {dept.id} with {', '.join(members)}, its work room {team_id}"
+
+
 def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: list) -> str:
+    team = _team(org.company, a.to)  # a team: its lead takes it, its members share the room
     try:
-        dept: Department | None = _department(org.company, a.to)
+        dept: Department | None = team[0] if team else _department(org.company, a.to)
     except Refusal:
         dept = None
     if dept is not None:
-        if not dept.lead:
+        lead, members = (team[1].lead, team[1].members) if team else (dept.lead, dept.members)
+        if not lead:
             raise Refusal(f"department {dept.id} has nobody yet: hire someone first")
-        _has_room(org.employees[dept.lead])
-        owner = org.employee(dept.lead)
+        _has_room(org.employees[lead])
+        owner = org.employee(lead)
         company = org.edit_company()
         company.requirements += 1
         room_id = f"req-{company.requirements}"
@@ -294,7 +319,7 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
                 id=room_id,
                 kind=ConversationKind.WORK,
                 name=f"Requirement {company.requirements}: {a.description[:40]}",
-                members=list(dept.members),
+                members=list(members),
                 mission=dept.mission,
                 department=dept.id,
             )
@@ -374,6 +399,7 @@ _HANDLERS: dict[str, Callable[..., str]] = {
     "create_department": _create_department,
     "hire_employee": _hire_employee,
     "create_room": _create_room,
+    "create_team": _create_team,
     "assign_requirement": _assign_requirement,
     "dismiss_employee": _dismiss_employee,
     "summarize": _summarize,

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from ideaco import skills
 from ideaco.mind import relationships, stamina
+from ideaco.mind.board import Offer
 from ideaco.office.rules import levers
 from ideaco.office.rules.gates import GateConfig
 from ideaco.office.rules.levers import LeverConfig
@@ -63,13 +65,22 @@ def silence_threshold(emp: Employee, cfg: LeverConfig) -> int:
     return levers.silence_threshold(_tendency(emp, "silence_bias", cfg, 0.0), cfg)  # neutral: hold nothing
 
 
-def claims_tasks(emp: Employee, cfg: LeverConfig) -> float:
+def claims_tasks(emp: Employee, cfg: LeverConfig, piece: str = "") -> float:
+    """How keen the employee is on work; on a piece its skills fit, as keen as anyone (issue 20)."""
+    if piece and skills.fits(skills.names_of(emp.persona), piece):
+        return 1.0
     return _tendency(emp, "claims_tasks", cfg, 1.0)  # neutral: no first dibs, everyone at once
 
 
-def dibs(emp: Employee, offered_at: datetime, cfg: LeverConfig) -> datetime:
-    """When work put on the board at `offered_at` opens to this employee (the keen get first dibs)."""
-    return offered_at + timedelta(seconds=levers.dibs_after(claims_tasks(emp, cfg), cfg))
+def dibs(emp: Employee, offered_at: datetime, cfg: LeverConfig, piece: str = "") -> datetime:
+    """When work put on the board at `offered_at` opens to this employee (the keen, and those whose
+    skills fit the piece, get first dibs)."""
+    return offered_at + timedelta(seconds=levers.dibs_after(claims_tasks(emp, cfg, piece), cfg))
+
+
+def opens(emp: Employee, offer: Offer, cfg: LeverConfig) -> datetime:
+    """When this offer opens to this employee (`dibs` for its moment and its piece)."""
+    return dibs(emp, offer.offered_at, cfg, offer.description)
 
 
 def affinity(emp: Employee, other: str, now: datetime) -> float:

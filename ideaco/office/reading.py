@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from ideaco import skills
 from ideaco.cycle import Trigger
 from ideaco.ids import BOSS, SECRETARY
 from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
-from ideaco.office import documents, taskboard
+from ideaco.office import documents, skillbook, taskboard
 from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.org import SUMMARY_NOTE, slug, tools_allowed
 from ideaco.office.rules.mentions import named_in
@@ -81,6 +82,7 @@ def wire_context(
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
         tools=tools,
         documents=documents.TOOLS if documents.offered(office, emp) else (),
+        skills=skillbook.offered(emp) if not compact else (),
         compact=compact,
         # A small model summarizes only what its prompt no longer shows, and is offered task ops
         # only with tasks of its own, an engine note, or the boss's words to answer.
@@ -191,7 +193,9 @@ def prompt_view(
         if len(dedupe) == 3:
             break
     members = tuple(
-        Person(e.id, e.name, e.role) for e in (office.employees.get(p) for p in conv.members) if e is not None
+        Person(e.id, e.name, e.role, ", ".join(skills.names_of(e.persona)))
+        for e in (office.employees.get(p) for p in conv.members)
+        if e is not None
     )
     if conv.kind is ConversationKind.BOSS:
         members = members + (Person(BOSS, "Boss", "your boss"),)
@@ -202,6 +206,7 @@ def prompt_view(
     present = [m for m in conv.members if m != emp.id]
     secretary = emp.id == SECRETARY
     notes, read = documents.split_notes(office, tuple(notes))
+    notes, skills_loaded = skillbook.split_notes(emp, notes)
     return PromptView(
         me=Person(emp.id, emp.name, emp.role),
         age=emp.age,
@@ -237,6 +242,7 @@ def prompt_view(
         quoted=tuple(summary_quotes(office, note)) if secretary else (),
         documents_block=documents.prompt_block(office, emp),
         documents_quoted=read,
+        skills_loaded=skills_loaded,
         answering=answering,
         compact=compact,
     )

@@ -52,11 +52,16 @@ def notice(scratch: Scratch, offer: Offer, msg_id: str, by: str, now: datetime) 
 
 def offers_from(office: OfficeView, message: Message) -> set[str]:
     """Who put up the work a `claimable` line announces (they are not woken to claim it)."""
-    return {
-        o.offered_by
+    return {o.offered_by for o in announced(office, message)}
+
+
+def announced(office: OfficeView, message: Message) -> list[Offer]:
+    """The work a `claimable` line announces."""
+    return [
+        o
         for o in office.state.board.values()
         if o.room == message.conversation and o.offered_at == message.at
-    }
+    ]
 
 
 def visible_to(office: OfficeView, emp: Employee, now: datetime) -> list[Offer]:
@@ -71,7 +76,7 @@ def visible_to(office: OfficeView, emp: Employee, now: datetime) -> list[Offer]:
         for o in office.state.board.values()
         if o.offered_by != emp.id
         and (o.room is None or o.room in rooms)
-        and person.dibs(emp, o.offered_at, cfg) <= now
+        and person.dibs(emp, o.offered_at, cfg, o.description) <= now
     ]
 
 
@@ -129,7 +134,9 @@ def next_opening(office: OfficeView, emp: Employee, now: datetime) -> datetime |
     due = [
         at
         for o in office.state.board.values()
-        if o.offered_by != emp.id and o.room in rooms and (at := person.dibs(emp, o.offered_at, cfg)) > now
+        if o.offered_by != emp.id
+        and o.room in rooms
+        and (at := person.dibs(emp, o.offered_at, cfg, o.description)) > now
     ]
     return min(due, default=None)
 

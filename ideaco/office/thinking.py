@@ -192,9 +192,7 @@ def _act(
             relationships=office.config.switches.relationships,
             stamina=office.config.switches.stamina,
             board=lambda: {o.claim_key: o for o in office.state.board.values()},
-            opens_at=lambda o: person.dibs(
-                office.employees[emp_id], o.offered_at, office.config.person_levers()
-            ),
+            opens_at=lambda o: person.opens(office.employees[emp_id], o, office.config.person_levers()),
             offer_room=taskboard.room_for(office, office.employees[emp_id], conv),
             department=office.employees[emp_id].department,
         ),

@@ -218,12 +218,13 @@ class AdaptiveWakes:
         """Work put on the board wakes the room's members 1-5 s after it opens to them, the keenest
         first (claims_tasks); not whoever put it there, nor anyone in the red zone (who may not claim)."""
         reach, offered_by = Reach(), taskboard.offers_from(office, message)
+        pieces = " ".join(o.description for o in taskboard.announced(office, message))
         for member in conv.members:
             emp = office.employees.get(member)
             if emp is None or member in offered_by or not stamina.may_claim(emp.mind.stamina):
                 continue
             cfg = office.config.person_levers()
-            delay = levers.claim_delay(person.claims_tasks(emp, cfg), rng, office.config.timers, cfg)
+            delay = levers.claim_delay(person.claims_tasks(emp, cfg, pieces), rng, office.config.timers, cfg)
             reach.wakes.append(Wake(member, message.at + timedelta(seconds=delay), Trigger.NUDGE))
         return reach
 

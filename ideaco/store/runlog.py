@@ -187,6 +187,27 @@ class RunLog:
         return ""
 
     @property
+    def teams(self) -> list[dict[str, Any]]:
+        """The teams as state.json last saved them: department, id, name, members (issue 20)."""
+        org = self.office.get("organization")
+        departments = org.get("departments") if isinstance(org, dict) else None
+        out = []
+        for dept in departments if isinstance(departments, list) else []:
+            teams = dept.get("teams") if isinstance(dept, dict) else None
+            for team in teams if isinstance(teams, list) else []:
+                if isinstance(team, dict) and isinstance(team.get("id"), str):
+                    members = team.get("members") if isinstance(team.get("members"), list) else []
+                    out.append(
+                        {
+                            "department": str(dept.get("id") or ""),
+                            "id": team["id"],
+                            "name": str(team.get("name") or team["id"]),
+                            "members": [m for m in members if isinstance(m, str)],
+                        }
+                    )
+        return out
+
+    @property
     def start(self) -> datetime:
         if self.office.get("start"):
             return _dt(self.office["start"])

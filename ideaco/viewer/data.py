@@ -204,6 +204,7 @@ def gather(run: RunLog) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         },
         "people": _people(run),
         "rooms": _rooms(run),
+        "teams": run.teams,
         "messages": messages,
         "thoughts": thoughts,
         "summary": run.summary,

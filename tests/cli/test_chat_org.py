@@ -284,3 +284,22 @@ def test_each_command_explains_itself(fake, tmp_path) -> None:
     assert "departments so far: engineering (Engineering)" in text
     assert "employees: none" in text  # /help dismiss: nobody to dismiss but the secretary
     assert "rooms so far: engineering-casual" in text  # /newroom -h
+
+
+def test_the_boss_forms_a_team_with_a_command(fake, tmp_path) -> None:
+    out = tmp_path / "acme"
+    lines = [*GROW[:2], "/hire Ann idealist engineering Tester", '/team engineering "Payments squad" bob ann']
+    result = chat(out, fake, [*lines, "/who", "/quit"])
+    assert result.returncode == 0, result.stderr
+    [dept] = state(out)["office"]["organization"]["departments"]
+    assert dept["teams"] == [
+        {"id": "payments-squad", "name": "Payments squad", "members": ["bob", "ann"], "lead": "bob"}
+    ]
+    rooms = {c["id"]: c for c in state(out)["conversations"]}
+    assert rooms["payments-squad"]["members"] == ["bob", "ann"] and rooms["payments-squad"]["kind"] == "work"
+    assert announcements(out)[-1] == (
+        "Done by the boss (/team): create_team: team payments-squad (Payments squad) in engineering with bob, "
+        "ann, its work room payments-squad"
+    )
+    assert "team payments-squad Payments squad · bob, ann" in result.stdout  # /who
+    assert parse_line('/team eng "Web team" bob, ann') == Command("team", ("eng", "Web team", "bob, ann"))

@@ -94,3 +94,15 @@ def test_a_run_of_every_shipped_scenario_gets_its_page(scenario, tmp_path):
     )
     lines = (tmp_path / "run" / "messages.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(data["messages"]) == len(lines) > 0
+
+
+def test_the_page_carries_the_teams(tmp_path):
+    run = RunLog.open(make_run(tmp_path / "run"))
+    team = {"id": "web", "name": "Web <team>", "members": ["alice"], "lead": "alice"}
+    run.office["organization"] = {
+        "name": "Acme",
+        "departments": [{"id": "eng", "name": "Eng", "teams": [team]}],
+    }
+    data, records = gather(run)
+    assert data["teams"] == [{"department": "eng", "id": "web", "name": "Web <team>", "members": ["alice"]}]
+    assert "Web <team>" not in render(data, records)  # escaped in the data, shown with textContent

@@ -236,6 +236,13 @@ class CreateRoom(ToolArgs):
     members: Annotated[list[Annotated[str, ID]], Field(min_length=1), Bound("members", 20, 8)]
 
 
+class CreateTeam(ToolArgs):
+    id: Annotated[str, ID] = ""
+    name: Annotated[str, Field(min_length=1, max_length=60), ID, _Label]
+    department: Annotated[str, ID]
+    members: Annotated[list[Annotated[str, ID]], Field(min_length=1), Bound("members", 20, 8)]
+
+
 class AssignRequirement(ToolArgs):
     to: Annotated[str, Field(min_length=1), TO]
     description: Annotated[str, Field(min_length=1, max_length=500), DESCRIPTION, _Prose]
@@ -253,6 +260,7 @@ TOOL_ARGS: dict[str, type[ToolArgs]] = {
     "create_department": CreateDepartment,
     "hire_employee": HireEmployee,
     "create_room": CreateRoom,
+    "create_team": CreateTeam,
     "assign_requirement": AssignRequirement,
     "dismiss_employee": DismissEmployee,
     "summarize": Summarize,

@@ -41,6 +41,7 @@ class WireContext:
     memory_ids: tuple[str, ...] | None = None
     tools: tuple[str, ...] = ()  # the organization tools offered (the secretary's)
     documents: tuple[str, ...] = ()  # the document tools offered (full wire only; issue 20)
+    skills: tuple[str, ...] = ()  # the skills load_skill may name (full wire only; issue 20)
     compact: bool = False
     # Whether memorySummary is asked for. A small model (compact) is asked only when older
     # messages have left the prompt's window: otherwise it spends 30 tokens restating them.
@@ -137,6 +138,7 @@ TOOL_CHOICES: dict[str, dict[str, str]] = {
     "assign_requirement": {"to": "departments+staff"},
     "dismiss_employee": {"id": "staff"},
     "create_room": {"members": "staff"},
+    "create_team": {"department": "departments", "members": "staff"},
 }
 
 
@@ -213,6 +215,13 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
         items = props["actions"]["items"]
         props["actions"] = props["actions"] | {"items": {"anyOf": [*items.get("anyOf", [items]), doc]}}
         props["actions"]["maxItems"] = max(props["actions"]["maxItems"], bound.keep)
+    if ctx.skills and not ctx.compact:
+        load = _obj(
+            {"tool": {"enum": ["load_skill"]}, "args": _obj({"name": {"enum": list(ctx.skills)}}, ["name"])},
+            ["tool", "args"],
+        )
+        items = props["actions"]["items"]
+        props["actions"] = props["actions"] | {"items": {"anyOf": [*items.get("anyOf", [items]), load]}}
     if ctx.compact:
         # A draft is always written (a silent thought's is logged, never posted); an empty draft
         # is silence (measured: forcing text into it doubled a run's thoughts).

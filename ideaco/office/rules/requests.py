@@ -15,6 +15,7 @@ ASKED_BY = {
     "create_department": re.compile(r"\b(department|dept)s?\b", re.IGNORECASE),
     "hire_employee": re.compile(r"\b(hire|hiring|recruit\w*|onboard\w*)\b", re.IGNORECASE),
     "create_room": re.compile(r"\b(room|channel)s?\b", re.IGNORECASE),
+    "create_team": re.compile(r"\b(team|squad)s?\b", re.IGNORECASE),
     "assign_requirement": re.compile(r"\b(assign\w*|requirements?|tasks?)\b", re.IGNORECASE),
     "dismiss_employee": re.compile(r"\b(dismiss\w*|fire|lay off|let \w+ go)\b", re.IGNORECASE),
     "summarize": re.compile(r"\b(summar\w*|recap)\b", re.IGNORECASE),

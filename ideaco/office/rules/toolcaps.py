@@ -29,12 +29,12 @@ class ToolCaps:
     rounds: int = 3
     per_thought: Mapping[str, int] = field(
         default_factory=lambda: MappingProxyType(
-            {"hire_employee": 2, "assign_requirement": 2, "summarize": 1}
+            {"hire_employee": 2, "assign_requirement": 2, "summarize": 1, "create_team": 2}
         )
     )
     per_hour: Mapping[str, int] = field(
         default_factory=lambda: MappingProxyType(
-            {"hire_employee": 10, "assign_requirement": 10, "summarize": 6}
+            {"hire_employee": 10, "assign_requirement": 10, "summarize": 6, "create_team": 10}
         )
     )
 

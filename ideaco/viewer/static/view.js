@@ -109,15 +109,17 @@
   from.value = "0";
   to.value = String(state.to);
   var roomsBox = document.getElementById("f-rooms");
+  var teamsById = new Map((DATA.teams || []).map(function (t) { return [t.id, t]; }));
   DATA.rooms.forEach(function (r) {
     var label = el("label", "room-chip");
     var box = el("input");
+    var team = teamsById.get(r.id);  // a team's work room (issue 20)
     box.type = "checkbox";
     box.checked = true;
     box.dataset.room = r.id;
     label.appendChild(box);
-    label.appendChild(document.createTextNode(" " + r.name));
-    label.title = r.id + " (" + r.kind + ")";
+    label.appendChild(document.createTextNode(" " + (team ? "team " : "") + r.name));
+    label.title = r.id + " (" + (team ? "team of " + team.department + ": " + team.members.join(", ") : r.kind) + ")";
     roomsBox.appendChild(label);
   });
 

@@ -1,0 +1,227 @@
+"""An agent employee's command: run once per document, never through a shell, bounded in time and output.
+
+A scenario comes from anyone, so its `agent: {command: [...]}` runs only when the user allows it
+(`--allow-agent-commands`); otherwise the outcome says in one line what would have run. When it
+runs, it runs in a scratch copy of the department's workspace (what it does there is thrown away),
+with the environment stripped of keys and tokens, the piece's description, the document's path and
+the relevant documents on stdin. What it writes at the document's path in the scratch copy, or
+else its stdout, is the document's content. Its thinking, speaking, memory and relationships stay
+the chat model's: this only produces a document's text.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Protocol
+
+MAX_OUTPUT_BYTES = 256 << 10  # what comes back: stdout, or the file it wrote
+MAX_STDERR_BYTES = 4 << 10  # kept for the reason line only
+MAX_STDIN_DOC_CHARS = 20_000  # each relevant document on stdin
+MAX_STDIN_DOCS = 8
+MAX_COPY_BYTES = 16 << 20  # the scratch copy of the workspace
+MAX_COPY_FILES = 2_000
+_POLL_S = 0.02
+# Names of variables a command never sees: the model's keys, any key or token, ideaco's own settings.
+STRIPPED_ENV = ("OPENAI_API_KEY", "*_KEY", "*_TOKEN", "*_SECRET", "*PASSWORD*", "IDEACO_*")
+
+
+class AgentSpec(Protocol):
+    """What `produce_document` needs of a scenario's `agent:` (scenario.AgentSettings)."""
+
+    @property
+    def command(self) -> Sequence[str]: ...
+
+    @property
+    def timeout_s(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class AgentOutcome:
+    """What one run of an agent command gave: the content (`ok`), or the one-line reason it did not."""
+
+    ok: bool
+    content: str | None
+    reason: str  # "" when ok; a line the employee (and the log) reads otherwise
+    ran: bool  # False: not allowed, so only described
+    source: str = ""  # "file" or "stdout" when ok
+
+
+def describe(command: Sequence[str]) -> str:
+    """The command as a user would type it (quoted), for the line saying what would have run."""
+    return shlex.join(command)
+
+
+def clean_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment without the variables of STRIPPED_ENV (names compared in upper case)."""
+    return {
+        name: value
+        for name, value in environ.items()
+        if not any(fnmatch.fnmatchcase(name.upper(), pattern) for pattern in STRIPPED_ENV)
+    }
+
+
+def stdin_text(piece: str, path: str, documents: Mapping[str, str]) -> str:
+    """What the command reads on stdin: the piece, the document's path, the relevant documents."""
+    lines = [
+        "# Task",
+        piece.strip() or "(no description)",
+        "",
+        "# Document to write",
+        f"{path}  (write it at this path in the current directory, or print it to stdout)",
+    ]
+    for name, text in list(documents.items())[:MAX_STDIN_DOCS]:
+        body = text if len(text) <= MAX_STDIN_DOC_CHARS else text[:MAX_STDIN_DOC_CHARS] + "\n[...cut]"
+        lines += ["", f"# Relevant document: {name}", body]
+    return "\n".join(lines) + "\n"
+
+
+def _relative(path: str) -> PurePosixPath | None:
+    pure = PurePosixPath(path)
+    if not path or pure.is_absolute() or ".." in pure.parts or "\\" in path or "\x00" in path:
+        return None
+    return pure
+
+
+def _copy_workspace(source: Path, target: Path) -> str:
+    """Regular files of `source` under `target` (links skipped, bounded); a reason if too big."""
+    target.mkdir(parents=True, exist_ok=True)
+    if not source.is_dir():
+        return ""
+    files = total = 0
+    for here, dirs, names in os.walk(source, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not (Path(here) / d).is_symlink())
+        for name in sorted(names):
+            src = Path(here) / name
+            if src.is_symlink() or not src.is_file():
+                continue
+            files += 1
+            total += src.stat().st_size
+            if files > MAX_COPY_FILES or total > MAX_COPY_BYTES:
+                return f"the workspace is too large to copy (over {MAX_COPY_FILES} files or {MAX_COPY_BYTES >> 20} MB)"
+            dest = target / src.relative_to(source)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest)
+    return ""
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+    proc.wait()
+
+
+def _run(argv: list[str], cwd: Path, stdin: str, timeout_s: float, out: Path, err: Path) -> str:
+    """Run `argv` with stdout and stderr to files; a reason if it timed out or wrote too much."""
+    with open(out, "wb") as stdout, open(err, "wb") as stderr:
+        try:
+            proc = subprocess.Popen(  # noqa: S603 - argv from the scenario, allowed by the user, no shell
+                argv,
+                cwd=cwd,
+                stdin=subprocess.PIPE,
+                stdout=stdout,
+                stderr=stderr,
+                env=clean_env(os.environ),
+                shell=False,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            return f"the agent command could not start: {exc.strerror or exc}"
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(stdin.encode("utf-8"))
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        deadline = time.monotonic() + timeout_s
+        while proc.poll() is None:
+            if time.monotonic() > deadline:
+                _stop(proc)
+                return f"the agent command took longer than {timeout_s:g}s and was stopped"
+            if out.stat().st_size > MAX_OUTPUT_BYTES:
+                _stop(proc)
+                return f"the agent command printed more than {MAX_OUTPUT_BYTES} bytes and was stopped"
+            time.sleep(_POLL_S)
+    if proc.returncode != 0:
+        tail = err.read_bytes()[-MAX_STDERR_BYTES:].decode("utf-8", "replace").strip().splitlines()
+        return f"the agent command exited with {proc.returncode}" + (f": {tail[-1][:200]}" if tail else "")
+    return ""
+
+
+def _read(path: Path, what: str) -> tuple[str | None, str]:
+    if path.stat().st_size > MAX_OUTPUT_BYTES:
+        return None, f"the agent command's {what} is larger than {MAX_OUTPUT_BYTES} bytes"
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return None, f"the agent command's {what} is not UTF-8 text"
+    if not text.strip():
+        return None, f"the agent command's {what} is empty"
+    return text, ""
+
+
+def agent_of(agents: Mapping[str, AgentSpec], employee: str) -> AgentSpec | None:
+    """The employee's agent command (`OfficeConfig.agents`), or None: its chat model writes."""
+    return agents.get(employee)
+
+
+def produce_document(
+    agent_spec: AgentSpec,
+    workdir: Path,
+    piece: str,
+    path: str,
+    documents: Mapping[str, str],
+    allowed: bool,
+) -> AgentOutcome:
+    """Run the agent command for the document at `path` (relative to `workdir`, the department's
+    workspace); its content, or why there is none. `workdir` itself is never written.
+
+    The seam for the document tools (issue 20, items 1-2): where `write_document` or
+    `revise_document` takes the content a thought gave, an agent employee's comes from here,
+    `produce_document(agent_of(office.config.agents, emp.id), workspace / department, piece, path,
+    documents, office.config.allow_agent_commands)`; a refused outcome is the tool's refusal (its
+    reason the employee reads), and the content lands in `applied` like any other, so a resume and
+    a replay rebuild it without running the command again."""
+    argv = [str(part) for part in agent_spec.command]
+    if not allowed:
+        return AgentOutcome(
+            False,
+            None,
+            f"would have run: {describe(argv)} (agent commands run with --allow-agent-commands)",
+            False,
+        )
+    relative = _relative(path)
+    if relative is None:
+        return AgentOutcome(False, None, f"{path!r} is not a relative path inside the workspace", False)
+    with tempfile.TemporaryDirectory(prefix="ideaco-agent-") as tmp:
+        scratch = Path(tmp) / "workspace"
+        reason = _copy_workspace(Path(workdir), scratch)
+        if reason:
+            return AgentOutcome(False, None, reason, False)
+        target = scratch / relative
+        before = target.read_bytes() if target.is_file() else None
+        out, err = Path(tmp) / "stdout", Path(tmp) / "stderr"
+        reason = _run(argv, scratch, stdin_text(piece, path, documents), agent_spec.timeout_s, out, err)
+        if reason:
+            return AgentOutcome(False, None, reason, True)
+        wrote = (
+            target.is_file()
+            and not target.is_symlink()
+            and (target.stat().st_size > MAX_OUTPUT_BYTES or target.read_bytes() != before)
+        )
+        source = "file" if wrote else "stdout"
+        content, reason = _read(target if wrote else out, source)
+        if content is None:
+            return AgentOutcome(False, None, reason, True)
+        return AgentOutcome(True, content, "", True, source)

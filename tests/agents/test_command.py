@@ -1,0 +1,190 @@
+"""An agent employee's command (issue 20, item 6): a small scripted python command stands in for a CLI agent."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from ideaco.agents import command
+from ideaco.agents.command import clean_env, produce_document, stdin_text
+
+
+@dataclass(frozen=True)
+class Spec:
+    command: tuple[str, ...]
+    timeout_s: float = 10.0
+
+
+def script(code: str, timeout_s: float = 10.0) -> Spec:
+    return Spec((sys.executable, "-c", code), timeout_s)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "workspace" / "eng"
+    (ws / "docs").mkdir(parents=True)
+    (ws / "docs" / "spec.md").write_text("# Spec\nold\n", encoding="utf-8")
+    return ws
+
+
+def test_stdout_is_the_content_and_stdin_carries_the_piece(workspace: Path) -> None:
+    spec = script(
+        "import sys; text = sys.stdin.read(); print('GOT ' + str('Write the API' in text and 'api.md' in text and 'the brief' in text))"
+    )
+    outcome = produce_document(
+        spec, workspace, "Write the API", "docs/api.md", {"brief.md": "the brief"}, True
+    )
+    assert outcome.ok and outcome.ran and outcome.source == "stdout"
+    assert outcome.content == "GOT True\n"
+
+
+def test_a_file_written_at_the_path_wins_and_the_workspace_is_untouched(workspace: Path) -> None:
+    spec = script("open('docs/spec.md', 'w').write('# Spec\\nnew\\n'); print('noise')")
+    outcome = produce_document(spec, workspace, "Revise the spec", "docs/spec.md", {}, True)
+    assert outcome.ok and outcome.source == "file"
+    assert outcome.content == "# Spec\nnew\n"
+    assert (workspace / "docs" / "spec.md").read_text(encoding="utf-8") == "# Spec\nold\n"
+
+
+def test_without_the_flag_nothing_runs_and_one_line_says_what_would_have(
+    workspace: Path, tmp_path: Path
+) -> None:
+    marker = tmp_path / "ran"
+    spec = script(f"open({str(marker)!r}, 'w').write('x')")
+    outcome = produce_document(spec, workspace, "x", "docs/a.md", {}, False)
+    assert not outcome.ok and not outcome.ran and outcome.content is None
+    assert outcome.reason.startswith("would have run: ") and "--allow-agent-commands" in outcome.reason
+    assert "\n" not in outcome.reason
+    assert not marker.exists()
+
+
+def test_a_slow_command_is_stopped(workspace: Path) -> None:
+    outcome = produce_document(script("import time; time.sleep(30)", 0.5), workspace, "x", "a.md", {}, True)
+    assert not outcome.ok and outcome.ran and "longer than 0.5s" in outcome.reason
+
+
+def test_too_much_output_is_refused(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(command, "MAX_OUTPUT_BYTES", 1000)
+    outcome = produce_document(
+        script("import sys; sys.stdout.write('x' * 5000)"), workspace, "x", "a.md", {}, True
+    )
+    assert not outcome.ok and outcome.content is None and "than 1000 bytes" in outcome.reason
+
+
+def test_a_failing_or_silent_command_gives_its_reason(workspace: Path) -> None:
+    failed = produce_document(
+        script("import sys; sys.exit('no credits left')"), workspace, "x", "a.md", {}, True
+    )
+    assert not failed.ok and failed.reason == "the agent command exited with 1: no credits left"
+    silent = produce_document(script("pass"), workspace, "x", "a.md", {}, True)
+    assert not silent.ok and "empty" in silent.reason
+    missing = produce_document(Spec(("/no/such/agent",)), workspace, "x", "a.md", {}, True)
+    assert not missing.ok and "could not start" in missing.reason
+
+
+def test_never_through_a_shell(workspace: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "shell"
+    spec = Spec((sys.executable, "-c", "import sys; print(sys.argv[1])", f"; touch {marker}"))
+    outcome = produce_document(spec, workspace, "x", "a.md", {}, True)
+    assert outcome.content == f"; touch {marker}\n"
+    assert not marker.exists()
+
+
+def test_the_environment_is_stripped_of_keys(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GITHUB_TOKEN", "IDEACO_MODEL", "DB_PASSWORD"):
+        monkeypatch.setenv(name, "s3cret-value")
+    monkeypatch.setenv("KEEP_ME", "kept-value")
+    code = "import os; print(sorted(k for k, v in os.environ.items() if v in ('s3cret-value', 'kept-value')))"
+    outcome = produce_document(script(code), workspace, "x", "a.md", {}, True)
+    assert outcome.content == "['KEEP_ME']\n"
+    assert clean_env({"openai_api_key": "s", "PATH": "/bin"}) == {"PATH": "/bin"}
+
+
+def test_hostile_paths_are_refused_before_anything_runs(workspace: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    spec = script(f"open({str(marker)!r}, 'w').write('x')")
+    for path in ("/etc/passwd", "../outside.md", "", "a\\b.md"):
+        outcome = produce_document(spec, workspace, "x", path, {}, True)
+        assert not outcome.ok and not outcome.ran
+    assert not marker.exists()
+
+
+def test_a_link_written_at_the_path_is_not_followed(workspace: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("private", encoding="utf-8")
+    spec = script(f"import os; os.symlink({str(secret)!r}, 'a.md'); print('from stdout')")
+    outcome = produce_document(spec, workspace, "x", "a.md", {}, True)
+    assert outcome.content == "from stdout\n"
+
+
+def test_stdin_bounds_each_document() -> None:
+    text = stdin_text("piece", "a.md", {"big.md": "z" * (command.MAX_STDIN_DOC_CHARS + 10)})
+    assert text.count("z") == command.MAX_STDIN_DOC_CHARS and "[...cut]" in text
+
+
+def test_a_scenario_employee_names_its_agent_command() -> None:
+    from ideaco.scenario import Scenario
+
+    data = {
+        "company": "Acme",
+        "employees": [
+            {
+                "id": "ann",
+                "name": "Ann",
+                "role": "Engineer",
+                "archetype": "old-hand",
+                "agent": {"command": ["codex", "exec", "-"], "timeout": "5m"},
+            }
+        ],
+    }
+    scenario = Scenario.model_validate(data)
+    agent = scenario.employees[0].agent
+    assert agent is not None and agent.command == ["codex", "exec", "-"] and agent.timeout_s == 300
+    assert Scenario.model_validate(scenario.to_dict()).employees[0].agent == agent
+    for bad in ({"command": []}, {"command": ["x"], "timeout": "0s"}, {"command": ["x"], "timeout": "3h"}):
+        data["employees"][0]["agent"] = bad
+        with pytest.raises(ValueError):
+            Scenario.model_validate(data)
+
+
+def test_without_the_flag_the_run_says_in_one_line_what_would_have_run() -> None:
+    from ideaco.scenario import Scenario
+    from ideaco.session import agent_notice
+
+    agent = {"command": ["my agent", "--write"]}
+    scenario = Scenario.model_validate(
+        {
+            "company": "Acme",
+            "employees": [
+                {"id": "ann", "name": "Ann", "role": "Dev", "archetype": "idealist", "agent": agent}
+            ],
+        }
+    )
+    lines: list[str] = []
+    agent_notice(scenario, False, lines.append)
+    assert lines == ["Ann (ann) would have run 'my agent' --write (not run without --allow-agent-commands)"]
+    agent_notice(scenario, True, lines.append)
+    assert len(lines) == 1
+
+
+def test_the_office_knows_its_agent_employees_and_a_resume_too() -> None:
+    from ideaco.agents.command import agent_of
+    from ideaco.office.config import config_for
+    from ideaco.scenario import Scenario
+
+    data = {
+        "company": "Acme",
+        "employees": [
+            {"id": "ann", "name": "Ann", "role": "Dev", "archetype": "idealist", "agent": {"command": ["w"]}},
+            {"id": "bo", "name": "Bo", "role": "Dev", "archetype": "idealist"},
+        ],
+    }
+    scenario = Scenario.model_validate(data)
+    for config in (config_for(scenario), config_for(Scenario.model_validate(scenario.to_dict()))):
+        agent = agent_of(config.agents, "ann")
+        assert agent is not None and list(agent.command) == ["w"] and agent.timeout_s == 600
+        assert agent_of(config.agents, "bo") is None
+        assert config.allow_agent_commands is False

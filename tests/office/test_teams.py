@@ -1,0 +1,156 @@
+"""Teams (issue 20, item 4): a department's teams, each with its work room, from the secretary's
+`create_team`, the boss's `/team` (the same tool) or a scenario's `teams:`; a requirement can go to
+a team; state.json and a resume keep them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ideaco.office.build import office_from_state
+from ideaco.office.clock import SimClock
+from ideaco.office.conversation import ConversationKind
+from ideaco.office.journal import MemoryJournal
+from ideaco.office.rules import toolcaps
+from ideaco.scenario import ScenarioError, load_scenario
+from ideaco.store.runlog import RunLog
+from tests.fakes.llm import ScriptedLLM
+from tests.office.conftest import START, scenario_dict
+from tests.office.test_secretary import empty_office
+
+
+def grown():
+    office = empty_office()
+    office.apply_tool("create_department", {"id": "eng", "name": "Engineering", "mission": "Ship"})
+    office.apply_tool("create_department", {"id": "ops", "name": "Operations"})
+    for name, dept in (("Ann", "eng"), ("Bo", "eng"), ("Cy", "eng"), ("Di", "ops")):
+        hired = office.apply_tool(
+            "hire_employee", {"name": name, "role": "Dev", "archetype": "idealist", "department": dept}
+        )
+        assert hired.ok, hired.message
+    return office
+
+
+def test_create_team_opens_its_work_room_in_the_department() -> None:
+    office = grown()
+    result = office.apply_tool(
+        "create_team", {"name": "Payments squad", "department": "Engineering", "members": ["bo", "Cy"]}
+    )
+    assert result.ok, result.message
+    assert result.message == (
+        "create_team: team payments-squad (Payments squad) in eng with bo, cy, its work room payments-squad"
+    )
+    [team] = office.company_model.departments["eng"].teams
+    assert (team.id, team.name, team.members, team.lead) == (
+        "payments-squad",
+        "Payments squad",
+        ["bo", "cy"],
+        "bo",
+    )
+    room = office.conversations["payments-squad"]
+    assert room.kind is ConversationKind.WORK and room.members == ["bo", "cy"]
+    assert room.department == "eng" and room.mission == "Ship"
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        ({"name": "Mixed", "department": "eng", "members": ["ann", "di"]}, "di not in eng"),
+        ({"name": "Ghosts", "department": "eng", "members": ["zed"]}, "unknown employee 'zed'"),
+        ({"name": "Nowhere", "department": "sales", "members": ["ann"]}, "unknown department 'sales'"),
+        ({"name": "Eng casual", "department": "eng", "members": ["ann"]}, "eng-casual"),
+        ({"name": "Boss", "department": "eng", "members": ["ann"]}, "reserved"),
+        ({"name": "Empty", "department": "eng", "members": []}, "members"),
+    ],
+)
+def test_a_bad_team_is_refused_and_changes_nothing(args: dict, reason: str) -> None:
+    office = grown()
+    before = json.dumps(office.snapshot(), sort_keys=True, default=str)
+    result = office.apply_tool("create_team", args)
+    assert not result.ok and reason in result.message, result.message
+    assert json.dumps(office.snapshot(), sort_keys=True, default=str) == before
+
+
+def test_a_requirement_handed_to_a_team_goes_to_its_lead_with_its_members() -> None:
+    office = grown()
+    office.apply_tool("create_team", {"name": "Payments", "department": "eng", "members": ["cy", "bo"]})
+    result = office.apply_tool("assign_requirement", {"to": "payments", "description": "Refunds API"})
+    assert result.ok and "eng's lead Cy (cy)" in result.message, result.message
+    assert office.conversations["req-1"].members == ["cy", "bo"]
+    assert [t.description for t in office.employees["cy"].mind.pending_tasks] == ["Refunds API"]
+    assert not office.employees["ann"].mind.pending_tasks
+
+
+def test_teams_survive_a_resume_and_show_in_the_run_log(tmp_path: Path) -> None:
+    office = grown()
+    office.apply_tool("create_team", {"name": "Payments", "department": "eng", "members": ["ann", "bo"]})
+    snap = json.loads(json.dumps(office.snapshot()))
+    again = office_from_state(
+        snap, office.journal.messages, llm=ScriptedLLM(), clock=SimClock(START), journal=MemoryJournal()
+    )
+    assert again.company_model.departments["eng"].teams[0].members == ["ann", "bo"]
+    assert "payments" in again.conversations
+    run = RunLog(tmp_path, snap)
+    assert run.teams == [
+        {"department": "eng", "id": "payments", "name": "Payments", "members": ["ann", "bo"]}
+    ]
+
+
+def test_create_team_is_capped_per_thought_and_per_hour() -> None:
+    assert toolcaps.CAPS.costly("create_team")
+    assert toolcaps.CAPS.per_thought["create_team"] == 2 and toolcaps.CAPS.per_hour["create_team"] == 10
+
+
+def test_a_scenarios_teams_have_their_rooms(make_office) -> None:
+    data = scenario_dict(
+        teams=[{"id": "web", "name": "Web team", "department": "eng", "members": ["alice", "dana"]}]
+    )
+    office = make_office(scenario=data)
+    [team] = office.company_model.departments["eng"].teams
+    assert (team.id, team.members, team.lead) == ("web", ["alice", "dana"], "alice")
+    assert office.conversations["web"].members == ["alice", "dana"]
+    assert office.conversations["web"].department == "eng"
+
+
+@pytest.mark.parametrize(
+    ("team", "field", "message"),
+    [
+        (
+            {"id": "web", "name": "Web", "department": "sales", "members": ["alice"]},
+            "teams[0].department",
+            "not a department",
+        ),
+        (
+            {"id": "web", "name": "Web", "department": "eng", "members": ["zed"]},
+            "teams[0].members",
+            "not an employee",
+        ),
+        (
+            {"id": "eng-casual", "name": "Web", "department": "eng", "members": ["bob"]},
+            "teams[0].id",
+            "duplicate id",
+        ),
+    ],
+)
+def test_a_scenarios_bad_team_is_one_line(tmp_path: Path, team: dict, field: str, message: str) -> None:
+    path = tmp_path / "s.yaml"
+    data = scenario_dict(teams=[team])
+    data.pop("start")
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    assert err.value.field == field and message in err.value.message
+
+
+def test_inspect_prints_a_line_per_team() -> None:
+    from types import SimpleNamespace
+
+    from ideaco.cli.inspect import team_lines
+
+    view = SimpleNamespace(
+        teams=[{"department": "eng", "id": "web", "name": "Web", "members": ["ann", "bo"]}]
+    )
+    assert [line.plain for line in team_lines(view)] == ["team web (Web) in eng: ann, bo"]
