@@ -6,10 +6,9 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -29,9 +28,9 @@ from ideaco.bounds import (
     Seconds,
     Start,
     bounded,
-    refuse_key_choice,
 )
 from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id
+from ideaco.llm.config import ScenarioLLM
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -42,6 +41,7 @@ from ideaco.persona import (
     read_mapping,
 )
 from ideaco.shipped import shipped_scenarios
+from ideaco.typos import did_you_mean, fields_beside, unknown
 
 DEFAULT_START = datetime(2026, 1, 5, 9, 0, 0)
 DEFAULT_DURATION = timedelta(hours=2)
@@ -129,16 +129,6 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class LLMSettings(_Strict):
-    """The scenario's `llm:` block; CLI flags and per-employee `model:` override it (spec 1.2)."""
-
-    model: str | None = None
-    base_url: str | list[str] | None = None  # several: calls are balanced over them
-    temperature: float | None = Field(None, ge=0, le=2)
-    api_key_env: Annotated[str | None, AfterValidator(refuse_key_choice)] = None  # named only to refuse it
-    max_tokens: int | None = Field(None, gt=0)
-
-
 class DepartmentSpec(_Strict):
     id: PlaceId
     name: Name
@@ -175,7 +165,7 @@ class EmployeeSpec(_Strict):
     @classmethod
     def _check_archetype(cls, v: str | None) -> str | None:
         if v is not None and v not in ARCHETYPES:
-            raise ValueError(f"unknown archetype {v!r} (one of: {', '.join(ARCHETYPES)})")
+            raise ValueError(unknown("archetype", v, ARCHETYPES))
         return v
 
 
@@ -218,7 +208,7 @@ class Scenario(_Strict):
     language: str = Field("en", max_length=40)
     duration: timedelta = DEFAULT_DURATION
     start: Start = DEFAULT_START
-    llm: LLMSettings | None = None
+    llm: ScenarioLLM | None = None  # defined and validated in ideaco.llm.config (spec 1.2)
     departments: list[DepartmentSpec] = Field(default_factory=list)
     employees: list[EmployeeSpec] = Field(default_factory=list)  # the secretary is always added
     rooms: list[Room] = Field(default_factory=list)
@@ -376,7 +366,7 @@ def scenario_problems(exc: ValidationError) -> list[tuple[str, str]]:
         if err["type"] == "missing":
             msg = "required"
         elif err["type"] == "extra_forbidden":
-            msg = "unknown field"
+            msg = "unknown field" + did_you_mean(str(err["loc"][-1]), fields_beside(Scenario, err["loc"]))
         elif err["type"] == "model_type":  # pydantic would name the class (EmployeeSpec)
             msg = f"should be a mapping of fields, not {type(err['input']).__name__} {err['input']!r:.40}"
         elif err["type"] == "string_pattern_mismatch":
@@ -403,9 +393,8 @@ def load_scenario(path: str | Path) -> Scenario:
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
-        problems = scenario_problems(exc)
-        field, msg = problems[0]
-        more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+        (field, msg), *others = scenario_problems(exc)
+        more = f" (+{len(others)} more)" if others else ""
         raise ScenarioError(path_str, field or None, msg + more) from None
     base_dir = Path(path).parent
     for i, e in enumerate(scenario.employees):
