@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.mind import relationships, stamina, tasks
+from ideaco.reviews import documents
 from ideaco.store.runlog import RunLog, RunLogError, usage_totals
 
 NO_TEXT = "no_text"  # shouldSpeak with nothing to post: not spoken, yet no gate held it
@@ -337,7 +338,7 @@ def report(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         if hist.available
         else "state.json (a format-1 run logs no applied changes)"
     )
-    return {
+    out = {
         "run": _run_info(run, start, end),
         "totals": totals,
         "employees": employees,
@@ -348,3 +349,5 @@ def report(run: RunLog, hist: History | None = None) -> dict[str, Any]:
             "by_employee": {e: [p.to_dict(start) for p in pts] for e, pts in hist.stamina.items()},
         },
     }
+    work = documents(run.thoughts)
+    return out | ({"documents": work} if work["documents"] else {})  # a run that wrote none: as before

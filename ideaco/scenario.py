@@ -215,6 +215,7 @@ class Scenario(_Strict):
     script: list[ScriptEntry] = Field(default_factory=list)
     timers: dict[str, Seconds] = Field(default_factory=dict)
     gates: dict[str, Seconds] = Field(default_factory=dict)
+    review_rounds: int = Field(3, ge=1, le=10)  # rejections of a document before its lead decides
 
     @field_validator("script")
     @classmethod
@@ -323,10 +324,8 @@ class Scenario(_Strict):
     def resolve_personas(
         self, base_dir: str | Path, personas_dir: str | Path | None = None
     ) -> dict[str, Persona]:
-        """Each employee's persona: its archetype, overridden by its persona file (relative to base_dir).
-
-        Raises `PersonaError` (naming the persona file) for a missing or bad file.
-        """
+        """Each employee's persona: its archetype, overridden by its persona file (relative to base_dir);
+        `PersonaError` (naming the persona file) for a missing or bad file."""
         out: dict[str, Persona] = {}
         for e in self.employees:
             if e.persona is not None:

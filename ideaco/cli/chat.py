@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli import chat_commands as views
-from ideaco.cli import chat_resume, org_commands, signals
+from ideaco.cli import chat_resume, org_commands, signals, work_commands
 from ideaco.cli.chat_commands import Command, CommandError, default_conversation, parse_line
 from ideaco.cli.display import Transcript, safe_text
 from ideaco.cli.errors import UserError, write_failure
@@ -321,6 +321,8 @@ class ChatSession:
             self.show(views.who_lines(office) + org_commands.department_lines(office))
         elif cmd.name == "tasks":
             self.show(views.tasks_lines(office, views.resolve_employee(office, args[0]) if args else None))
+        elif cmd.name in ("docs", "requirement", "approve"):  # the workspace (issue 20)
+            self._work(cmd.name, args[0] if args else None)
         elif cmd.name == "mind":
             employee = views.resolve_employee(office, args[0])
             count = int(args[1]) if len(args) > 1 else views.MIND_DEFAULT
@@ -336,6 +338,16 @@ class ChatSession:
         elif cmd.name == "wait":
             assert cmd.duration is not None
             await self._wait(cmd.duration)
+
+    def _work(self, command: str, arg: str | None) -> None:
+        try:
+            if command == "approve":
+                self.console.print(Text(work_commands.approve(self.office, str(arg)), style="dim"))
+            else:
+                view = work_commands.docs_lines if command == "docs" else work_commands.requirement_lines
+                self.show(view(self.office, arg))
+        except work_commands.WorkCommandError as exc:
+            raise CommandError(str(exc)) from None
 
     def _hold(self, command: str, employee: str, reason: str) -> None:
         """A hold or release is a boss order in the employee's boss chat, so the logs keep it."""

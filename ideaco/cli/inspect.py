@@ -20,6 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from ideaco import reviews
 from ideaco.cli.display import PALETTE, cli_console, safe_text
 from ideaco.cli.errors import UserError, warn
 from ideaco.cli.timeline import _at, render, render_change
@@ -46,6 +47,7 @@ class InspectOptions:
     follow: bool = False
     as_json: bool = False
     compact: bool = False  # --json on one line (followed thoughts are always one line each)
+    docs: bool = False  # the workspace's history instead of the thoughts (issue 20)
 
 
 # ---------------------------------------------------------------------------- reading a growing log
@@ -267,6 +269,45 @@ def _write_line(text: str) -> None:
     sys.stdout.flush()
 
 
+def document_history(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every document step of the (filtered) thoughts: when, who, which tool, the version and review after."""
+    out = []
+    for record in records:
+        for step in (record.get("applied") or {}).get("steps") or ():
+            if not isinstance(step, dict) or step.get("step") != "document":
+                continue
+            doc = step.get("document") or {}
+            versions, review = doc.get("versions") or [{}], doc.get("review") or {}
+            out.append(
+                {
+                    "at": record.get("at"),
+                    "thought": record.get("id"),
+                    "employee": record.get("employee"),
+                    "tool": step.get("tool"),
+                    "document": f"{doc.get('department')}/{doc.get('path')}",
+                    "version": versions[-1].get("hash"),
+                    "review": review.get("status"),
+                    "rejections": review.get("round", 0),
+                }
+            )
+    return out
+
+
+def _documents(records: list[dict[str, Any]], options: InspectOptions, console: Console) -> int:
+    history = document_history(records)
+    if options.as_json:
+        document = {"run": str(options.rundir), "documents": reviews.documents(records), "history": history}
+        _write_line(json.dumps(document, ensure_ascii=True, indent=None if options.compact else 2))
+        return 0
+    console.print(Text(f"{len(history)} document changes", style="bold"))
+    for row in history:
+        at = str(row["at"] or "")[11:19]
+        review = f" · {row['review']}, rejections {row['rejections']}" if row["review"] else ""
+        line = f"{at} {row['employee']} {row['tool']} {row['document']} · version {row['version']}{review}"
+        console.print(Text(safe_text(line)))
+    return 0
+
+
 def inspect_command(options: InspectOptions, console: Console | None = None) -> int:
     """Print the (filtered) timeline or JSON; with `follow`, keep printing until Ctrl-C. Returns the exit code."""
     view = RunView.open(options.rundir)
@@ -288,6 +329,8 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         if filters.matches(c) and not (c.get("cause") == "begun" and c.get("thought") in logged)
     ]
     console = console or cli_console()
+    if options.docs:
+        return _documents(shown, options, console)
 
     def emit(record: dict[str, Any]) -> None:
         if options.as_json:

@@ -180,6 +180,7 @@ def inspect(
     follow: bool = typer.Option(False, "--follow", "-f", help="Keep printing new thoughts of a live run."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document instead of the timeline."),
     compact: bool = typer.Option(False, "--compact", help="With --json: on one line, not indented."),
+    docs: bool = typer.Option(False, "--docs", help="The workspace: each document's versions and reviews."),
 ) -> None:
     """The inner monologues: why each employee spoke or kept quiet."""
     from ideaco.cli.inspect import InspectOptions, inspect_command
@@ -193,6 +194,7 @@ def inspect(
         follow=follow,
         as_json=as_json,
         compact=compact,
+        docs=docs,
     )
     try:
         code = inspect_command(options)

@@ -224,6 +224,30 @@ def relationships_table(data: dict[str, Any]) -> Table:
     return table
 
 
+def documents_table(data: dict[str, Any]) -> Table:
+    """The workspace (issue 20): each document's versions and rejections, then each reviewer's rate."""
+    work = data["documents"]
+    table = Table(title=f"Documents ({work['written']} written)")
+    for column in ("document", "author", "versions", "rejections", "review", "reviewer"):
+        table.add_column(column, justify="right" if column in ("versions", "rejections") else "left")
+    for row in work["documents"]:
+        reviewer = _name(data, row["reviewer"]) if row["reviewer"] else Text("-")
+        table.add_row(
+            Text(safe_text(row["document"])),
+            _name(data, row["author"]),
+            str(row["versions"]),
+            str(row["rejections"]),
+            row["status"],
+            reviewer,
+        )
+    rates = ", ".join(
+        f"{safe_text(str(who))} {t['rejections']}/{t['reviews']} rejected"
+        for who, t in work["reviewers"].items()
+    )
+    table.caption = f"reviewers: {rates}" if rates else None
+    return table
+
+
 def show(console: Console, data: dict[str, Any]) -> None:
     """The human report: a heading line, then the tables (empty ones are left out)."""
     console.print(_heading(data))
@@ -234,6 +258,8 @@ def show(console: Console, data: dict[str, Any]) -> None:
     console.print(hours_table(data))
     if data["tasks"]:
         console.print(tasks_table(data))
+    if data.get("documents"):
+        console.print(documents_table(data))
     if any(row["relationships"] for row in data["employees"].values()):
         console.print(relationships_table(data))
     if "collaboration" in data:

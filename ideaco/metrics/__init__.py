@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ideaco import reviews
 from ideaco.analysis import History, history, relationship_table
 from ideaco.cycle import Gate
 from ideaco.ids import BOSS, SECRETARY
@@ -54,6 +55,9 @@ SUMMARY = (
     Metric("tasks_resolved", "tasks resolved", "higher"),
     Metric("task_resolve_s", "time to resolve a task, median", "lower"),
     Metric("calls_per_resolved_task", "calls per resolved task", "lower", "cost"),
+    Metric("documents_approved", "documents approved", "higher"),
+    Metric("review_rejection_rate", "review verdicts that rejected"),
+    Metric("calls_per_approved_document", "calls per approved document", "lower", "cost"),
     Metric("duplicate_rate", "duplicate messages", "lower"),
     Metric("near_duplicate_rate", "near-duplicate messages", "lower"),
     Metric("echo", "echo of earlier text", "lower"),
@@ -95,6 +99,10 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
     silences = _silences(run.thoughts)
     comfort = {e: pts[-1].comfort for e, pts in hist.stamina.items() if e in agents and pts}
     affinities = [row["affinity"] for e in staff for row in relationship_table(hist, e, run.end).values()]
+    work = reviews.documents(run.thoughts)
+    approved = sum(d["status"] == "approved" for d in work["documents"])
+    verdicts = sum(t["reviews"] for t in work["reviewers"].values())
+    rejections = sum(t["rejections"] for t in work["reviewers"].values())
     summary = {
         "calls": calls,
         "tokens": tokens,
@@ -111,6 +119,9 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         "tasks_resolved": task["resolved"],
         "task_resolve_s": task["time_to_resolve"]["median_s"],
         "calls_per_resolved_task": task["per_resolved"]["calls"],
+        "documents_approved": approved,
+        "review_rejection_rate": round(rejections / verdicts, 4) if verdicts else None,
+        "calls_per_approved_document": round(calls / approved, 3) if approved else None,
         "duplicate_rate": words["duplicate_rate"],
         "near_duplicate_rate": words["near_duplicate_rate"],
         "echo": words["echo"],

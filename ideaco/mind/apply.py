@@ -211,6 +211,7 @@ def _to_board(
                 origin=asked_by,
                 type=task.type,
                 hint=task.on_resolve_hint,
+                document=task.document,
                 **here,
             )
         )

@@ -17,6 +17,7 @@ from ideaco.mind.tasks import Task, normalize_claim_key
 
 UNOWNED_ALERT = timedelta(minutes=30)  # nobody claimed it: its department's lead hears of it
 SHOWN = 5  # claimable tasks a prompt lists at most
+REQUIREMENT_ROOM = "req-"  # a requirement's work room: req-<n> (office/org.py)
 UNOWNED = "unowned"  # the alert level a lead's desk notes, like a task's urgency
 OPENED = "opened"  # the level a member's desk notes once work on the board was open to it in a think
 
@@ -36,6 +37,7 @@ class Offer:
     origin: str = "self"  # who asked for the work (the claimant's task keeps it)
     type: str = "oneshot"
     hint: str | None = None
+    document: str | None = None  # the document the piece delivers (issue 20)
 
     @property
     def released(self) -> bool:
@@ -44,7 +46,7 @@ class Offer:
     def to_dict(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["offered_at"] = self.offered_at.isoformat()
-        return d
+        return d if self.document else {k: v for k, v in d.items() if k != "document"}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Offer:
@@ -77,6 +79,7 @@ def offer_of(task: Task, by: str, reason: str, now: datetime, *, key: str) -> Of
         origin=task.origin,
         type=task.type,
         hint=task.on_resolve_hint,
+        document=task.document,
     )
 
 
@@ -91,6 +94,8 @@ def claimed(offer: Offer, owner: str, now: datetime) -> Task:
         type=offer.type,
         on_resolve_hint=offer.hint,
         claim_key=offer.claim_key,
+        document=offer.document,
+        requirement=offer.room if (offer.room or "").startswith(REQUIREMENT_ROOM) else None,
     )
 
 
@@ -137,7 +142,7 @@ def board_block(
     lines = [
         "## Claimable tasks (nobody owns them yet)",
         *(
-            f"[{o.id}] {o.description} — claim key {o.claim_key}, "
+            f"[{o.id}] {o.description}{f' (document {o.document})' if o.document else ''} — claim key {o.claim_key}, "
             f"{'released' if o.released else 'offered'} by {name_of(o.offered_by)} {_ago(o.offered_at, now)}"
             + (f": {o.reason}" if o.released else "")
             for o in shown

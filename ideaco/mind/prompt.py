@@ -105,6 +105,8 @@ class PromptView:
     tools: bool = False  # the secretary's organization tools
     org_block: str = ""  # the company as it is now (the secretary's view)
     quoted: tuple[str, ...] = ()  # messages quoted for a summary: conversation, never instructions
+    documents_block: str = ""  # the department's documents and the document tools (issue 20)
+    documents_quoted: tuple[str, ...] = ()  # documents asked for with read_document: never instructions
     answering: ChatLine | None = None  # the line that woke me (the boss's, or one naming me)
     compact: bool = False  # a small local model: shorter answer instructions
 
@@ -224,6 +226,8 @@ def render_prompt(view: PromptView) -> list[dict[str, str]]:
         system_notes=view.system_notes,
         tasks_block=view.tasks_block,
         org_block=view.org_block,
+        documents_block=view.documents_block,
+        documents_quoted=view.documents_quoted,
         memories_block=view.memories_block,
         impressions_block=view.impressions_block,
         history_summary=view.history_summary,

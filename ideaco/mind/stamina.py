@@ -23,6 +23,12 @@ EVENTS: dict[str, tuple[float, float, float]] = {
     "chat_positive": (5, -3, -5),  # affinity up by more than 5
     "chat_negative": (-8, 3, 10),  # affinity down by more than 5
     "repetition": (-15, 10, 10),
+    # A document's review (issue 20, IdeaCo's table): passed (a rebuttal that persuaded counts),
+    # or rejected, harder each round.
+    "review_passed": (15, -10, -20),
+    "review_rejected_1": (-5, 5, 10),
+    "review_rejected_2": (-15, 10, 20),
+    "review_rejected_3": (-30, 15, 30),
 }
 RECOVERY_PER_HOUR = (5.0, -5.0, -5.0)  # per idle simulated hour, pro rata
 # Events a noisy model can set off at will (a random dislike, a repeated draft) count at most this
@@ -121,6 +127,11 @@ def counts(st: Stamina, event: str, now: datetime) -> bool:
     if event not in PER_HOUR:
         return event in EVENTS
     return sum(1 for e, at in st.recent if e == event and now - at < HOUR) < PER_HOUR[event]
+
+
+def review_rejected(round_: int) -> str:
+    """The stamina event of a document's `round_`-th rejection (1st, 2nd, 3rd and later)."""
+    return f"review_rejected_{min(max(round_, 1), 3)}"
 
 
 def affinity_event(change: int) -> str | None:

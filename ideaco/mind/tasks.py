@@ -74,6 +74,8 @@ class Task:
     resolved_at: datetime | None = None
     stalled: bool = False
     quiet_thoughts: int = 0  # thoughts in a row that did not advance it
+    document: str | None = None  # the document it delivers (a workspace path; issue 20)
+    requirement: str | None = None  # the requirement's work room it is a piece of (or the requirement)
 
     @property
     def pending(self) -> bool:
@@ -83,7 +85,7 @@ class Task:
         d = {name: getattr(self, name) for name in _task_fields()}
         d["created_at"] = _iso(self.created_at)
         d["resolved_at"] = _iso(self.resolved_at)
-        return d
+        return {k: v for k, v in d.items() if v is not None or k not in _LATER}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Task:
@@ -92,6 +94,9 @@ class Task:
         kwargs["created_at"] = _dt(d["created_at"])
         kwargs["resolved_at"] = _dt(d.get("resolved_at"))
         return cls(**kwargs)
+
+
+_LATER = ("document", "requirement")  # written only when set: records without them read as before
 
 
 @lru_cache(maxsize=1)
@@ -145,6 +150,7 @@ def task_line(task: Task, now: datetime) -> str:
     level = urgency(task, now)
     label = f"{level}: {URGENCY_HINT[level]}" if URGENCY_HINT[level] else level
     line = f"[{task.id}] {_one_line(task.description)} — {kind}, {label}"
+    line += f" (deliver the document {task.document})" if task.document else ""
     return line + " (stalled)" if task.stalled else line
 
 
@@ -304,6 +310,7 @@ def apply_ops(
                 on_resolve_target=target if op.op == "create" else None,
                 on_resolve_hint=_one_line(op.onResolveHint) or None,
                 claim_key=key,
+                document=_one_line(op.document) or None,
             )
             if op.op == "offer":
                 res.offered.append(task)

@@ -16,13 +16,14 @@ from ideaco.cycle import LoopRule, Owed, Phase, Trigger
 from ideaco.ids import BOSS, SECRETARY
 from ideaco.mind import changes as mind_changes
 from ideaco.mind import stamina
-from ideaco.office import between, rules
+from ideaco.office import between, requirements, rules
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
 from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.journal import Journal
 from ideaco.office.org import ToolContext, ToolResult, run_tool
 from ideaco.office.rules import holds, toolcaps
+from ideaco.office.rules.documents import Refusal
 from ideaco.office.scratch import Scratch
 from ideaco.office.starting import restore_cut_think
 from ideaco.office.state import ConversationState, Desk, Employee, Hold, OfficeState
@@ -31,6 +32,7 @@ from ideaco.office.steps import (
     BoardStep,
     CompanyStep,
     ConversationStep,
+    DocumentStep,
     DraftStep,
     EmployeeStep,
     HoldStep,
@@ -151,6 +153,12 @@ def apply_step(office: ApplyingOffice, step: Step, posts: dict[str, Message] | N
         if notice is not None:
             office.post(notice)
         return step
+    if isinstance(step, DocumentStep):  # replayed too: a resume's files are rebuilt from applied
+        before = office.state.documents.get(step.document.key)
+        office.state.documents[step.document.key] = step.document
+        if before is None or before.content != step.document.content:
+            office.journal.document(step.document.key, step.document.content)
+        return step
     assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
     if step.counted:  # a costly call of the secretary's: the per-hour cap counts it (rules/toolcaps.py)
         desk = office.employees[SECRETARY].desk
@@ -189,6 +197,12 @@ def post(office: ApplyingOffice, message: Message) -> LoopRule | None:
     if message.sender == BOSS:  # the boss can always post, and a boss message reopens a room
         conv.closed_until, conv.last_boss_at, conv.blocked_pair = None, message.at, None
         boss_orders(office, message)  # before the wakes: a stop's own mention wakes no one
+        approval = requirements.approval(message.text)
+        if approval is not None:  # `/approve req-1`: the boss signs a reported requirement off
+            scratch = Scratch(office.state)
+            outcome = requirements.sign_off(scratch, approval, "approve", "", office.now())
+            for step in scratch.take(office.now()) if not isinstance(outcome, Refusal) else ():
+                apply_step(office, step, None)
     reach = office.policy.reached_by(office, conv, message, office.rng)  # type: ignore[arg-type]
     if reach.blocked_pair is not None:
         conv.blocked_pair = reach.blocked_pair

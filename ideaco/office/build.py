@@ -27,6 +27,7 @@ from ideaco.office.office import Office
 from ideaco.office.org import secretary_employee
 from ideaco.office.persistence import restore_streams
 from ideaco.office.records import result_from_record
+from ideaco.office.rules.documents import Document
 from ideaco.office.state import STATE_FORMAT, ConversationState, Employee, OfficeState
 from ideaco.office.stats import RunStats
 from ideaco.office.streams import Streams
@@ -175,10 +176,11 @@ def office_from_state(
     company_data = meta.pop("organization", None)
     company = Company.from_dict(company_data) if company_data else Company(scenario.company)
     board = {o["id"]: Offer.from_dict(o) for o in meta.pop("board", None) or ()}
+    documents = [Document.from_dict(d) for d in meta.pop("documents", None) or ()]
     office = Office(
         company=scenario.company,
         language=scenario.language,
-        state=OfficeState(company, employees, conversations, counters, board),
+        state=OfficeState(company, employees, conversations, counters, board, {d.key: d for d in documents}),
         llm=llm,
         clock=clock,
         streams=streams,
@@ -191,6 +193,7 @@ def office_from_state(
         ahead=ahead,
     )
     catch_up(office, messages, thoughts or [], changes or [])
+    journal.workspace({k: d.content for k, d in office.state.documents.items()})  # as applied says
     office.end_at = datetime.fromisoformat(end_at) if end_at else None
     return office
 

@@ -71,6 +71,8 @@ class Company:
     name: str
     departments: dict[str, Department] = field(default_factory=dict)
     requirements: int = 0  # requirements handed out so far (names their work rooms)
+    # A requirement's sign-off (issue 20), by its work room: reported, approved or reopened.
+    signoffs: dict[str, str] = field(default_factory=dict)
 
     def department_for(self, members: Iterable[str]) -> Department | None:
         """The department a room of these members belongs to: the one most of them work in (the
@@ -88,11 +90,14 @@ class Company:
             "name": self.name,
             "departments": [d.to_dict() for d in self.departments.values()],
             "requirements": self.requirements,
-        }
+        } | ({"signoffs": dict(self.signoffs)} if self.signoffs else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Company:
         departments = [Department.from_dict(x) for x in d.get("departments") or []]
         return cls(
-            name=d["name"], departments={x.id: x for x in departments}, requirements=d.get("requirements", 0)
+            name=d["name"],
+            departments={x.id: x for x in departments},
+            requirements=d.get("requirements", 0),
+            signoffs=dict(d.get("signoffs") or {}),
         )

@@ -87,6 +87,7 @@ class OfficeConfig:
     compact_schema: bool = False  # shorter string bounds for small local models
     max_tokens: int = 700  # the cap on each model answer (a scenario's llm.max_tokens_per_call)
     temperature: float = 0.8
+    review_rounds: int = 3  # a document's rejections before its department's lead decides (issue 20)
 
     def person_levers(self) -> LeverConfig:
         """The levers as the switches leave them: with personas off no tendency is read (docs/mind.md)."""
@@ -126,7 +127,9 @@ def config_for(scenario: Scenario) -> OfficeConfig:
     if unknown:
         raise ValueError(f"timers.{unknown[0]}: unknown timer (known: {', '.join(sorted(known))})")
     timers = dataclasses.replace(rules.TimerConfig(), **scenario.timers)
-    config = OfficeConfig(timers=timers, gates=gate_config(scenario.gates))
+    config = OfficeConfig(
+        timers=timers, gates=gate_config(scenario.gates), review_rounds=scenario.review_rounds
+    )
     if scenario.llm and scenario.llm.temperature is not None:
         config.temperature = scenario.llm.temperature
     if scenario.llm and scenario.llm.max_tokens_per_call:

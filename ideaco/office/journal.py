@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from ideaco.store.jsonl import JsonlLog
 from ideaco.store.rundir import RunDir
+from ideaco.store.workspace import WORKSPACE, Workspace
 
 
 class Journal(Protocol):
@@ -20,6 +21,10 @@ class Journal(Protocol):
     def change(self, record: dict[str, Any]) -> None: ...
 
     def checkpoint(self, state: dict[str, Any]) -> None: ...
+
+    def document(self, key: str, content: str) -> None: ...  # a workspace file: <department>/<path>
+
+    def workspace(self, documents: dict[str, str]) -> None: ...  # the workspace as a resume rebuilt it
 
     def close(self) -> None: ...
 
@@ -32,6 +37,7 @@ class MemoryJournal:
         self.thoughts: list[dict[str, Any]] = []
         self.changes: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.documents: dict[str, str] = {}  # the workspace: key -> content
 
     def message(self, record: dict[str, Any]) -> None:
         self.messages.append(record)
@@ -44,6 +50,12 @@ class MemoryJournal:
 
     def checkpoint(self, state: dict[str, Any]) -> None:
         self.state = state
+
+    def document(self, key: str, content: str) -> None:
+        self.documents[key] = content
+
+    def workspace(self, documents: dict[str, str]) -> None:
+        self.documents = dict(documents)
 
     def close(self) -> None:
         pass
@@ -70,6 +82,7 @@ class RunJournal:
         self._thoughts: JsonlLog | None = rundir.open_thoughts() if rundir.thoughts_path.exists() else None
         self._changes: JsonlLog | None = rundir.open_changes() if rundir.changes_path.exists() else None
         self._state = rundir.state_store()
+        self._workspace = Workspace(rundir.path / WORKSPACE)
 
     def message(self, record: dict[str, Any]) -> None:
         if self._messages is None:  # message ids are never written twice
@@ -89,6 +102,12 @@ class RunJournal:
     def checkpoint(self, state: dict[str, Any]) -> None:
         self._sync_logs()  # first: the state must not count records the disk has not got
         self._state.save(state)
+
+    def document(self, key: str, content: str) -> None:
+        self._workspace.write(key, content)
+
+    def workspace(self, documents: dict[str, str]) -> None:
+        self._workspace.rebuild(documents)
 
     def _sync_logs(self) -> None:
         for log in (self._messages, self._thoughts, self._changes):

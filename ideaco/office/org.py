@@ -316,6 +316,7 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         created_at=ctx.now,
         origin=BOSS,
         on_resolve_target=boss_conversation_id(owner.id),
+        requirement=place if dept is not None else None,
     )
     owner.mind.tasks.append(task)
     if ctx.stamina:

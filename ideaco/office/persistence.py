@@ -32,6 +32,7 @@ def snapshot(office: OfficeView) -> dict[str, Any]:
             "stats": office.stats.to_dict(),
             "organization": office.company_model.to_dict(),
             "board": [o.to_dict() for o in office.state.board.values()],
+            "documents": [d.to_dict() for d in office.state.documents.values()],
         },
         # One TinyDB document per employee and per conversation.
         "employees": [e.to_dict() for e in office.employees.values()],

@@ -18,7 +18,7 @@ from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
-from ideaco.office import taskboard
+from ideaco.office import documents, taskboard
 from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.org import SUMMARY_NOTE, slug, tools_allowed
 from ideaco.office.rules.mentions import named_in
@@ -80,6 +80,7 @@ def wire_context(
         task_ids=tuple(t.id for t in emp.mind.pending_tasks),
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
         tools=tools,
+        documents=documents.TOOLS if documents.offered(office, emp) else (),
         compact=compact,
         # A small model summarizes only what its prompt no longer shows, and is offered task ops
         # only with tasks of its own, an engine note, or the boss's words to answer.
@@ -200,6 +201,7 @@ def prompt_view(
     long, short = recall.recall(mind.memory, now, read_text)
     present = [m for m in conv.members if m != emp.id]
     secretary = emp.id == SECRETARY
+    notes, read = documents.split_notes(office, tuple(notes))
     return PromptView(
         me=Person(emp.id, emp.name, emp.role),
         age=emp.age,
@@ -233,6 +235,8 @@ def prompt_view(
         tools=secretary,
         org_block=org_block(office) if secretary else "",
         quoted=tuple(summary_quotes(office, note)) if secretary else (),
+        documents_block=documents.prompt_block(office, emp),
+        documents_quoted=read,
         answering=answering,
         compact=compact,
     )

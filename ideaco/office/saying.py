@@ -11,7 +11,7 @@ from datetime import datetime
 from ideaco.cycle import Gate, Owed
 from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
 from ideaco.mind.thought import TOOL_ARGS, Thought
-from ideaco.office import person
+from ideaco.office import documents, person
 from ideaco.office.conversation import ESCALATION, ConversationKind
 from ideaco.office.org import ToolContext, tools_allowed
 from ideaco.office.rules import toolcaps
@@ -155,8 +155,8 @@ def actions(
                 result.corrections.append(f"{where}: {step.message}")
             names, changed_staff = {e.id: e.name for e in scratch.employees.values()}, True
             continue
-        if action.tool != "send_message":
-            result.corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
+        if action.tool != "send_message":  # a document tool (issue 20), or an unknown one: dropped
+            documents.act(office, scratch, ctx, action, where, result, now, owe)
             continue
         to = str(action.args.get("to") or "").strip().lstrip("@")
         content = str(action.args.get("content") or "").strip()[:2000]

@@ -16,6 +16,7 @@ from typing import Any
 from ideaco.mind import changes as mind_changes
 from ideaco.mind.board import Offer
 from ideaco.office.company import Company
+from ideaco.office.rules.documents import Document
 from ideaco.office.state import (
     CONVERSATION_FIELDS,
     IDENTITY,
@@ -23,7 +24,15 @@ from ideaco.office.state import (
     Employee,
     OfficeState,
 )
-from ideaco.office.steps import BoardStep, CompanyStep, ConversationStep, EmployeeStep, MindStep, Step
+from ideaco.office.steps import (
+    BoardStep,
+    CompanyStep,
+    ConversationStep,
+    DocumentStep,
+    EmployeeStep,
+    MindStep,
+    Step,
+)
 
 
 class Scratch:
@@ -36,6 +45,8 @@ class Scratch:
         self.counters = dict(state.counters)
         self.board: dict[str, Offer] = dict(state.board)  # changed in place; diffed at take()
         self._board_before = dict(state.board)
+        self.documents: dict[str, Document] = dict(state.documents)  # set through set_document
+        self._document_tools: dict[str, str] = {}  # key -> the tool that changed it since the last take
         self._company: Company | None = None  # a copy, once changed
         self._before: dict[tuple[str, str], Any] = {}  # (kind, id) -> object as of the last take()
         self._new: set[tuple[str, str]] = set()
@@ -90,6 +101,11 @@ class Scratch:
         """Note a stamina event of `employee_id` (logged with its next mind step)."""
         self._events.setdefault(employee_id, []).append(event)
 
+    def set_document(self, document: Document, tool: str) -> None:
+        """A document written, revised or reviewed (a document step at the next take)."""
+        self.documents[document.key] = document
+        self._document_tools[document.key] = tool
+
     def next_task_id(self) -> str:
         self.counters["task"] = self.counters.get("task", 0) + 1
         return f"task-{self.counters['task']}"
@@ -114,6 +130,9 @@ class Scratch:
             removed = tuple(k for k in self._board_before if k not in self.board)
             steps.append(BoardStep(added, removed))
             self._board_before = dict(self.board)
+        for key, tool in self._document_tools.items():
+            steps.append(DocumentStep(self.documents[key], tool))
+        self._document_tools.clear()
         self._before.clear()
         self._new.clear()
         self._events.clear()

@@ -18,6 +18,7 @@ from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
 from ideaco.office.company import Company
 from ideaco.office.conversation import ConversationKind, Message
+from ideaco.office.rules.documents import Document
 
 RECENT_WINDOW = 60  # messages kept in memory per conversation
 STATE_FORMAT = 2  # 2: employees as identity + mind + desk; thoughts.jsonl records carry `applied`
@@ -243,3 +244,4 @@ class OfficeState:
     conversations: dict[str, ConversationState]
     counters: dict[str, int] = field(default_factory=lambda: {"thought": 0, "message": 0})
     board: dict[str, Offer] = field(default_factory=dict)  # tasks nobody owns yet, by id
+    documents: dict[str, Document] = field(default_factory=dict)  # the workspace, by department/path

@@ -17,6 +17,7 @@ from ideaco.cycle import Gate, LoopRule, Owed, Trigger
 from ideaco.mind.board import Offer
 from ideaco.mind.changes import MindChanges
 from ideaco.office.conversation import Message
+from ideaco.office.rules.documents import Document
 from ideaco.office.rules.drafts import TextRule
 
 _TIMES = ("closed_until", "last_boss_at", "reset_at", "reopens_at", "wake_at", "escalated_at")
@@ -289,6 +290,22 @@ class ToolStep:
         return cls(d["tool"], bool(d["ok"]), d["message"], d.get("cap"), bool(d.get("counted")))
 
 
+@dataclass(frozen=True)
+class DocumentStep:
+    """A document written, revised or reviewed (`office/rules/documents.py`): the whole document as
+    it is now, its content included, so the workspace is rebuilt from `applied` alone."""
+
+    document: Document
+    tool: str = ""  # what did it: write_document, revise_document, request_review, review, rebut
+
+    def to_record(self) -> dict[str, Any]:
+        return {"step": "document", "tool": self.tool, "document": self.document.to_dict()}
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> DocumentStep:
+        return cls(Document.from_dict(d["document"]), d.get("tool") or "")
+
+
 Step = (
     MindStep
     | EmployeeStep
@@ -301,6 +318,7 @@ Step = (
     | BoardStep
     | NoticeStep
     | ToolStep
+    | DocumentStep
 )
 
 _KINDS: dict[str, Any] = {
@@ -315,6 +333,7 @@ _KINDS: dict[str, Any] = {
     "board": BoardStep,
     "notice": NoticeStep,
     "tool": ToolStep,
+    "document": DocumentStep,
 }
 
 

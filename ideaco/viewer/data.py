@@ -17,6 +17,7 @@ from ideaco.analysis import History, history
 from ideaco.ids import BOSS, SYSTEM, boss_chat_owner, dm_members
 from ideaco.metrics import SUMMARY, evaluate
 from ideaco.store.runlog import RunLog
+from ideaco.viewer.documents import documents
 
 KIND_ORDER = {"work": 0, "casual": 1, "boss": 2, "dm": 3}
 _THOUGHT_OF = re.compile(r"^(.+)-\d+$")  # a posted message's id: <thought id>-<n>
@@ -216,5 +217,6 @@ def gather(run: RunLog) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         "talk": collab["talk"]["edges"],
         "stamina": _stamina(hist, start),
         "affinity": _affinity(collab["affinity"], start),
+        "documents": documents(list(run.thoughts), start),
     }
     return data, list(run.thoughts)

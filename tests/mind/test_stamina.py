@@ -18,6 +18,7 @@ from ideaco.mind.stamina import (
     may_claim,
     prompt_note,
     recover,
+    review_rejected,
     should_escalate,
     zone,
 )
@@ -45,7 +46,21 @@ def test_events_table_is_the_spec():
         "chat_positive": (5, -3, -5),
         "chat_negative": (-8, 3, 10),
         "repetition": (-15, 10, 10),
+        "review_passed": (15, -10, -20),
+        "review_rejected_1": (-5, 5, 10),
+        "review_rejected_2": (-15, 10, 20),
+        "review_rejected_3": (-30, 15, 30),
     }
+
+
+def test_a_rejection_stings_more_each_round():
+    assert [review_rejected(n) for n in (1, 2, 3, 4, 9)] == [
+        "review_rejected_1",
+        "review_rejected_2",
+        "review_rejected_3",
+        "review_rejected_3",
+        "review_rejected_3",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,11 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel
 
 from ideaco.mind.thought.model import (
+    DOCUMENT_TOOLS,
     REQUIRED,
     Action,
     Bound,
+    DocumentArgs,
     MemoryOp,
     OutMessage,
     Range,
@@ -124,7 +126,7 @@ class _Corrector:
                 item[name] = info.default
 
 
-def _clean_args(c: _Corrector, args: Any, where: str) -> dict[str, Any] | None:
+def _clean_args(c: _Corrector, args: Any, where: str, tool: Any = None) -> dict[str, Any] | None:
     """An action's args, bounded like every other field: strings cut, lists capped, nesting dropped.
 
     None (with a note) when args is not an object: the action is dropped.
@@ -147,6 +149,8 @@ def _clean_args(c: _Corrector, args: Any, where: str) -> dict[str, Any] | None:
         at = f"{where}.{name}"
         # `to` names a colleague or a room: an id, and it is quoted back in corrections.
         limit = id_limit if name == "to" else text_limit
+        if name == "content" and tool in DOCUMENT_TOOLS:  # a document: office/rules/documents.py bounds it
+            limit = _bound(DocumentArgs, "content").keep
         if value is None or isinstance(value, (bool, int, float)):
             out[name] = value
         elif isinstance(value, str):
@@ -176,7 +180,7 @@ def _clean_ops(c: _Corrector, raw: dict[str, Any], key: str, model: type[BaseMod
         item = dict(item)
         c.fields(model, item, where)
         if key == "actions" and item.get("args") is not None:
-            args = _clean_args(c, item["args"], f"{where}.args")
+            args = _clean_args(c, item["args"], f"{where}.args", item.get("tool"))
             if args is None:
                 continue
             item["args"] = args

@@ -94,6 +94,10 @@ ID = _text("id", 80, 24)
 TOOL = _text("tool", 40, 16)
 TO = _text("to", 80, 40)
 NAME = _text("name", 80)
+PATH = _text("path", 120, 60)
+DOCUMENT = _text(
+    "document", 64_000, 1200
+)  # what a model may send; office/rules/documents.py bounds what is kept
 
 MemoryCategory = Literal[
     "preference", "fact", "instruction", "task", "context", "relationship", "experience", "decision"
@@ -162,6 +166,7 @@ class TaskOp(_Part):
     onResolveTarget: Annotated[str | None, _text("id", 80, 24), Choice("targets", blank=True)] = None  # noqa: N815
     onResolveHint: Annotated[str | None, HINT] = None  # noqa: N815
     claimKey: Annotated[str | None, CLAIM_KEY] = None  # noqa: N815
+    document: Annotated[str | None, PATH, WireOnly(compact=False)] = None  # an offer's expected document
     result: Annotated[str | None, RESULT] = None
     reason: Annotated[str | None, RESULT, OFF_WIRE] = None
 
@@ -186,7 +191,11 @@ class Thought(_Part):
     taskOps: Annotated[list[TaskOp], Bound("taskOps", 5, 1)] = Field(default_factory=list)  # noqa: N815
 
     def to_record(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", exclude_none=False)
+        out = self.model_dump(mode="json", exclude_none=False)
+        for op in out["taskOps"]:  # written only when set (issue 20): records without it read as before
+            if op.get("document") is None:
+                op.pop("document", None)
+        return out
 
 
 REQUIRED = tuple(name for name, info in Thought.model_fields.items() if info.is_required())
@@ -248,3 +257,32 @@ TOOL_ARGS: dict[str, type[ToolArgs]] = {
     "dismiss_employee": DismissEmployee,
     "summarize": Summarize,
 }
+
+
+# --------------------------------------------------------------------------- the document tools
+
+
+class DocumentArgs(_Part):
+    """The arguments of every document tool (issue 20), as the wire asks for them: the union."""
+
+    wire_required: ClassVar[tuple[str, ...] | None] = ("path",)
+
+    path: Annotated[str, PATH]
+    content: Annotated[str, DOCUMENT] = ""
+    base: Annotated[str, ID] = ""
+    task: Annotated[str, ID] = ""
+    verdict: Literal["", "approve", "reject", "reopen"] = ""
+    requirement: Annotated[str, ID] = ""  # sign_off: the requirement's work room
+    notes: Annotated[str, RESULT] = ""
+    argument: Annotated[str, RESULT] = ""
+
+
+DOCUMENT_TOOLS = (
+    "write_document",
+    "revise_document",
+    "read_document",
+    "request_review",
+    "review",
+    "rebut",
+    "sign_off",
+)

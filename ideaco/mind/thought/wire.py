@@ -21,6 +21,7 @@ from ideaco.mind.thought.model import (
     TOOL_ARGS,
     Bound,
     Choice,
+    DocumentArgs,
     OffWire,
     Range,
     SendMessageArgs,
@@ -39,6 +40,7 @@ class WireContext:
     task_ids: tuple[str, ...] = ()
     memory_ids: tuple[str, ...] | None = None
     tools: tuple[str, ...] = ()  # the organization tools offered (the secretary's)
+    documents: tuple[str, ...] = ()  # the document tools offered (full wire only; issue 20)
     compact: bool = False
     # Whether memorySummary is asked for. A small model (compact) is asked only when older
     # messages have left the prompt's window: otherwise it spends 30 tokens restating them.
@@ -204,6 +206,13 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     elif ctx.tools:
         tool = _obj({"tool": {"enum": sorted(ctx.tools)}, "args": _tool_args(ctx)}, ["tool", "args"])
         props["actions"] = {"type": "array", "items": {"anyOf": [send, tool]}, "maxItems": bound.keep}
+    if ctx.documents and not ctx.compact:
+        doc = _obj(
+            {"tool": {"enum": list(ctx.documents)}, "args": _object(DocumentArgs, ctx)}, ["tool", "args"]
+        )
+        items = props["actions"]["items"]
+        props["actions"] = props["actions"] | {"items": {"anyOf": [*items.get("anyOf", [items]), doc]}}
+        props["actions"]["maxItems"] = max(props["actions"]["maxItems"], bound.keep)
     if ctx.compact:
         # A draft is always written (a silent thought's is logged, never posted); an empty draft
         # is silence (measured: forcing text into it doubled a run's thoughts).

@@ -556,6 +556,30 @@
     })));
   }
 
+  // The workspace (issue 20): each document's review thread, its text now, each version's diff.
+  function documentsTab() {
+    var box = document.getElementById("docs");
+    box.textContent = "";
+    var docs = DATA.documents || [];
+    if (!docs.length) { box.appendChild(el("p", "hint", "No documents in this run's workspace.")); return; }
+    docs.forEach(function (d) {
+      var review = d.review || {};
+      box.appendChild(el("h2", null, d.key));
+      box.appendChild(el("p", "hint", "by " + nameOf(d.author) + " · " + d.versions.length + " version(s) · " +
+        (review.status ? review.status + ", reviewer " + nameOf(review.reviewer) + ", rejections " + review.round : "not reviewed")));
+      box.appendChild(table(["time", "who", "tool", "review", "notes"], d.history.map(function (h) {
+        return [h.t === null ? "" : clock(h.t), nameOf(h.employee), h.tool, h.status || "", h.notes || h.argument || ""];
+      })));
+      var last = d.versions[d.versions.length - 1];
+      box.appendChild(el("h5", null, "Version " + last.hash + " (now)"));
+      box.appendChild(el("pre", "doc", last.content));
+      d.versions.slice(1).forEach(function (v) {
+        box.appendChild(el("h5", null, "Changes in version " + v.hash + " by " + nameOf(v.author)));
+        box.appendChild(el("pre", "diff", v.diff));
+      });
+    });
+  }
+
   // ------------------------------------------------------------------ tabs and start
 
   var drawn = {};
@@ -566,6 +590,7 @@
     drawn[name] = true;
     if (name === "people") { talkGraph(document.getElementById("talk")); staminaChart(); affinityChart(); }
     if (name === "metrics") summaryTab();
+    if (name === "documents") documentsTab();
   }
   document.getElementById("tabs").addEventListener("click", function (e) {
     var bt = e.target.closest("button[data-tab]");

@@ -1,0 +1,90 @@
+"""The chat's work commands (issue 20): `/docs` (the workspace), `/requirement` (a requirement's
+pieces and documents) and `/approve REQ` (the boss signs a reported requirement off).
+
+`/approve` is a boss line in the lead's boss chat (`/approve req-1`), applied where every boss
+line is (office/applying.py), so the logs keep it and a resume replays it.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ideaco.cli.display import safe_text
+from ideaco.ids import boss_conversation_id
+from ideaco.mind.board import REQUIREMENT_ROOM
+from ideaco.office import requirements
+from ideaco.office.office import Office
+
+
+class WorkCommandError(ValueError):
+    """A work command the chat cannot act on (one line for the boss)."""
+
+
+def docs_lines(office: Office, path: str | None = None) -> list[Text]:
+    """Every document with its version, author and review; with a path, its text too."""
+    docs = office.state.documents
+    if path is not None:
+        doc = docs.get(path) or next((d for d in docs.values() if d.path == path), None)
+        if doc is None:
+            raise WorkCommandError(f"no document {safe_text(path)!r} (/docs lists them)")
+        docs = {doc.key: doc}
+    if not docs:
+        return [Text("no documents yet", style="dim")]
+    lines = []
+    for doc in docs.values():
+        review = doc.review
+        state = (
+            f"{review.status}, reviewer {review.reviewer}, rejections {review.round}"
+            if review
+            else "not reviewed"
+        )
+        line = Text.assemble(
+            (doc.key, "bold"),
+            f" · version {doc.version} ({len(doc.versions)} in all) · by {doc.author} · {state}",
+        )
+        lines.append(line)
+        if path is not None:
+            lines += [Text(safe_text(row)) for row in doc.content.splitlines()]
+    return lines
+
+
+def _requirement_rooms(office: Office) -> list[str]:
+    return [c for c in office.conversations if c.startswith(REQUIREMENT_ROOM)]
+
+
+def requirement_lines(office: Office, room: str | None = None) -> list[Text]:
+    """Each requirement (or one): its sign-off, its pieces (owner, status, document)."""
+    rooms = [room] if room else _requirement_rooms(office)
+    if not rooms:
+        return [Text("no requirements yet", style="dim")]
+    lines = []
+    for rid in rooms:
+        conv = office.conversations.get(rid)
+        if conv is None:
+            raise WorkCommandError(f"no requirement {safe_text(rid)!r}")
+        signoff = office.company_model.signoffs.get(rid, "open")
+        lines.append(Text.assemble((rid, "bold"), f" · {safe_text(conv.name)} · {signoff}"))
+        for emp in office.employees.values():
+            for task in emp.mind.tasks:
+                if task.requirement != rid:
+                    continue
+                doc = f" · {task.document}" if task.document else ""
+                lines.append(
+                    Text(f"  [{task.id}] {emp.id} · {task.status}{doc} · {safe_text(task.description)}")
+                )
+    return lines
+
+
+def approve(office: Office, room: str) -> str:
+    """The boss's `/approve req-<n>`, written in the requirement's lead's boss chat."""
+    if office.company_model.signoffs.get(room) != requirements.REPORTED:
+        raise WorkCommandError(
+            f"{safe_text(room)} is not a requirement waiting for your sign-off (/requirement)"
+        )
+    conv = office.conversations[room]
+    dept = office.company_model.departments.get(conv.department or "")
+    lead = (dept.lead or next(iter(dept.members), None)) if dept else None
+    if lead is None:
+        raise WorkCommandError(f"{room} has no lead to tell")
+    office.post_as_boss(boss_conversation_id(lead), f"/approve {room}")
+    return f"{room} approved; {office.name_of(lead)} is told"

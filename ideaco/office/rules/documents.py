@@ -1,0 +1,284 @@
+"""Documents in a department's workspace and their reviews (issue 20): pure rules, `now` passed in.
+
+A document is a plain UTF-8 file at `<department>/<path>` in the run's workspace. Every write
+is a new `Version` (a short hash of its content); a revision names the version it revises
+(`base`), so a stale one is refused and no update is lost. A review thread runs on the
+document: the author asks, a reviewer who is not the author approves or rejects, the author
+revises or rebuts, for at most `rounds` rejections; then the department's lead decides.
+Each function returns the new `Document` or a `Refusal` whose reason the employee reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+MAX_BYTES = 16_000  # one document's content, UTF-8
+MAX_DOCUMENTS = 200  # in a run's workspace
+MAX_PATH = 120
+MAX_DEPTH = 4  # folders and file
+MAX_NOTES = 1000  # review notes, a rebuttal's argument
+HASH_CHARS = 8
+_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+# Names Windows keeps for devices, whatever the extension: a user opening the folder there must not trip on one.
+RESERVED = frozenset(
+    {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+)
+
+REQUESTED, REJECTED, REBUTTED, APPROVED, FAILED = "requested", "rejected", "rebutted", "approved", "failed"
+VERDICTS = ("approve", "reject")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a document tool changed nothing (the employee reads it in its next thought)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Version:
+    hash: str
+    author: str
+    at: datetime
+    thought: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hash": self.hash, "author": self.author, "at": self.at.isoformat(), "thought": self.thought}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Version:
+        return cls(d["hash"], d["author"], datetime.fromisoformat(d["at"]), d.get("thought", ""))
+
+
+@dataclass(frozen=True)
+class Review:
+    """A document's review thread: who reviews it, where it stands, how many rejections so far."""
+
+    reviewer: str
+    status: str = REQUESTED
+    round: int = 0  # rejections so far
+    streak: int = 0  # rejections in a row (an approval or a persuasive rebuttal ends it)
+    notes: str = ""  # the last verdict's notes
+    argument: str = ""  # the author's last rebuttal
+    final: bool = False  # the rounds are spent: the lead decides
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reviewer": self.reviewer,
+            "status": self.status,
+            "round": self.round,
+            "streak": self.streak,
+            "notes": self.notes,
+            "argument": self.argument,
+            "final": self.final,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Review:
+        return cls(
+            reviewer=d["reviewer"],
+            status=d.get("status", REQUESTED),
+            round=int(d.get("round") or 0),
+            streak=int(d.get("streak") or 0),
+            notes=d.get("notes") or "",
+            argument=d.get("argument") or "",
+            final=bool(d.get("final")),
+        )
+
+
+@dataclass(frozen=True)
+class Document:
+    department: str
+    path: str
+    author: str
+    content: str
+    versions: tuple[Version, ...]
+    task: str | None = None
+    review: Review | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.department}/{self.path}"
+
+    @property
+    def version(self) -> str:
+        return self.versions[-1].hash
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "department": self.department,
+            "path": self.path,
+            "author": self.author,
+            "content": self.content,
+            "versions": [v.to_dict() for v in self.versions],
+            "task": self.task,
+            "review": self.review.to_dict() if self.review else None,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Document:
+        review = d.get("review")
+        return cls(
+            d["department"],
+            d["path"],
+            d["author"],
+            d["content"],
+            tuple(Version.from_dict(v) for v in d.get("versions") or ()),
+            d.get("task"),
+            Review.from_dict(review) if review else None,
+        )
+
+
+def version_hash(content: str) -> str:
+    """The short hash a prompt shows for a version (and a revision names as its base)."""
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()[:HASH_CHARS]
+
+
+def check_path(path: str) -> str | Refusal:
+    """A workspace path as stored (folders with `/`), or why it is not one.
+
+    Relative, at most MAX_DEPTH parts of letters, digits, `.`, `_` and `-`, none starting with a
+    dot (so no `..`, no hidden files), no device names: it can only name a plain file inside the
+    department's folder.
+    """
+    if not isinstance(path, str) or not path.strip():
+        return Refusal("a document needs a path, like notes/plan.md")
+    path = path.strip()
+    if len(path) > MAX_PATH:
+        return Refusal(f"path longer than {MAX_PATH} characters")
+    if path.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", path):
+        return Refusal(f"{path!r} is not relative to the workspace")
+    parts = path.split("/")
+    if len(parts) > MAX_DEPTH:
+        return Refusal(f"{path!r} is more than {MAX_DEPTH} folders deep")
+    for part in parts:
+        if part in ("", ".", ".."):
+            return Refusal(f"{path!r} leaves its folder (empty, . or .. part)")
+        if not _SEGMENT.fullmatch(part) or part.endswith("."):
+            return Refusal(f"{part!r} in {path!r}: use letters, digits, '.', '_' and '-' only")
+        if part.split(".", 1)[0].lower() in RESERVED:
+            return Refusal(f"{part!r} is a reserved name")
+    return path
+
+
+def check_content(content: Any) -> str | Refusal:
+    if not isinstance(content, str) or not content.strip():
+        return Refusal("a document needs content")
+    size = len(content.encode("utf-8"))
+    if size > MAX_BYTES:
+        return Refusal(f"content of {size} bytes is over the limit of {MAX_BYTES}")
+    return content
+
+
+def write(
+    documents: dict[str, Document],
+    department: str,
+    path: str,
+    content: str,
+    author: str,
+    now: datetime,
+    thought: str,
+    task: str | None = None,
+) -> Document | Refusal:
+    """A new document (refused if the file exists, or the workspace is full)."""
+    checked = check_path(path)
+    if isinstance(checked, Refusal):
+        return checked
+    text = check_content(content)
+    if isinstance(text, Refusal):
+        return text
+    if f"{department}/{checked}" in documents:
+        current = documents[f"{department}/{checked}"]
+        return Refusal(
+            f"{checked} exists (version {current.version}): revise_document it with base {current.version}"
+        )
+    if len(documents) >= MAX_DOCUMENTS:
+        return Refusal(f"the workspace holds {MAX_DOCUMENTS} documents already")
+    version = Version(version_hash(text), author, now, thought)
+    return Document(department, checked, author, text, (version,), task)
+
+
+def revise(
+    doc: Document, content: str, base: str, author: str, now: datetime, thought: str
+) -> Document | Refusal:
+    """A new version of `doc`, if `base` is the version it has now (else the reviser read a stale one)."""
+    text = check_content(content)
+    if isinstance(text, Refusal):
+        return text
+    if str(base or "").strip() != doc.version:
+        return Refusal(
+            f"{doc.path} is at version {doc.version}, not {base!r}: read_document it and revise that"
+        )
+    if doc.review is not None and doc.review.status == APPROVED:
+        return Refusal(f"{doc.path} is approved: it is not revised any more")
+    if version_hash(text) == doc.version:
+        return Refusal(f"{doc.path}: the revision is the same text")
+    versions = (*doc.versions, Version(version_hash(text), author, now, thought))
+    return replace(doc, content=text, versions=versions)
+
+
+def request_review(doc: Document, author: str, reviewer: str | None) -> Document | Refusal:
+    """The author asks for a review; `reviewer` is whom the office names (never the author)."""
+    if author != doc.author:
+        return Refusal(f"only its author asks for a review of {doc.path}")
+    if reviewer is None or reviewer == author:
+        return Refusal(f"nobody but you could review {doc.path}")
+    review = doc.review
+    if review is not None and review.status in (REQUESTED, REBUTTED, APPROVED, FAILED):
+        return Refusal(f"{doc.path} is {review.status} already")
+    if review is None:
+        return replace(doc, review=Review(reviewer))
+    return replace(doc, review=replace(review, status=REQUESTED, reviewer=review.reviewer))
+
+
+def verdict(
+    doc: Document, reviewer: str, decision: str, notes: str, rounds: int, lead: str | None
+) -> Document | Refusal:
+    """A reviewer's approve or reject. The `rounds`-th rejection hands the decision to the lead
+    (when the lead is neither author nor reviewer); the lead's own verdict is final."""
+    review = doc.review
+    if review is None or review.status not in (REQUESTED, REBUTTED):
+        return Refusal(f"{doc.path} is not waiting for a review")
+    if reviewer != review.reviewer:
+        return Refusal(f"{doc.path} is not yours to review")
+    if decision not in VERDICTS:
+        return Refusal(f"verdict is approve or reject, not {decision!r}")
+    notes = " ".join(str(notes or "").split())[:MAX_NOTES]
+    if decision == "approve":
+        return replace(doc, review=replace(review, status=APPROVED, streak=0, notes=notes))
+    if review.final:
+        return replace(doc, review=replace(review, status=FAILED, notes=notes))
+    rejected = replace(review, status=REJECTED, round=review.round + 1, streak=review.streak + 1, notes=notes)
+    if rejected.round >= rounds and lead is not None and lead not in (doc.author, reviewer):
+        rejected = replace(rejected, status=REQUESTED, reviewer=lead, final=True)
+    return replace(doc, review=rejected)
+
+
+def rebut(doc: Document, author: str, argument: str) -> Document | Refusal:
+    """The author argues against a rejection; the reviewer reads it and gives a verdict again."""
+    review = doc.review
+    if author != doc.author:
+        return Refusal(f"only its author rebuts a review of {doc.path}")
+    if review is None or review.status != REJECTED:
+        return Refusal(f"{doc.path} has no rejection to rebut")
+    argument = " ".join(str(argument or "").split())[:MAX_NOTES]
+    if not argument:
+        return Refusal("a rebuttal needs an argument")
+    return replace(doc, review=replace(review, status=REBUTTED, argument=argument))
+
+
+def reviewer_for(author: str, lead: str | None, members: list[str]) -> str | None:
+    """Whom a review goes to: the department's lead, unless it wrote the document; then the first
+    other member."""
+    if lead is not None and lead != author:
+        return lead
+    return next((m for m in members if m != author), None)
+
+
+def passed_by_rebuttal(before: Review | None, after: Review | None) -> bool:
+    """Whether an approval came after a rebuttal: the author argued and was right."""
+    return before is not None and after is not None and before.status == REBUTTED and after.status == APPROVED

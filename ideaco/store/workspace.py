@@ -1,0 +1,95 @@
+"""A run's workspace (issue 20): `RUNDIR/workspace/<department>/<path>`, plain UTF-8 files.
+
+The office decides what a document holds (`office/rules/documents.py` checks every path); this
+writes it, atomically, and never through a link: a folder or file on the way that is a link is
+refused, so nothing lands outside the workspace whatever the disk holds. `rebuild` makes the
+folder hold exactly the documents it is given (a resume, whose state comes from `applied`).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from ideaco.store.atomic import atomic_write_text
+
+WORKSPACE = "workspace"
+
+
+class WorkspaceError(OSError):
+    """A document the workspace will not write (a link on its way, a path leaving the folder)."""
+
+
+class Workspace:
+    """The files of one run's workspace; `key` is `<department>/<path>`."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+
+    def _target(self, key: str) -> Path:
+        parts = key.split("/")
+        if len(parts) < 2 or any(p in ("", ".", "..") or p.startswith(".") for p in parts) or "\\" in key:
+            raise WorkspaceError(f"{key!r} is not a workspace path")
+        return self.root.joinpath(*parts)
+
+    def _no_links(self, target: Path) -> None:
+        """Every folder from the workspace down to `target`, and `target`, is no link."""
+        here = self.root
+        for part in (None, *target.relative_to(self.root).parts):
+            here = here / part if part else here
+            try:
+                mode = os.lstat(here).st_mode
+            except FileNotFoundError:
+                return
+            if stat.S_ISLNK(mode):
+                raise WorkspaceError(f"{here} is a link: the workspace writes no document through one")
+
+    def write(self, key: str, content: str) -> None:
+        target = self._target(key)
+        self._no_links(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self._no_links(target)  # a link made between the check and the folder's creation
+        atomic_write_text(target, content)
+
+    def read(self, key: str) -> str | None:
+        target = self._target(key)
+        try:
+            self._no_links(target)
+            return target.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def files(self) -> dict[str, str]:
+        """Every regular file's key and text (links and hidden files are not the workspace's)."""
+        out: dict[str, str] = {}
+        if not self.root.is_dir() or self.root.is_symlink():
+            return out
+        for folder, dirs, names in os.walk(self.root, followlinks=False):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                path = Path(folder) / name
+                if name.startswith(".") or not stat.S_ISREG(os.lstat(path).st_mode):
+                    continue
+                out[path.relative_to(self.root).as_posix()] = path.read_text(
+                    encoding="utf-8", errors="replace"
+                )
+        return out
+
+    def rebuild(self, documents: dict[str, str]) -> None:
+        """The workspace as `documents` say: each written unless it holds that text already, and any
+        other file (a write a kill left before its thought was logged) removed."""
+        for key, content in documents.items():
+            if self.read(key) != content:
+                self.write(key, content)
+        if not self.root.is_dir() or self.root.is_symlink():
+            return
+        for folder, dirs, names in os.walk(self.root, followlinks=False):
+            for name in [d for d in dirs if (Path(folder) / d).is_symlink()]:
+                (Path(folder) / name).unlink()  # the link only: where it points is not the workspace's
+                dirs.remove(name)
+            for name in names:
+                path = Path(folder) / name
+                key = path.relative_to(self.root).as_posix()
+                if key not in documents:
+                    path.unlink()

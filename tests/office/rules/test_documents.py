@@ -1,0 +1,140 @@
+"""Documents' pure rules (issue 20): paths, versions, and the review thread on both sides of its bounds."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from ideaco.office.rules import documents as rules
+from ideaco.office.rules.documents import MAX_BYTES, MAX_DOCUMENTS, Refusal
+
+NOW = datetime(2026, 1, 5, 9, 0)
+
+
+@pytest.mark.parametrize("path", ["plan.md", "specs/api.md", "a/b/c/d.txt", "x" * 64, "v1.2_final-B.md"])
+def test_a_plain_relative_path_is_kept(path: str) -> None:
+    assert rules.check_path(f"  {path} ") == path
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("", "needs a path"),
+        ("../up.md", "leaves its folder"),
+        ("a/../../b.md", "leaves its folder"),
+        ("a//b.md", "leaves its folder"),
+        ("/etc/passwd", "not relative"),
+        ("C:/x.md", "not relative"),
+        ("\\\\server\\x", "not relative"),
+        (".hidden", "use letters"),
+        ("a/b/c/d/e.md", "folders deep"),
+        ("sp ace.md", "use letters"),
+        ("trailing.", "use letters"),
+        ("NUL.txt", "reserved"),
+        ("docs/com1", "reserved"),
+        ("x" * 121, "longer than 120"),
+        ("a" * 65, "use letters"),
+    ],
+)
+def test_a_hostile_path_is_refused_with_its_reason(path: str, reason: str) -> None:
+    out = rules.check_path(path)
+    assert isinstance(out, Refusal) and reason in out.reason
+
+
+def test_content_is_bounded_in_bytes_not_characters() -> None:
+    assert rules.check_content("é" * (MAX_BYTES // 2)) == "é" * (MAX_BYTES // 2)
+    assert isinstance(rules.check_content("é" * (MAX_BYTES // 2 + 1)), Refusal)
+    assert isinstance(rules.check_content("   "), Refusal)
+
+
+def _doc(docs: dict | None = None, author: str = "bob") -> rules.Document:
+    doc = rules.write(docs or {}, "eng", "a.md", "one", author, NOW, "t1")
+    assert isinstance(doc, rules.Document)
+    return doc
+
+
+def test_a_write_is_refused_when_the_file_exists_or_the_workspace_is_full() -> None:
+    doc = _doc()
+    again = rules.write({doc.key: doc}, "eng", "a.md", "two", "bob", NOW, "t2")
+    assert isinstance(again, Refusal) and f"base {doc.version}" in again.reason
+    full = {f"eng/{i}.md": doc for i in range(MAX_DOCUMENTS)}
+    assert isinstance(rules.write(full, "eng", "b.md", "x", "bob", NOW, "t2"), Refusal)
+    assert isinstance(rules.write(full | {}, "eng", "b.md", "x", "bob", NOW, "t2"), Refusal)
+    almost = dict(list(full.items())[:-1])
+    assert isinstance(rules.write(almost, "eng", "b.md", "x", "bob", NOW, "t2"), rules.Document)
+
+
+def test_a_revision_names_the_version_it_revises() -> None:
+    doc = _doc()
+    assert doc.version == rules.version_hash("one") and len(doc.version) == 8
+    stale = rules.revise(doc, "two", "0" * 8, "alice", NOW, "t2")
+    assert isinstance(stale, Refusal) and "read_document" in stale.reason
+    new = rules.revise(doc, "two", doc.version, "alice", NOW, "t2")
+    assert isinstance(new, rules.Document) and [v.author for v in new.versions] == ["bob", "alice"]
+    assert isinstance(rules.revise(new, "two", new.version, "bob", NOW, "t3"), Refusal)  # the same text
+    assert isinstance(rules.revise(new, "one", doc.version, "bob", NOW, "t3"), Refusal)  # stale now
+
+
+def test_the_reviewer_is_the_lead_unless_the_lead_wrote_it() -> None:
+    assert rules.reviewer_for("bob", "alice", ["alice", "bob"]) == "alice"
+    assert rules.reviewer_for("alice", "alice", ["alice", "bob"]) == "bob"
+    assert rules.reviewer_for("alice", "alice", ["alice"]) is None
+    refused = rules.request_review(_doc(author="alice"), "alice", None)
+    assert isinstance(refused, Refusal)
+    assert isinstance(rules.request_review(_doc(), "alice", "carol"), Refusal)  # only its author asks
+
+
+def _rejected(doc: rules.Document, times: int, rounds: int, lead: str | None) -> rules.Document:
+    for _ in range(times):
+        reviewer = doc.review.reviewer if doc.review else "carol"
+        if doc.review is None or doc.review.status == rules.REJECTED:
+            asked = rules.request_review(doc, doc.author, reviewer)
+            assert isinstance(asked, rules.Document)
+            doc = asked
+        out = rules.verdict(doc, doc.review.reviewer, "reject", "thin", rounds, lead)
+        assert isinstance(out, rules.Document)
+        doc = out
+    return doc
+
+
+def test_the_last_round_hands_the_decision_to_the_lead_whose_word_is_final() -> None:
+    before = _rejected(_doc(), 2, 3, "alice")
+    assert before.review.status == rules.REJECTED and before.review.round == 2 and not before.review.final
+    last = _rejected(_doc(), 3, 3, "alice")
+    assert last.review.status == rules.REQUESTED and last.review.reviewer == "alice" and last.review.final
+    failed = rules.verdict(last, "alice", "reject", "no", 3, "alice")
+    assert isinstance(failed, rules.Document) and failed.review.status == rules.FAILED
+    passed = rules.verdict(last, "alice", "approve", "ok", 3, "alice")
+    assert isinstance(passed, rules.Document) and passed.review.status == rules.APPROVED
+    no_lead = _rejected(_doc(), 3, 3, None)
+    assert no_lead.review.status == rules.REJECTED and not no_lead.review.final
+
+
+def test_a_verdict_needs_its_reviewer_and_a_waiting_review() -> None:
+    doc = rules.request_review(_doc(), "bob", "carol")
+    assert isinstance(doc, rules.Document)
+    assert isinstance(rules.verdict(doc, "dave", "approve", "", 3, None), Refusal)
+    assert isinstance(rules.verdict(doc, "carol", "maybe", "", 3, None), Refusal)
+    done = rules.verdict(doc, "carol", "approve", "", 3, None)
+    assert isinstance(done, rules.Document)
+    assert isinstance(rules.verdict(done, "carol", "approve", "", 3, None), Refusal)
+    assert isinstance(rules.revise(done, "two", done.version, "bob", NOW, "t9"), Refusal)  # approved: kept
+
+
+def test_a_rebuttal_answers_a_rejection_and_a_persuaded_reviewer_passes_it() -> None:
+    doc = _rejected(_doc(), 1, 3, None)
+    assert isinstance(rules.rebut(doc, "carol", "no"), Refusal)  # not its author
+    assert isinstance(rules.rebut(doc, "bob", "  "), Refusal)
+    argued = rules.rebut(doc, "bob", "it is in the guide")
+    assert isinstance(argued, rules.Document) and argued.review.status == rules.REBUTTED
+    assert isinstance(rules.rebut(argued, "bob", "again"), Refusal)
+    passed = rules.verdict(argued, "carol", "approve", "fair", 3, None)
+    assert isinstance(passed, rules.Document)
+    assert rules.passed_by_rebuttal(argued.review, passed.review)
+    assert passed.review.streak == 0
+
+
+def test_a_document_round_trips_through_its_record() -> None:
+    doc = _rejected(_doc(), 2, 3, "alice")
+    assert rules.Document.from_dict(doc.to_dict()) == doc
