@@ -1,7 +1,8 @@
 """What agent messages say, as numbers: duplicates, near-duplicates, echo, words (docs/evaluation.md).
 
 Pure functions over message records (`{at, conversation, sender, text}`), compared within one
-conversation, in the order the messages were posted.
+conversation (and, for duplicates, with the sender's own messages in other rooms), in the order the
+messages were posted.
 """
 
 from __future__ import annotations
@@ -49,13 +50,16 @@ def jaccard(a: frozenset[str] | set[Any], b: frozenset[str] | set[Any]) -> float
 def repetition(messages: Iterable[dict[str, Any]], agents: set[str]) -> dict[str, Any]:
     """Duplicate, near-duplicate and echo rates of the agents' messages, and their words.
 
-    - duplicate: its normalised text equals one of the WINDOW earlier agent messages of the conversation;
+    - duplicate: its normalised text equals one of the WINDOW earlier agent messages of the conversation,
+      or one of the sender's own WINDOW earlier messages in another room (a cross-room copy, which
+      the loop breaker refuses too);
     - near-duplicate: not a duplicate, and its character 4-grams have a Jaccard similarity >= NEAR
       with one of those;
     - echo: the share of its word 3-grams already said by someone else (the boss included) earlier
       in the conversation (messages of three words or more).
     """
     earlier: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    own: dict[str, list[tuple[str, str]]] = {}  # sender -> (room, normalised text) of their last WINDOW
     said: dict[str, dict[tuple[str, ...], set[str]]] = {}  # conversation -> 3-gram -> who said it
     count = duplicates = near = 0
     echoes: list[float] = []
@@ -70,12 +74,15 @@ def repetition(messages: Iterable[dict[str, Any]], agents: set[str]) -> dict[str
             text = " ".join(tokens)
             shingles = char_grams(text)
             window = earlier.setdefault(conv, [])
-            if any(text == other for other, _ in window):
+            mine = own.setdefault(sender, [])
+            if any(text == other for other, _ in window) or any(text == other for _, other in mine):
                 duplicates += 1
             elif any(jaccard(shingles, other) >= NEAR for _, other in window):
                 near += 1
             window.append((text, shingles))
             del window[:-WINDOW]
+            mine.append((conv, text))
+            del mine[:-WINDOW]
             if grams:
                 echoes.append(sum(1 for g in grams if seen.get(g, set()) - {sender}) / len(grams))
         for g in grams:

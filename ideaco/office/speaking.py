@@ -127,7 +127,14 @@ def gate_draft(
         detail = f"closed to agent posts until {conv.closed_until.isoformat()}"  # type: ignore[union-attr]
         return Verdict(Gate.LOOP_BREAKER, LoopRule.RING, detail)
     history = list(conv.recent)
-    duplicate = rules.check_duplicate(history, employee, text, now)
+    elsewhere = [
+        m
+        for other in scratch.conversations.values()
+        if other.id != conv.id
+        for m in other.recent
+        if m.sender == employee
+    ]
+    duplicate = rules.check_duplicate(history, employee, text, now, elsewhere=elsewhere)
     if not duplicate.allowed and switches.stamina:  # repeating oneself costs stamina (spec 2.6)
         mind = scratch.employee(employee).mind
         if stamina.counts(mind.stamina, "repetition", now):

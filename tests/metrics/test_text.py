@@ -23,18 +23,20 @@ def test_jaccard_of_character_grams() -> None:
     assert char_grams("ok") == frozenset({"ok"}) and char_grams("") == frozenset()
 
 
-def test_a_duplicate_is_the_same_words_in_the_same_conversation() -> None:
+def test_a_duplicate_is_the_same_words_in_the_room_or_ones_own_elsewhere() -> None:
     out = repetition(
         [
             msg("ana", "On it, boss."),
             msg("ben", "on it boss"),  # the same words: a duplicate, whoever says it
-            msg("ana", "On it, boss.", conv="other"),  # another conversation: not compared
+            msg("ana", "On it, boss.", conv="other"),  # her own words copied to another room: a duplicate
+            msg("ben", "Ready when you are.", conv="other"),
+            msg("ana", "ready when you are", conv="third"),  # someone else's words elsewhere: not compared
             msg("boss", "On it, boss."),  # the boss's lines are not counted
         ],
         AGENTS,
     )
-    assert (out["agent_messages"], out["duplicates"], out["near_duplicates"]) == (3, 1, 0)
-    assert out["duplicate_rate"] == round(1 / 3, 4)
+    assert (out["agent_messages"], out["duplicates"], out["near_duplicates"]) == (5, 2, 0)
+    assert out["duplicate_rate"] == round(2 / 5, 4)
 
 
 def test_a_near_duplicate_shares_most_of_its_character_grams() -> None:

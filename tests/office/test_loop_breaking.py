@@ -84,6 +84,25 @@ async def test_the_same_text_within_60_s_is_refused(make_office) -> None:
     assert mine()[1]["text"] == "Working on it."
 
 
+async def test_a_reply_and_a_send_message_with_the_same_words_post_once(make_office) -> None:
+    def answer(request):
+        if who(request).conversation == "boss:alice":
+            copy = {"tool": "send_message", "args": {"to": ROOM, "content": "Working on it."}}
+            return thought(True, "Working on it.", interest=9, actions=[copy])
+        return thought()
+
+    office = make_office(
+        answer, casual=False, script=[{"at": "00:00", "to": "boss:alice", "text": "Status?"}]
+    )
+    office.start()
+    await step_until(office, lambda: any(m["sender"] == "alice" for m in messages_in(office, "boss:alice")))
+    await office.run(timedelta(seconds=5))
+    assert [m["text"] for m in messages_in(office, "boss:alice") if m["sender"] == "alice"] == [
+        "Working on it."
+    ]
+    assert [m for m in messages_in(office, ROOM) if m["sender"] == "alice"] == []
+
+
 # --- ring ----------------------------------------------------------------------------------------
 
 

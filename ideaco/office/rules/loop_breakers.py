@@ -49,9 +49,18 @@ def _since_boss(history: Sequence[Message], since_reset: datetime | None = None)
 
 
 def check_duplicate(
-    history: Sequence[Message], sender: str, text: str, now: datetime, window_s: float = 60.0
+    history: Sequence[Message],
+    sender: str,
+    text: str,
+    now: datetime,
+    window_s: float = 60.0,
+    elsewhere: Sequence[Message] = (),
 ) -> LoopVerdict:
-    """Refuse the same sender posting the same text (case and spacing aside) within window_s."""
+    """Refuse the same sender posting the same text (case and spacing aside) within window_s.
+
+    `elsewhere` holds messages of other rooms: the same words posted there by the sender (a reply
+    and a send_message saying the same, a cross-room copy) are a duplicate too.
+    """
     window = timedelta(seconds=window_s)
     key = _normalize(text)
     for msg in reversed(history):
@@ -59,6 +68,10 @@ def check_duplicate(
             return LoopVerdict(
                 False, LoopRule.DUPLICATE, f"{sender} already posted this text at {msg.at.isoformat()}"
             )
+    for msg in elsewhere:
+        if msg.sender == sender and now - msg.at < window and _normalize(msg.text) == key:
+            detail = f"{sender} already posted this text in {msg.conversation} at {msg.at.isoformat()}"
+            return LoopVerdict(False, LoopRule.DUPLICATE, detail)
     return LoopVerdict(True)
 
 

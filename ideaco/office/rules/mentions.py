@@ -8,6 +8,9 @@ actually woken never diverge:
   and must not run on into a word character (`@Bobby` never means Bob);
 - `@all` / `@everyone` expand to the conversation's members;
 - anything inside inline code or a fenced code block is an example, not an address;
+- so is anything quoted: a block-quote line (`> ...`) or text in quotation marks on one line
+  ("...", '...', “...”, 「...」), as in OpenMausBot's maskQuotedAndCode (reference 004);
+  an apostrophe inside a word (`@Bob's`) opens no quote;
 - text and names are compared in Unicode NFC form.
 """
 
@@ -57,6 +60,19 @@ def mask_code(text: str) -> str:
         out[opening.start() : end] = " " * (end - opening.start())
         pos = end
     return "".join(out)
+
+
+# Quotation marks on one line: ASCII quotes open only where no word runs into them and close only
+# where none runs on, so apostrophes ("don't", "@Bob's") quote nothing.
+_QUOTED = re.compile(r"(?<!\w)\"[^\"\n]*\"(?!\w)|(?<!\w)'[^'\n]*'(?!\w)|“[^”\n]*”|「[^」\n]*」")
+_BLOCK_QUOTE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+
+
+def mask_quoted(text: str) -> str:
+    """The text with block-quote lines and quoted passages blanked out (same length)."""
+    for pattern in (_BLOCK_QUOTE, _QUOTED):
+        text = pattern.sub(lambda m: " " * len(m.group()), text)
+    return text
 
 
 def _prepare(text: str) -> str:
@@ -143,7 +159,7 @@ def parse_mentions(
     decides what a mention of an outsider means.
     """
     found: dict[str, None] = {}
-    for target in _scan(_prepare(text), _candidates(people)):
+    for target in _scan(mask_quoted(_prepare(text)), _candidates(people)):
         for emp_id in members if target == _ALL else (target,):
             if emp_id != sender:
                 found.setdefault(emp_id, None)

@@ -56,6 +56,24 @@ def test_duplicate_sees_past_newer_messages(history: History) -> None:
     assert check_duplicate(history.messages, "alice", "ship it.", T0).reason == "duplicate"
 
 
+@pytest.mark.parametrize(
+    ("sender", "age", "text", "allowed"),
+    [
+        ("alice", 10, "  ship IT. ", False),  # her own words in another room, within the window
+        ("alice", 70, "Ship it.", True),  # past the window
+        ("bob", 10, "Ship it.", True),  # someone else's words elsewhere are not her duplicate
+        ("alice", 10, "Ship it now.", True),  # other words
+    ],
+)
+def test_duplicate_across_rooms(history: History, sender, age, text, allowed) -> None:
+    other = History()
+    other.post("alice", T0 - secs(age), "Ship it.")
+    verdict = check_duplicate(history.messages, sender, text, T0, elsewhere=other.messages)
+    assert verdict.allowed is allowed
+    if not allowed:
+        assert verdict.reason == "duplicate" and "already posted this text in api-design" in verdict.detail
+
+
 # --- ring ------------------------------------------------------------------------------------
 
 

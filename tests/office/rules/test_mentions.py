@@ -51,6 +51,17 @@ MEMBERS = ["alice", "bob", "bobby", "old-joe"]
         ("email@", ()),
         ("@@Bob", ("bob",)),
         ("", ()),
+        # Quoted text addresses nobody (reference 004, maskQuotedAndCode); the words around it do.
+        ("> @Bob wrote this\n@Alice see above", ("alice",)),
+        ("  > @Bob indented quote", ()),
+        ("a > b, @Bob", ("bob",)),  # a `>` inside a line quotes nothing
+        ('he said "@Bob will fix it", @Alice', ("alice",)),
+        ("she wrote 'ask @Bob' so @Alice", ("alice",)),
+        ("\u201c@Bob is out\u201d @Alice", ("alice",)),
+        ("\u300c@Bob\u300d \u3068 @Alice", ("alice",)),
+        ("don't wait, @Bob's call", ("bob",)),  # apostrophes open no quote
+        ('a stray " then @Bob', ("bob",)),  # an unclosed quote is literal
+        ('"line one\n@Bob" next', ("bob",)),  # a quote does not span lines
     ],
 )
 def test_parse_mentions(text: str, expected: tuple[str, ...]) -> None:
@@ -117,6 +128,10 @@ def test_boss_message_with_mentions_addresses_only_them() -> None:
 
 def test_boss_message_with_everyone_addresses_all_members() -> None:
     assert addressed_by_boss("@everyone meeting", PEOPLE, MEMBERS) == tuple(MEMBERS)
+
+
+def test_boss_mention_inside_a_quote_addresses_everyone() -> None:
+    assert addressed_by_boss('> @Bob said "@Alice"\nthoughts?', PEOPLE, MEMBERS) == tuple(MEMBERS)
 
 
 def test_boss_mention_inside_code_only_addresses_everyone() -> None:
