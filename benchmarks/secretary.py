@@ -14,10 +14,10 @@ from typing import Any
 
 from benchmarks.embedded import busy_embedded, embedded_stack
 from benchmarks.table import Row
+from ideaco.ids import SECRETARY
 from ideaco.office.build import office_from_scenario
 from ideaco.office.clock import SimClock
 from ideaco.office.journal import MemoryJournal
-from ideaco.office.org import SECRETARY
 from ideaco.scenario import Scenario
 
 NAME = "secretary"

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.mind import relationships, stamina, tasks
-from ideaco.store.runlog import RunLog, RunLogError, applied_at
+from ideaco.store.runlog import RunLog, RunLogError, applied_at, usage_totals
 
 NO_TEXT = "no_text"  # shouldSpeak with nothing to post: not spoken, yet no gate held it
 RunError = RunLogError  # a directory that cannot be reported on: one line naming it
@@ -162,25 +162,10 @@ def _outcome(rec: dict[str, Any]) -> str | None:
     return rec.get("gate") or NO_TEXT
 
 
-def _llm(rec: dict[str, Any]) -> dict[str, float]:
-    usage = rec.get("llm") or {}
-    if not usage:
-        return {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0, "latency_ms": 0.0}
-    return {
-        "calls": usage.get("calls", 1),
-        "prompt_tokens": usage.get("prompt_tokens", 0),
-        "completion_tokens": usage.get("completion_tokens", 0),
-        "cached_tokens": usage.get("cached_tokens", 0),
-        "latency_ms": usage.get("latency_ms", 0.0),
-    }
-
-
 def _activity(thoughts: Iterable[dict[str, Any]], messages: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Counts shared by the per-employee, per-hour and total views."""
     thoughts, messages = list(thoughts), list(messages)
-    usage: Counter[str] = Counter()
-    for rec in thoughts:
-        usage.update(_llm(rec))
+    usage = usage_totals(thoughts)
     silences = Counter(o for o in map(_outcome, thoughts) if o is not None)
     spoke = sum(1 for r in thoughts if r.get("spoke"))
     return {
@@ -194,7 +179,7 @@ def _activity(thoughts: Iterable[dict[str, Any]], messages: Iterable[dict[str, A
         "prompt_tokens": usage["prompt_tokens"],
         "completion_tokens": usage["completion_tokens"],
         "cached_tokens": usage["cached_tokens"],
-        "tokens": usage["prompt_tokens"] + usage["completion_tokens"],
+        "tokens": usage["tokens"],
     }
 
 

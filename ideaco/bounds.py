@@ -17,6 +17,7 @@ from typing import Annotated
 from pydantic import AfterValidator, Field
 
 from ideaco.errors import IdeacoError
+from ideaco.ids import BOSS, SECRETARY, SYSTEM
 
 # Bounds that keep every date the engine computes (start + run + resumes + a chat's 10-year
 # horizon) far inside what `datetime` can hold.
@@ -25,10 +26,9 @@ FIRST_YEAR, LAST_YEAR = 1900, 2999
 # A real-clock chat's --speed: from a thousandth of real time to an hour every 0.36 s (beyond,
 # simulated time would outrun what `datetime` holds within a long session; inf overflowed at once).
 MIN_SPEED, MAX_SPEED = 0.001, 10_000.0
-SECRETARY_ID = "secretary"  # every company has one (spec 2.9)
-RESERVED_IDS = frozenset({"boss", "system", "all", "everyone"})
+RESERVED_IDS = frozenset({BOSS, SYSTEM, "all", "everyone"})
 # Ids nothing in a scenario may take: the boss's and the system's, the mention keywords, the secretary's.
-TAKEN_IDS = RESERVED_IDS | {SECRETARY_ID}
+TAKEN_IDS = RESERVED_IDS | {SECRETARY}
 # Room and department ids end up inside conversation ids (`boss:x`, `dm:a:b`), so no ':' or spaces.
 PLACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # Words the transcript and the prompts use for a role: a person's name with one of them as a word
@@ -89,7 +89,7 @@ def check_person_name(value: str) -> str:
     if folded in RESERVED_IDS:
         keyword = " (it is a mention keyword)" if folded in {"all", "everyone"} else ""
         raise ValueError(f"{value!r} is reserved{keyword}")
-    if folded == SECRETARY_ID:
+    if folded == SECRETARY:
         raise ValueError(f"{value!r} is the secretary's name")
     role = next((w for w in _WORD.findall(folded) if w in ROLE_WORDS), None)
     if role is not None:

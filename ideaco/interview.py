@@ -10,12 +10,10 @@ a sweep's `--question`.
 from __future__ import annotations
 
 import json
-import re
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
-from datetime import time as clock_time
 from typing import Any
 
 from ideaco.llm.base import LLM, ChatRequest
@@ -27,7 +25,7 @@ from ideaco.mind.prompt import Person
 from ideaco.mind.stamina import Stamina
 from ideaco.office.config import Switches
 from ideaco.office.view import OfficeView
-from ideaco.store.runlog import EmployeeRecord, RunLog, applied_at
+from ideaco.store.runlog import MOMENT_FORMS, EmployeeRecord, RunLog, applied_at, parse_moment
 
 MAX_TOKENS = 400
 
@@ -54,13 +52,10 @@ class Answer:
 
 def parse_at(text: str, first_day: date) -> datetime:
     """`HH:MM` or `HH:MM:SS` on the run's first day, or a full ISO date-time; InterviewError if neither."""
-    m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", text.strip())
     try:
-        if m:
-            return datetime.combine(first_day, clock_time(int(m[1]), int(m[2]), int(m[3] or 0)))
-        return datetime.fromisoformat(text.strip()).replace(tzinfo=None)
+        return parse_moment(text, first_day)
     except ValueError:
-        raise InterviewError(f"--at {text!r}: give HH:MM, HH:MM:SS or an ISO date-time") from None
+        raise InterviewError(f"--at {text!r}: give {MOMENT_FORMS}") from None
 
 
 def minds_at(run: RunLog, at: datetime | None = None) -> dict[str, Mind]:

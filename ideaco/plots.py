@@ -21,7 +21,9 @@ from matplotlib.colors import Normalize  # noqa: E402
 from matplotlib.patches import FancyArrowPatch  # noqa: E402
 
 from ideaco.analysis import NO_TEXT, History, RunData, history  # noqa: E402
-from ideaco.metrics.social import BOSS, talk_edges  # noqa: E402
+from ideaco.cycle import Gate  # noqa: E402
+from ideaco.ids import BOSS
+from ideaco.metrics.social import talk_edges  # noqa: E402
 from ideaco.mind import relationships, stamina  # noqa: E402
 from ideaco.store.atomic import atomic_write_bytes  # noqa: E402
 from ideaco.store.rundir import check_regular_or_missing  # noqa: E402
@@ -32,15 +34,15 @@ AFFINITY_CMAP = "RdYlGn"
 # Thought outcomes, in legend order: spoke first, then the gates of spec 1.5.
 OUTCOME_COLOURS = {
     "spoke": "#1a9850",
-    "chose_silence": "#9e9e9e",
-    "saturation": "#fdae61",
-    "anti_spam": "#d73027",
-    "cooldown": "#f46d43",
-    "loop_breaker": "#762a83",
-    "filtered": "#8c510a",
-    "superseded": "#4575b4",
-    "budget": "#000000",
-    "error": "#e7298a",
+    Gate.CHOSE_SILENCE.value: "#9e9e9e",
+    Gate.SATURATION.value: "#fdae61",
+    Gate.ANTI_SPAM.value: "#d73027",
+    Gate.COOLDOWN.value: "#f46d43",
+    Gate.LOOP_BREAKER.value: "#762a83",
+    Gate.FILTERED.value: "#8c510a",
+    Gate.SUPERSEDED.value: "#4575b4",
+    Gate.BUDGET.value: "#000000",
+    Gate.ERROR.value: "#e7298a",
     NO_TEXT: "#c2a5cf",
 }
 
@@ -177,7 +179,7 @@ def activity_png(run: RunData, path: Path) -> Path:
             )
     for outcome in sorted(set(seen) - set(OUTCOME_COLOURS)):
         ax.scatter(seen[outcome], ys[outcome], marker="|", s=220, linewidths=2, label=outcome)
-    boss = [datetime.fromisoformat(m["at"]) for m in run.messages if m.get("sender") == "boss"]
+    boss = [datetime.fromisoformat(m["at"]) for m in run.messages if m.get("sender") == BOSS]
     for at in boss:
         ax.axvline(at, color="#d62728", alpha=0.25, lw=1)
     ax.set_yticks(list(rows.values()), [label(e.name) for e in reversed(people)])

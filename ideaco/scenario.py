@@ -22,7 +22,6 @@ from pydantic import (
 from ideaco.bounds import (
     LINE_CHARS,
     RESERVED_IDS,
-    SECRETARY_ID,
     Name,
     PersonName,
     PlaceId,
@@ -32,6 +31,7 @@ from ideaco.bounds import (
     bounded,
     refuse_key_choice,
 )
+from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -139,7 +139,7 @@ class LLMSettings(_Strict):
     max_tokens: int | None = Field(None, gt=0)
 
 
-class Department(_Strict):
+class DepartmentSpec(_Strict):
     id: PlaceId
     name: Name
     mission: Prose = ""
@@ -151,7 +151,7 @@ class Department(_Strict):
         return f"{self.id}-casual"
 
 
-class Employee(_Strict):
+class EmployeeSpec(_Strict):
     id: str
     name: PersonName = Field(min_length=1)
     role: Name = Field(min_length=1)
@@ -165,7 +165,7 @@ class Employee(_Strict):
     def _check_id(cls, v: str) -> str:
         if not EMPLOYEE_ID.match(v):
             raise ValueError(f"{v!r} is not a valid id (lowercase letters, digits, '-' and '_')")
-        if v == SECRETARY_ID:
+        if v == SECRETARY:
             raise ValueError(f"{v!r} is reserved (every company has its secretary)")
         if v in RESERVED_IDS:
             raise ValueError(f"{v!r} is reserved")
@@ -219,8 +219,8 @@ class Scenario(_Strict):
     duration: timedelta = DEFAULT_DURATION
     start: Start = DEFAULT_START
     llm: LLMSettings | None = None
-    departments: list[Department] = Field(default_factory=list)
-    employees: list[Employee] = Field(default_factory=list)  # the secretary is always added
+    departments: list[DepartmentSpec] = Field(default_factory=list)
+    employees: list[EmployeeSpec] = Field(default_factory=list)  # the secretary is always added
     rooms: list[Room] = Field(default_factory=list)
     script: list[ScriptEntry] = Field(default_factory=list)
     timers: dict[str, Seconds] = Field(default_factory=dict)
@@ -297,10 +297,10 @@ class Scenario(_Strict):
 
         targets = {r.id for r in self.rooms} | {d.casual_room_id for d in self.departments}
         for i, s in enumerate(self.script):
-            if s.to.startswith("boss:"):
-                # The secretary is in every company (spec 2.9): the boss reaches it in boss:secretary.
-                if s.to[len("boss:") :] not in employees | {"secretary"}:
-                    problems.append((f"script[{i}].to", f"{s.to!r}: {s.to[5:]!r} is not an employee"))
+            # The secretary is in every company (spec 2.9): the boss reaches it in boss:secretary.
+            if (owner := boss_chat_owner(s.to)) is not None:
+                if owner not in employees | {SECRETARY}:
+                    problems.append((f"script[{i}].to", f"{s.to!r}: {owner!r} is not an employee"))
             elif s.to not in targets:
                 problems.append((f"script[{i}].to", f"{s.to!r} is not a room (nor boss:<employee>)"))
         if problems:
@@ -309,14 +309,14 @@ class Scenario(_Strict):
 
     # --- derived views ------------------------------------------------------------------------------
 
-    def employee(self, employee_id: str) -> Employee:
+    def employee(self, employee_id: str) -> EmployeeSpec:
         """The employee with this id (KeyError if none)."""
         for e in self.employees:
             if e.id == employee_id:
                 return e
         raise KeyError(employee_id)
 
-    def departments_of(self, employee_id: str) -> list[Department]:
+    def departments_of(self, employee_id: str) -> list[DepartmentSpec]:
         """The departments an employee belongs to (for the department mission in the prompt)."""
         return [d for d in self.departments if employee_id in d.members]
 
@@ -327,10 +327,8 @@ class Scenario(_Strict):
             ConversationSpec(d.casual_room_id, "casual", f"{d.name} casual", tuple(d.members))
             for d in self.departments
         ]
-        convs += [
-            ConversationSpec(f"boss:{e.id}", "boss", f"Boss and {e.name}", (e.id,)) for e in self.employees
-        ]
-        return convs
+        boss_chats = [(boss_conversation_id(e.id), f"Boss and {e.name}", e.id) for e in self.employees]
+        return convs + [ConversationSpec(cid, "boss", name, (e,)) for cid, name, e in boss_chats]
 
     def resolve_personas(
         self, base_dir: str | Path, personas_dir: str | Path | None = None
@@ -379,6 +377,8 @@ def scenario_problems(exc: ValidationError) -> list[tuple[str, str]]:
             msg = "required"
         elif err["type"] == "extra_forbidden":
             msg = "unknown field"
+        elif err["type"] == "model_type":  # pydantic would name the class (EmployeeSpec)
+            msg = f"should be a mapping of fields, not {type(err['input']).__name__} {err['input']!r:.40}"
         elif err["type"] == "string_pattern_mismatch":
             msg = f"{err['input']!r} is not a valid id (letters, digits, '.', '-' and '_')"
         elif isinstance(cause, Exception):

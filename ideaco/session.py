@@ -335,13 +335,13 @@ def _reopen(
     check_clock(where, now, probe.end_at)
     rundir.claim(lock)  # ours from here on, checked writable before any model starts or is paid
     # The budget counts what the logs hold: they may have run ahead of the last checkpoint.
-    usage = [t.get("llm") or {} for t in thoughts]
+    usage = runlog.usage_totals(thoughts)
     stack = open_llm(
         model,
         settings,
         status,
-        calls=sum(u.get("calls", 1) for u in usage if u),
-        tokens=sum(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0) for u in usage),
+        calls=usage["calls"],
+        tokens=usage["tokens"],
         employees=len(state.get("employees") or ()) or len(scenario.employees) + 1,
     )
     try:  # from here on the run directory is ours: stale temp files go, a torn log line is repaired

@@ -9,7 +9,8 @@ import matplotlib.pyplot as plt
 import pytest
 
 from ideaco.analysis import load_run
-from ideaco.plots import label, write_plots
+from ideaco.cycle import Gate
+from ideaco.plots import OUTCOME_COLOURS, label, write_plots
 from ideaco.store.state import StateStore
 from tests.test_analysis import make_run
 
@@ -62,3 +63,9 @@ def test_an_unwritable_directory_raises_oserror(tmp_path):
     with pytest.raises(OSError):
         write_plots(run, out_dir=tmp_path / "missing" / "dir")
     assert plt.get_fignums() == []
+
+
+def test_every_gate_has_a_colour_of_its_own_in_the_activity_plot():
+    gates = {g.value: OUTCOME_COLOURS.get(g.value) for g in Gate}
+    assert None not in gates.values(), gates
+    assert len(set(OUTCOME_COLOURS.values())) == len(OUTCOME_COLOURS)

@@ -246,6 +246,13 @@ def test_empty_room(write):
     assert msg == "rooms[0].members: a room needs at least one member"
 
 
+def test_an_employee_given_as_a_word_is_asked_for_as_a_mapping_without_class_names(write):
+    text = BASE.replace("  - {id: bob, name: Bob, role: Backend engineer, archetype: old-hand}", "  - bob")
+    msg = error_of(write(text))
+    assert msg.startswith("employees[1]: should be a mapping of fields, not str 'bob'"), msg
+    assert "Spec" not in msg
+
+
 def test_unknown_field_and_missing_field(write):
     assert error_of(write(BASE + "employes: []\n")) == "employes: unknown field"
     assert error_of(write(BASE.replace("company: Acme Labs\n", ""))) == "company: required"

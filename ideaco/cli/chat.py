@@ -31,8 +31,8 @@ from ideaco.cli.errors import UserError, write_failure
 from ideaco.cli.stdin_lines import start_reader
 from ideaco.cycle import Phase
 from ideaco.errors import IdeacoError
+from ideaco.ids import boss_conversation_id
 from ideaco.office.clock import RealClock, SimClock
-from ideaco.office.conversation import boss_conversation_id
 from ideaco.office.office import Office
 from ideaco.office.rules import holds
 from ideaco.office.speaking import outsiders

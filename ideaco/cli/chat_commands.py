@@ -19,10 +19,11 @@ from typing import Any
 from rich.text import Text
 
 from ideaco.cli.display import format_duration, safe_text
+from ideaco.ids import BOSS_CHAT_PREFIX, SECRETARY, boss_chat_owner, boss_conversation_id, resolve_id
 from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
 from ideaco.mind import tasks as task_rules
-from ideaco.office.conversation import ConversationKind, boss_conversation_id
+from ideaco.office.conversation import ConversationKind
 from ideaco.office.office import Office
 from ideaco.scenario import parse_duration
 
@@ -171,13 +172,14 @@ def split_args(text: str, most: int) -> list[str]:
 
 
 def resolve_employee(office: Office, ref: str) -> str:
-    """An employee id from an id or a name (any case, an optional @)."""
-    want = ref.strip().lstrip("@").lower()
-    for emp in office.employees.values():
-        if want in (emp.id.lower(), emp.name.lower()):
-            return emp.id
-    known = ", ".join(sorted(office.employees))
-    raise CommandError(f"no employee {safe_text(ref)!r} (employees: {known})")
+    """An employee id from an id or a name (any case, an optional @): `ids.resolve_id`."""
+    found = resolve_id(ref, {e.id: e.name for e in office.employees.values()})
+    if isinstance(found, list):
+        raise CommandError(f"{safe_text(ref)!r} could be any of {', '.join(sorted(found))}")
+    if found is None:
+        known = ", ".join(sorted(office.employees))
+        raise CommandError(f"no employee {safe_text(ref)!r} (employees: {known})")
+    return found
 
 
 def rooms(office: Office) -> list[str]:
@@ -191,14 +193,14 @@ def resolve_room(office: Office, ref: str) -> str:
     for cid in rooms(office):
         if want in (cid.lower(), office.conversations[cid].name.lower()):
             return cid
-    if want.startswith("boss:"):
-        raise CommandError(f"{safe_text(ref)} is a 1-on-1: use /dm {safe_text(ref[5:])}")
+    if boss_chat_owner(want) is not None:
+        raise CommandError(f"{safe_text(ref)} is a 1-on-1: use /dm {safe_text(ref[len(BOSS_CHAT_PREFIX) :])}")
     raise CommandError(f"no room {safe_text(ref)!r} (rooms: {', '.join(rooms(office))})")
 
 
 def resolve_dm(office: Office, ref: str) -> str:
     """The boss's 1-on-1 with an employee (`alice`, `Alice` or `boss:alice`)."""
-    target = ref[5:] if ref.lower().startswith("boss:") else ref
+    target = ref[len(BOSS_CHAT_PREFIX) :] if boss_chat_owner(ref.lower()) is not None else ref
     cid = boss_conversation_id(resolve_employee(office, target))
     if cid not in office.conversations:  # every employee has one; guard a hand-edited state
         raise CommandError(f"no conversation {cid}")
@@ -207,8 +209,8 @@ def resolve_dm(office: Office, ref: str) -> str:
 
 def default_conversation(office: Office) -> str:
     """The secretary's boss chat (every company has one), else the first work room."""
-    if "boss:secretary" in office.conversations:
-        return "boss:secretary"
+    if boss_conversation_id(SECRETARY) in office.conversations:
+        return boss_conversation_id(SECRETARY)
     for conv in office.conversations.values():
         if conv.kind is ConversationKind.WORK:
             return conv.id

@@ -20,8 +20,8 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from ideaco.office.conversation import BOSS, ESCALATION, SYSTEM, Message
-from ideaco.office.org import SECRETARY
+from ideaco.ids import BOSS, SECRETARY, SYSTEM
+from ideaco.office.conversation import ESCALATION, Message
 
 PALETTE = (
     "cyan",

@@ -9,13 +9,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
-from datetime import time as clock_time
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +24,11 @@ from ideaco.cli.display import PALETTE, cli_console, safe_text
 from ideaco.cli.errors import UserError, warn
 from ideaco.cli.timeline import _at, render
 from ideaco.cycle import Gate
-from ideaco.office.conversation import BOSS, SYSTEM
+from ideaco.ids import BOSS, SYSTEM, resolve_id
 from ideaco.store.jsonl import JsonlError
 from ideaco.store.lock import writer_alive
 from ideaco.store.rundir import RunDir, RunDirError
-from ideaco.store.runlog import RunLog, RunLogError, Tail
+from ideaco.store.runlog import MOMENT_FORMS, RunLog, RunLogError, Tail, parse_moment
 
 GATES = tuple(g.value for g in Gate)
 SPOKE = "spoke"  # --gate spoke: the thoughts that were said
@@ -186,26 +184,19 @@ class Filters:
 
 def parse_since(text: str, first_day: date | None) -> datetime:
     """`HH:MM` or `HH:MM:SS` on the run's first day, or a full ISO date-time."""
-    m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", text.strip())
     try:
-        if m:
-            moment = clock_time(int(m[1]), int(m[2]), int(m[3] or 0))
-            return datetime.combine(first_day or date.today(), moment)
-        return datetime.fromisoformat(text.strip()).replace(tzinfo=None)
+        return parse_moment(text, first_day or date.today())
     except ValueError:
-        raise UserError(f"--since {text!r}: give HH:MM, HH:MM:SS or an ISO date-time") from None
+        raise UserError(f"--since {text!r}: give {MOMENT_FORMS}") from None
 
 
 def _resolve(flag: str, text: str, known: dict[str, str], what: str) -> str:
-    """An id given by id, or by id or name in any case; UserError naming what exists."""
-    if text in known:
-        return text
-    folded = text.casefold()
-    hits = [i for i, name in known.items() if folded in (i.casefold(), name.casefold())]
-    if len(hits) == 1:
-        return hits[0]
-    if hits:
-        raise UserError(f"{flag} {text!r} is ambiguous: {', '.join(sorted(hits))}")
+    """An id given by id, or by id or name in any case (`ids.resolve_id`); UserError naming what exists."""
+    found = resolve_id(text, known)
+    if isinstance(found, str):
+        return found
+    if found:
+        raise UserError(f"{flag} {text!r} is ambiguous: {', '.join(sorted(found))}")
     listed = ", ".join(i if name == i else f"{i} ({name})" for i, name in sorted(known.items())) or "none"
     raise UserError(f"{flag} {text!r} is not {what} of this run (known: {listed})")
 

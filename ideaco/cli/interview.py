@@ -18,6 +18,7 @@ from rich.text import Text
 from ideaco.cli.display import cli_console, safe_text
 from ideaco.cli.errors import UserError, warn
 from ideaco.errors import IdeacoError
+from ideaco.ids import resolve_id
 from ideaco.interview import Answer, InterviewError, ask_everyone, employee_model, interviewees, parse_at
 from ideaco.llm.base import LLMError
 from ideaco.llm.config import model_for
@@ -104,11 +105,11 @@ def interview_command(options: InterviewOptions, console: Console | None = None)
 
 
 def _resolve(text: str, known: dict[str, str]) -> str:
-    """An employee by id, or by id or name in any case."""
-    if text in known:
-        return text
-    hits = [i for i, name in known.items() if text.casefold() in (i.casefold(), name.casefold())]
-    if len(hits) == 1:
-        return hits[0]
+    """An employee by id, or by id or name in any case (`ids.resolve_id`)."""
+    found = resolve_id(text, known)
+    if isinstance(found, str):
+        return found
+    if found:
+        raise UserError(f"{text!r} could be any of {', '.join(sorted(found))}")
     listed = ", ".join(f"{i} ({n})" for i, n in sorted(known.items()))
     raise UserError(f"no employee {text!r} in this run (employees: {listed})")

@@ -15,9 +15,10 @@ from rich.text import Text
 
 from ideaco.cli.chat_commands import Command, CommandError, rooms
 from ideaco.cli.display import safe_text
-from ideaco.office.conversation import SYSTEM, Message, boss_conversation_id
+from ideaco.ids import SECRETARY, SYSTEM, boss_conversation_id
+from ideaco.office.conversation import Message
 from ideaco.office.office import Office
-from ideaco.office.org import SECRETARY, ToolResult
+from ideaco.office.org import ToolResult
 from ideaco.persona import ARCHETYPES
 
 

@@ -18,6 +18,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ideaco.cli.display import safe_text
+from ideaco.cycle import Gate
+
+# Gates under which a thought held no draft back: `inspect` shows them as "silent".
+SILENT_GATES = (Gate.CHOSE_SILENCE, Gate.SUPERSEDED, Gate.ERROR, Gate.BUDGET)
 
 CLIP = 160  # ops are shown in compact form; thoughts, messages and reasons in full
 
@@ -257,7 +261,7 @@ def render(record: dict[str, Any], view: View) -> Group:
             row("spoke", (f"{ids} (not in messages.jsonl)", "green"))
     elif record.get("gate") and "applied" not in record:
         row("held", (safe_text(str(record["gate"])), "bold yellow"))
-    elif record.get("gate") in ("chose_silence", "superseded", "error", "budget"):
+    elif record.get("gate") in SILENT_GATES:
         row("silent", (safe_text(str(record["gate"])), "bold yellow"))
     if thought.get("reason"):
         row("reason", safe_text(str(thought["reason"])))

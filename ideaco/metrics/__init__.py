@@ -14,20 +14,13 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.analysis import History, history, relationship_table
+from ideaco.cycle import Gate
+from ideaco.ids import BOSS, SECRETARY
 from ideaco.metrics import responses, social, text
-from ideaco.store.runlog import RunLog, applied_at
+from ideaco.store.runlog import RunLog, applied_at, usage_totals
 
-SECRETARY = "secretary"
-GATES = (
-    "chose_silence",
-    "saturation",
-    "anti_spam",
-    "cooldown",
-    "loop_breaker",
-    "filtered",
-    "superseded",
-    "error",
-)
+# The gates `summary` gives a silence rate for (a superseded, failed or over-budget thought is no silence).
+SILENCE_GATES = tuple(g.value for g in Gate if g not in (Gate.SUPERSEDED, Gate.BUDGET, Gate.ERROR))
 
 
 @dataclass(frozen=True)
@@ -87,17 +80,14 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
     thoughts_by = _count(t["employee"] for t in run.thoughts)
     spoke_by = _count(t["employee"] for t in run.thoughts if t.get("spoke"))
     messages_by = _count(m["sender"] for m in messages)
-    calls = sum((t.get("llm") or {}).get("calls", 1) for t in run.thoughts if t.get("llm"))
-    tokens = sum(
-        (t.get("llm") or {}).get("prompt_tokens", 0) + (t.get("llm") or {}).get("completion_tokens", 0)
-        for t in run.thoughts
-    )
+    usage = usage_totals(run.thoughts)
+    calls, tokens = usage["calls"], usage["tokens"]
     agent_messages = sum(n for who, n in messages_by.items() if who in agents)
 
     boss = responses.boss_lines(messages, agents)
     mentions = responses.mention_latency(messages, agents)
     words = text.repetition(messages, agents)
-    edges = social.talk_edges(messages, agents | {social.BOSS})
+    edges = social.talk_edges(messages, agents | {BOSS})
     archetypes = {e: _archetype(employees[e].persona) for e in staff}
     spread = social.persona_spread(archetypes, messages_by, thoughts_by, spoke_by, hours)
     mood = social.mood(run.thoughts)
@@ -112,7 +102,7 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         "calls_per_agent_message": round(calls / agent_messages, 3) if agent_messages else None,
         "agent_messages": agent_messages,
         "speak_rate": round(sum(spoke_by.values()) / len(run.thoughts), 4) if run.thoughts else None,
-        **{f"silence_{g}": silences["rates"].get(g, 0.0) for g in GATES[:6]},
+        **{f"silence_{g}": silences["rates"].get(g, 0.0) for g in SILENCE_GATES},
         "boss_answered_rate": boss["answered_rate"],
         "boss_answer_latency_s": boss["latency"]["median_s"],
         "mention_answered_rate": mentions["answered_rate"],

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-BOSS = "boss"
+from ideaco.ids import BOSS, boss_conversation_id
 
 
 def _dt(text: str) -> datetime:
@@ -50,7 +50,7 @@ def boss_lines(messages: Sequence[dict[str, Any]], agents: set[str]) -> dict[str
                 m
                 for m in messages[i + 1 :]
                 if m["sender"] in addressed
-                and m["conversation"] in (b["conversation"], f"boss:{m['sender']}")
+                and m["conversation"] in (b["conversation"], boss_conversation_id(m["sender"]))
                 and _dt(m["at"]) >= at
             ),
             None,

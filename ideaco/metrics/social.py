@@ -10,15 +10,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-BOSS = "boss"
+from ideaco.ids import BOSS, boss_chat_owner, dm_members
 
 
 def _partners(conversation: str, sender: str) -> list[str]:
     """The other side of a 1-on-1 (a DM or the boss chat), from its id; [] for a room."""
-    if conversation.startswith("dm:"):
-        return [p for p in conversation.split(":")[1:3] if p != sender]
-    if conversation.startswith("boss:"):
-        employee = conversation.split(":", 1)[1]
+    members = dm_members(conversation)
+    if members is not None:
+        return [p for p in members[:2] if p != sender]
+    employee = boss_chat_owner(conversation)
+    if employee is not None:
         return [BOSS] if sender != BOSS else [employee]
     return []
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
+from ideaco.ids import boss_conversation_id
 from ideaco.mind import board, relationships, stamina, tasks
 from ideaco.mind import memory as memories
 from ideaco.mind.board import Offer
@@ -125,7 +126,7 @@ def apply_thought(mind: Mind, thought: Thought, facts: ThoughtFacts, now: dateti
             new.escalated = True
             out.owed.append(
                 Owed(
-                    f"boss:{facts.employee}",
+                    boss_conversation_id(facts.employee),
                     Trigger.SYSTEM,
                     escalation_note(new.pending_tasks),
                     escalation=True,
@@ -182,7 +183,7 @@ def _apply_tasks(
         out.owed.append(Owed(tasks.report_target(task), Trigger.ON_RESOLVE, report_note(task)))
     for task in tasks.note_thought(new.tasks, result.advanced):
         event("repetition")
-        out.owed.append(Owed(f"boss:{facts.employee}", Trigger.SYSTEM, stalled_note(task)))
+        out.owed.append(Owed(boss_conversation_id(facts.employee), Trigger.SYSTEM, stalled_note(task)))
     if result.resolved or result.failed:
         tasks.prune_closed(new.tasks)  # the state stays bounded; the logs keep every task op
     return result.corrections

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from ideaco.ids import resolve_id
 from ideaco.mind.thought import RelationshipOp
 
 NEUTRAL = 50.0
@@ -112,20 +113,6 @@ def _signed(value: float) -> str:
     return f"{round(value, 1):+g}"
 
 
-def resolve_person(ref: str, people: Mapping[str, str]) -> str | None | list[str]:
-    """The employee id `ref` names: an id, or a name or id in any case. A list when ambiguous."""
-    if ref in people:
-        return ref
-    key = ref.strip().casefold()
-    by_id = [pid for pid in people if pid.casefold() == key]
-    if len(by_id) == 1:
-        return by_id[0]
-    by_name = [pid for pid, name in people.items() if name.strip().casefold() == key]
-    if len(by_name) == 1:
-        return by_name[0]
-    return by_id + by_name or None
-
-
 def apply_ops(
     table: dict[str, Relation],
     ops: Iterable[RelationshipOp],
@@ -154,7 +141,7 @@ def apply_ops(
         if ref == self_id:
             notes.append(f"{where}: an opinion of yourself is not kept, dropped")
             continue
-        found = resolve_person(ref, people)
+        found = resolve_id(ref, people)
         if isinstance(found, list):
             notes.append(f"{where}: {ref!r} could be any of {', '.join(sorted(found))}, dropped")
             continue

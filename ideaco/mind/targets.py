@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-
-def _dm(a: str, b: str) -> str:
-    return "dm:" + ":".join(sorted((a, b)))
+from ideaco.ids import BOSS, boss_chat_owner, boss_conversation_id, dm_conversation_id, dm_members
 
 
 def _resolve_target(
@@ -17,24 +15,24 @@ def _resolve_target(
 ) -> str | None:
     # The owner reports there in its own voice, so it must be a conversation the owner is in:
     # its own boss chat, one of its DMs, or a room the caller lists.
-    if t.startswith("boss:"):
-        return t if t[len("boss:") :] == owner else None
-    if t.startswith("dm:"):
-        pair = t[len("dm:") :].split(":")
+    if boss_chat_owner(t) is not None:
+        return t if boss_chat_owner(t) == owner else None
+    pair = dm_members(t)
+    if pair is not None:
         ok = len(pair) == 2 and owner in pair and pair[0] != pair[1] and all(p in employees for p in pair)
-        return _dm(*pair) if ok else None
+        return dm_conversation_id(*pair) if ok else None
     if t in conversations:
         return t
-    if t.lower() == "boss":
-        return f"boss:{owner}"
+    if t.lower() == BOSS:
+        return boss_conversation_id(owner)
     if t.startswith("boss-chat-"):
-        return _resolve_target("boss:" + t[len("boss-chat-") :], owner, conversations, employees)
+        return _resolve_target(boss_conversation_id(t[len("boss-chat-") :]), owner, conversations, employees)
     if t.startswith("group-chat-"):
         room = t[len("group-chat-") :]
         return room if room in conversations else None
     other = t[len("dm-") :] if t.startswith("dm-") else t
     if other in employees and other != owner:
-        return _dm(owner, other)
+        return dm_conversation_id(owner, other)
     return None
 
 

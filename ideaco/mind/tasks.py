@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from ideaco.ids import boss_conversation_id
 from ideaco.mind.targets import normalize_target
 from ideaco.mind.thought import TaskOp
 
@@ -101,7 +102,7 @@ def _task_fields() -> tuple[str, ...]:
 
 def report_target(task: Task) -> str:
     """Where the engine runs the owner's think when the task is resolved (default: boss chat)."""
-    return task.on_resolve_target or f"boss:{task.owner}"
+    return task.on_resolve_target or boss_conversation_id(task.owner)
 
 
 # --------------------------------------------------------------------------- urgency

@@ -49,7 +49,7 @@ SCAN_PER_FREE = 4  # upcoming thinks looked at per call that may start early
 SETTLE_S = 0.005  # how long a call may take before the office thinks anything early
 
 
-class Office(upcoming.Office, Protocol):
+class AheadOffice(upcoming.UpcomingOffice, Protocol):
     """The office as its early calls see it: what predictions read, and where calls start."""
 
     llm: LLM
@@ -200,7 +200,7 @@ class Ahead:
         running = {e.call for e in self.early.values() if not e.call.done()}
         await asyncio.wait({call, *running}, return_when=asyncio.FIRST_COMPLETED)
 
-    def top_up(self, office: Office) -> None:
+    def top_up(self, office: AheadOffice) -> None:
         """Drop early calls whose request changed; start calls for the soonest upcoming thinks that
         nothing known will change before their moment."""
         if self.limit <= 0 or office.stop_event.is_set():
@@ -243,7 +243,7 @@ class Ahead:
             if free <= 0:
                 return
 
-    def _predict(self, office: Office, employee: str, seen: tuple[Any, ...]) -> Prediction | None:
+    def _predict(self, office: AheadOffice, employee: str, seen: tuple[Any, ...]) -> Prediction | None:
         cached = self._predicted.get(employee)
         if cached is not None and cached[0] == seen:
             return cached[1]
@@ -251,7 +251,9 @@ class Ahead:
         self._predicted[employee] = (seen, think)
         return think
 
-    def _blocked(self, office: Office, employee: str, think: Prediction, blockers: upcoming.Blockers) -> bool:
+    def _blocked(
+        self, office: AheadOffice, employee: str, think: Prediction, blockers: upcoming.Blockers
+    ) -> bool:
         """Whether something due before the think's moment is likely to change what it reads: a think
         that posts where it reads (or, for an employee still to look, in any of its conversations: a
         post there may wake it sooner); a line of the boss's script. A think whose answer is not in
@@ -288,7 +290,7 @@ class Ahead:
         posted, total = self._posts.get(kind, (0, 0))
         return (posted + 1) / (total + 2)
 
-    def _seen(self, office: Office, employee: str) -> tuple[Any, ...]:
+    def _seen(self, office: AheadOffice, employee: str) -> tuple[Any, ...]:
         desk = office.employees[employee].desk
         pending = office.typing.get(employee)
         touched = self._touched.get(employee, 0)

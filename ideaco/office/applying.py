@@ -13,14 +13,15 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from ideaco.cycle import LoopRule, Owed, Phase, Trigger
+from ideaco.ids import BOSS, SECRETARY
 from ideaco.mind import changes as mind_changes
 from ideaco.mind import stamina
 from ideaco.office import rules
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
-from ideaco.office.conversation import BOSS, ConversationKind, Message
+from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.journal import Journal
-from ideaco.office.org import SECRETARY, ToolContext, ToolResult, run_tool
+from ideaco.office.org import ToolContext, ToolResult, run_tool
 from ideaco.office.rules import holds, toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.starting import restore_cut_think
@@ -46,7 +47,7 @@ from ideaco.office.view import Observer
 from ideaco.office.waking import WakePolicy
 
 
-class Office(Protocol):
+class ApplyingOffice(Protocol):
     """The office as the apply step sees it: its state, and the moves only the office makes."""
 
     state: OfficeState
@@ -91,7 +92,7 @@ class Office(Protocol):
     def stats(self) -> RunStats: ...
 
 
-def apply_step(office: Office, step: Step, posts: dict[str, Message] | None) -> Step:
+def apply_step(office: ApplyingOffice, step: Step, posts: dict[str, Message] | None) -> Step:
     """Apply one step; returns it as it landed (with any value drawn for it)."""
     if isinstance(step, MindStep):
         return _mind(office, step)
@@ -155,7 +156,7 @@ def apply_step(office: Office, step: Step, posts: dict[str, Message] | None) -> 
     return step
 
 
-def next_look(office: Office, emp: Employee, result: ThinkResult) -> datetime | None:
+def next_look(office: ApplyingOffice, emp: Employee, result: ThinkResult) -> datetime | None:
     """When the employee looks again after this think: at the adaptive delay drawn from its interest
     and saturation (its own pace), from the moment it thought; or the fixed moment a failure set."""
     if result.look is None:
@@ -166,7 +167,7 @@ def next_look(office: Office, emp: Employee, result: ThinkResult) -> datetime | 
     return at if at > office.now() else office.now() + timedelta(seconds=timers.min_s)
 
 
-def post(office: Office, message: Message) -> LoopRule | None:
+def post(office: ApplyingOffice, message: Message) -> LoopRule | None:
     """Record a message and wake whom it reaches (as the office's policy says); a known id does nothing."""
     if not office.remember_message(message.id):
         return None
@@ -198,7 +199,7 @@ def post(office: Office, message: Message) -> LoopRule | None:
     return reach.rule
 
 
-def boss_orders(office: Office, message: Message) -> None:
+def boss_orders(office: ApplyingOffice, message: Message) -> None:
     """`@Name stop` holds the named, `@Name continue` releases them (rules/holds.py)."""
     named = [office.employees[m] for m in message.mentions if m in office.employees]
     order = holds.boss_order(message.text, [w for e in named for w in (e.name, e.id)])
@@ -213,7 +214,7 @@ def boss_orders(office: Office, message: Message) -> None:
             release(office, emp, message)
 
 
-def hold(office: Office, emp: Employee, at: datetime, reason: str) -> None:
+def hold(office: ApplyingOffice, emp: Employee, at: datetime, reason: str) -> None:
     """The employee takes no thinks from now on: its pending wake is dropped (a think already
     under way finishes); what reaches it meanwhile waits for its release."""
     if emp.desk.hold is not None:
@@ -224,7 +225,7 @@ def hold(office: Office, emp: Employee, at: datetime, reason: str) -> None:
     office.forget_wakes(emp.id)
 
 
-def release(office: Office, emp: Employee, order: Message) -> None:
+def release(office: ApplyingOffice, emp: Employee, order: Message) -> None:
     """Back to work: one note with everything addressed to it while held, and one wake, 1-5 s on."""
     held = emp.desk.hold
     if held is None:
@@ -241,7 +242,7 @@ def release(office: Office, emp: Employee, order: Message) -> None:
     office.schedule_wake(emp, office.now() + timedelta(seconds=soon), trigger)
 
 
-def _arrived(office: Office, emp: Employee, since: datetime, skip: str) -> list[holds.Arrived]:
+def _arrived(office: ApplyingOffice, emp: Employee, since: datetime, skip: str) -> list[holds.Arrived]:
     """Unread messages addressed to `emp` since `since`: mentions, DMs, the boss's (boss orders aside)."""
     out = []
     for conv in office.conversations.values():
@@ -268,12 +269,12 @@ def _arrived(office: Office, emp: Employee, since: datetime, skip: str) -> list[
     return out
 
 
-def _name(office: Office, who: str) -> str:
+def _name(office: ApplyingOffice, who: str) -> str:
     emp = office.employees.get(who)
     return emp.name if emp else who
 
 
-def _mind(office: Office, step: MindStep) -> Step:
+def _mind(office: ApplyingOffice, step: MindStep) -> Step:
     emp = office.employees[step.employee]
     mind_changes.apply(emp.mind, step.changes)
     if step.read is not None:
@@ -286,7 +287,7 @@ def _mind(office: Office, step: MindStep) -> Step:
     return step
 
 
-def _employee(office: Office, step: EmployeeStep) -> Step:
+def _employee(office: ApplyingOffice, step: EmployeeStep) -> Step:
     if step.joined is not None:
         doc = dict(step.joined)
         if doc.get("age") is None:  # a hire of no stated age: drawn now, logged as drawn
@@ -304,7 +305,7 @@ def _employee(office: Office, step: EmployeeStep) -> Step:
     return step
 
 
-def replay_began(office: Office, emp: Employee, ctx: ThinkContext, *, superseded: bool) -> None:
+def replay_began(office: ApplyingOffice, emp: Employee, ctx: ThinkContext, *, superseded: bool) -> None:
     """What starting a logged think took, for a state saved before it started (else: already so).
 
     The wake that started it is spent (an employee has one pending wake, and one due before the
@@ -336,7 +337,7 @@ def held_while_typing(desk: Desk) -> bool:
     return True
 
 
-def apply_tool(office: Office, tool: str, args: dict[str, Any]) -> ToolResult:
+def apply_tool(office: ApplyingOffice, tool: str, args: dict[str, Any]) -> ToolResult:
     """An organization tool called directly (the boss's own command): decided on a scratch copy, then applied."""
     scratch, now = Scratch(office.state), office.now()
     outcome = run_tool(scratch, tool, args, ToolContext(office.company, now, office.config.switches.stamina))

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
@@ -19,10 +20,10 @@ from ideaco.office.ahead import Ahead
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company, Department
 from ideaco.office.config import OfficeConfig, config_for
-from ideaco.office.conversation import ConversationKind, Message, boss_conversation_id
+from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.journal import Journal
 from ideaco.office.office import Office
-from ideaco.office.org import SECRETARY, secretary_employee
+from ideaco.office.org import secretary_employee
 from ideaco.office.persistence import restore_streams
 from ideaco.office.records import result_from_record
 from ideaco.office.state import STATE_FORMAT, ConversationState, Employee, OfficeState
@@ -261,9 +262,10 @@ def load_messages(office: Office, records: list[dict[str, Any]]) -> None:
 
 def _open_dm_of(office: Office, conv_id: str) -> None:
     """A DM the saved state missed (opened after the last save): opened as the office opens one."""
-    if conv_id in office.conversations or not conv_id.startswith("dm:"):
+    members = dm_members(conv_id)
+    if conv_id in office.conversations or members is None:
         return
-    pair = sorted(conv_id.split(":")[1:3])
+    pair = sorted(members[:2])
     office.conversations[conv_id] = ConversationState(
         id=conv_id, kind=ConversationKind.DM, name=" & ".join(office.name_of(p) for p in pair), members=pair
     )
@@ -297,7 +299,7 @@ def _recount(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
     office.stats = RunStats(errors=errors)
     office.stats.messages = len(messages)
     for t in thoughts:
-        office.stats.count(t, None)
+        office.stats.count(t)
 
 
 def _script_index(ident: object) -> int | None:

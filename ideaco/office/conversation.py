@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 
+from ideaco.ids import BOSS, SYSTEM
+
 
 class ConversationKind(str, Enum):
     """Where a conversation happens; the gates (spec 2.2) depend on it."""
@@ -16,8 +18,6 @@ class ConversationKind(str, Enum):
     BOSS = "boss"
 
 
-BOSS = "boss"
-SYSTEM = "system"
 CLAIMABLE = "claimable"  # the kind of a system line telling a room of work put on the board
 ESCALATION = "escalation"  # the kind of an employee's message escalating to the boss (its boss chat)
 
@@ -60,13 +60,3 @@ class Message:
             mentions=tuple(rec.get("mentions", ())),
             kind=rec.get("kind", "chat"),
         )
-
-
-def dm_conversation_id(a: str, b: str) -> str:
-    """The id of the DM between two employees (ids sorted), spec 1.6."""
-    return "dm:" + ":".join(sorted((a, b)))
-
-
-def boss_conversation_id(employee: str) -> str:
-    """The id of the boss's 1-on-1 with an employee."""
-    return f"boss:{employee}"

@@ -18,13 +18,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import LoopRule, Phase, Trigger
+from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.llm.base import LLM
 from ideaco.office import applying, calls, looks, persistence, reading, starting, taskboard, thinking
 from ideaco.office.ahead import Ahead
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
-from ideaco.office.conversation import BOSS, Message, boss_conversation_id
+from ideaco.office.conversation import Message
 from ideaco.office.directory import Directory
 from ideaco.office.journal import Journal
 from ideaco.office.org import ToolResult
@@ -295,7 +296,7 @@ class Office:
         next_look_at = applying.next_look(self, emp, result)
         self.ahead.learn(kind_of(ctx.trigger, ctx.rethinks), bool(result.posted))
         record = thought_record(result, steps, next_look_at, self.now())
-        self.stats.count(record, result.results)
+        self.stats.count(record)
         if self._replay_at is None:
             self.journal.thought(record)
             for observer in self.observers:

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from ideaco.bounds import check_new_id
 from ideaco.cycle import Owed, Trigger
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, resolve_id
 from ideaco.mind import stamina, tasks
 from ideaco.mind.mind import Mind
 from ideaco.mind.thought import TOOL_ARGS
@@ -30,12 +31,11 @@ from ideaco.mind.thought.model import (
     Summarize,
 )
 from ideaco.office.company import Company, Department
-from ideaco.office.conversation import ConversationKind, boss_conversation_id
+from ideaco.office.conversation import ConversationKind
 from ideaco.office.rules import toolcaps
 from ideaco.office.state import ConversationState, Employee
 from ideaco.persona import ARCHETYPES, PERSONAS_DIR, load_archetype, load_persona_file
 
-SECRETARY = "secretary"
 SECRETARY_PERSONA = PERSONAS_DIR / "roles" / "secretary.yaml"
 _SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -48,7 +48,7 @@ def tools_allowed(employee: str, conversation: str, note: str) -> bool:
     """The organization tools: the secretary's, in its boss chat, never while reading quotes."""
     return (
         employee == SECRETARY
-        and conversation == f"boss:{SECRETARY}"
+        and conversation == boss_conversation_id(SECRETARY)
         and not note.startswith(SUMMARY_NOTE)
         and not toolcaps.is_last(note)  # the report after a request's last tool round
     )
@@ -165,11 +165,12 @@ def _department(company: Company, ref: str) -> Department:
 
 
 def _employee(org: Org, ref: str) -> Employee:
-    low = ref.lower().lstrip("@")
-    for emp in org.employees.values():
-        if not emp.dismissed and low in (emp.id, emp.name.lower()):
-            return emp
-    raise Refusal(f"unknown employee {ref!r}")
+    found = resolve_id(ref, {e.id: e.name for e in org.employees.values() if not e.dismissed})
+    if isinstance(found, list):
+        raise Refusal(f"{ref!r} could be any of {', '.join(sorted(found))}")
+    if found is None:
+        raise Refusal(f"unknown employee {ref!r}")
+    return org.employees[found]
 
 
 # ---------------------------------------------------------------------------- the tools
@@ -313,7 +314,7 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         owner=owner.id,
         description=a.description,
         created_at=ctx.now,
-        origin="boss",
+        origin=BOSS,
         on_resolve_target=boss_conversation_id(owner.id),
     )
     owner.mind.tasks.append(task)

@@ -16,8 +16,9 @@ import random
 from datetime import datetime, timedelta
 
 from ideaco.cycle import Owed, Trigger
+from ideaco.ids import BOSS
 from ideaco.office import rules
-from ideaco.office.conversation import BOSS, Message
+from ideaco.office.conversation import Message
 from ideaco.office.state import ConversationState, Employee
 from ideaco.office.view import OfficeView
 from ideaco.office.waking import AdaptiveWakes, Reach, Wake, WakePolicy

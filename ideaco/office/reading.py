@@ -14,17 +14,18 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Trigger
+from ideaco.ids import BOSS, SECRETARY
 from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office import taskboard
-from ideaco.office.conversation import BOSS, ConversationKind, Message
-from ideaco.office.org import SECRETARY, SUMMARY_NOTE, slug, tools_allowed
+from ideaco.office.conversation import ConversationKind, Message
+from ideaco.office.org import SUMMARY_NOTE, slug, tools_allowed
 from ideaco.office.rules.mentions import named_in
 from ideaco.office.rules.requests import asked_archetypes, asked_tools, named_departments
 from ideaco.office.state import ConversationState, Employee
-from ideaco.office.view import OfficeView as Office  # the office is only read here
+from ideaco.office.view import OfficeView  # the office is only read here
 from ideaco.persona import ARCHETYPES
 
 TRIGGER_NOTES = {
@@ -38,7 +39,7 @@ GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
 WINDOW_LEAST, WINDOW_STEP = 10, 10  # a compact prompt shows 10 to 19 lines
 
 
-def read_about(office: Office, employee: str, conversation: str, read_upto: int) -> set[str]:
+def read_about(office: OfficeView, employee: str, conversation: str, read_upto: int) -> set[str]:
     """Who a think read about: the senders of what was new to it and the colleagues it names
     (the reasons the engine can see for changing one's mind about someone)."""
     conv = office.conversations[conversation]
@@ -51,14 +52,14 @@ def read_about(office: Office, employee: str, conversation: str, read_upto: int)
 
 
 def schema_for(
-    office: Office, emp: Employee, conv: ConversationState, note: str = "", *, compact: bool
+    office: OfficeView, emp: Employee, conv: ConversationState, note: str = "", *, compact: bool
 ) -> dict[str, Any]:
     """The thought schema with this employee's real ids as the only choices."""
     return thought_schema(wire_context(office, emp, conv, note, compact=compact))
 
 
 def wire_context(
-    office: Office, emp: Employee, conv: ConversationState, note: str = "", *, compact: bool
+    office: OfficeView, emp: Employee, conv: ConversationState, note: str = "", *, compact: bool
 ) -> WireContext:
     """What the schema of this thought lists: the people here, targets, open tasks, memories, tools."""
     mine = office.conversations_of(emp.id)
@@ -83,7 +84,7 @@ def wire_context(
         }
     return WireContext(
         people=people or None,
-        targets=tuple(sorted(colleagues | rooms | {"boss"})),
+        targets=tuple(sorted(colleagues | rooms | {BOSS})),
         task_ids=tuple(t.id for t in emp.mind.pending_tasks),
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
         tools=tools,
@@ -103,7 +104,7 @@ def _boss_asks(emp: Employee, conv: ConversationState) -> bool:
 
 
 def request_for(
-    office: Office,
+    office: OfficeView,
     emp: Employee,
     conv: ConversationState,
     trigger: str,
@@ -140,7 +141,7 @@ class Beginning:
 
 
 def begin_request(
-    office: Office,
+    office: OfficeView,
     emp: Employee,
     conv: ConversationState,
     trigger: str,
@@ -160,7 +161,7 @@ def begin_request(
 
 
 def prompt_view(
-    office: Office,
+    office: OfficeView,
     emp: Employee,
     conv: ConversationState,
     trigger: str,
@@ -259,7 +260,7 @@ def _addresses(message: Message, employee: str, conv: ConversationState) -> bool
     return message.sender == BOSS and (conv.kind is ConversationKind.BOSS or not message.mentions)
 
 
-def org_block(office: Office, limit: int = 30) -> str:
+def org_block(office: OfficeView, limit: int = 30) -> str:
     """The company as it is now, for the secretary's prompt (bounded)."""
     depts = list(office.company_model.departments.values())
     staff = [e for e in office.employees.values() if not e.dismissed and e.id != SECRETARY]
@@ -279,7 +280,7 @@ def org_block(office: Office, limit: int = 30) -> str:
     return "\n".join(lines)
 
 
-def summary_quotes(office: Office, note: str, per_conversation: int = 8, limit: int = 30) -> list[str]:
+def summary_quotes(office: OfficeView, note: str, per_conversation: int = 8, limit: int = 30) -> list[str]:
     """The messages a summary think reads, quoted: shown as conversation, never as a note."""
     if not note.startswith(SUMMARY_NOTE) or "Conversations: " not in note:
         return []

@@ -9,10 +9,11 @@ from dataclasses import replace
 from datetime import datetime
 
 from ideaco.cycle import Gate, Owed
+from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
 from ideaco.mind.thought import TOOL_ARGS, Thought
 from ideaco.office import person
-from ideaco.office.conversation import ESCALATION, ConversationKind, boss_conversation_id
-from ideaco.office.org import SECRETARY, ToolContext, tools_allowed
+from ideaco.office.conversation import ESCALATION, ConversationKind
+from ideaco.office.org import ToolContext, tools_allowed
 from ideaco.office.rules import toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.speaking import (
@@ -37,8 +38,8 @@ def owe(scratch: Scratch, employee: str, owed: Owed, now: datetime) -> list[Step
     """An owed think, where it can happen: a DM is opened on first use, a lost room falls back to the boss chat."""
     steps: list[Step] = []
     target = owed.conversation
-    if target.startswith("dm:") and target not in scratch.conversations:
-        a, b = target.split(":")[1:3]
+    if (members := dm_members(target)) is not None and target not in scratch.conversations:
+        a, b = members[:2]
         target_for(scratch, a, b, {e.id: e.name for e in scratch.employees.values()})
         steps += scratch.take(now)
     if target not in scratch.conversations:

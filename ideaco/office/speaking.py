@@ -15,17 +15,12 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
+from ideaco.ids import BOSS, boss_conversation_id, dm_conversation_id
 from ideaco.mind import stamina
 from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import person, rules
 from ideaco.office.config import Switches
-from ideaco.office.conversation import (
-    BOSS,
-    ConversationKind,
-    Message,
-    boss_conversation_id,
-    dm_conversation_id,
-)
+from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.reading import TRIGGER_NOTES
 from ideaco.office.rules import drafts, levers
 from ideaco.office.rules.drafts import TextRule
@@ -127,7 +122,7 @@ def gate_draft(
         own = [m.at for m in conv.recent if m.sender == employee]
         speech = rules.check_speech(conv.kind, own, saturation, mentioned, now, gates)
         if not speech.allowed:
-            return Verdict(Gate(speech.gate), reopens_at=speech.reopens_at)
+            return Verdict(speech.gate, reopens_at=speech.reopens_at)
     if rules.is_closed(conv.closed_until, now):
         detail = f"closed to agent posts until {conv.closed_until.isoformat()}"  # type: ignore[union-attr]
         return Verdict(Gate.LOOP_BREAKER, LoopRule.RING, detail)
@@ -182,7 +177,7 @@ def target_for(
 ) -> ConversationState | None:
     """Where a send_message goes: the boss chat, a DM (opened on first use), or a room the sender is in."""
     low = to.lower()
-    if low in ("boss", f"boss:{employee}"):
+    if low in (BOSS, boss_conversation_id(employee)):
         return scratch.conversations.get(boss_conversation_id(employee))
     for other in scratch.employees.values():
         if other.id != employee and low in (other.id.lower(), other.name.lower()):

@@ -15,7 +15,7 @@ from ideaco.office.streams import Streams
 from ideaco.office.view import OfficeView
 
 
-class Office(OfficeView, Protocol):
+class StartingOffice(OfficeView, Protocol):
     """The office as its start sees it."""
 
     clock: Clock
@@ -29,7 +29,7 @@ class Office(OfficeView, Protocol):
     def post_as_boss(self, conversation: str, text: str, *, msg_id: str | None = None) -> Message: ...
 
 
-def schedule(office: Office) -> None:
+def schedule(office: StartingOffice) -> None:
     """Put the script's remaining lines and every employee's next wake on the clock."""
     now = office.now()
     start = datetime.fromisoformat(office.meta["start"]) if "start" in office.meta else now
@@ -50,7 +50,7 @@ def schedule(office: Office) -> None:
                 office.schedule_wake(emp, at, trigger)
 
 
-def post_script(office: Office, index: int) -> None:
+def post_script(office: StartingOffice, index: int) -> None:
     """The boss's script line `index`, posted once and in order (a resume does not post it again)."""
     if index != office.script_next:
         return

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ideaco.llm.base import ChatResult
+from ideaco.store.runlog import usage_of
 
 
 @dataclass
@@ -22,13 +21,12 @@ class RunStats:
     gates: dict[str, int] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
 
-    def count(self, record: dict[str, Any], results: Sequence[ChatResult] | None) -> None:
-        llm = record.get("llm")
-        if llm is not None:
-            self.llm_calls += llm.get("calls", len(results or ()) or 1)
-            self.prompt_tokens += llm["prompt_tokens"]
-            self.completion_tokens += llm["completion_tokens"]
-            self.cached_tokens += llm["cached_tokens"]
+    def count(self, record: dict[str, Any]) -> None:
+        usage = usage_of(record)  # the count summary.json and `report` make (store/runlog.py)
+        self.llm_calls += usage["calls"]
+        self.prompt_tokens += usage["prompt_tokens"]
+        self.completion_tokens += usage["completion_tokens"]
+        self.cached_tokens += usage["cached_tokens"]
         self.thoughts += 1
         gate = record.get("gate")
         if gate is not None:

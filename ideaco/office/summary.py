@@ -6,6 +6,8 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
+from ideaco.store.runlog import USAGE_KEYS, usage_of, usage_totals
+
 ENDED = "reached the end of the simulated time"
 CLOSED_EARLY = "closed before the end of the simulated time"
 
@@ -36,8 +38,6 @@ def summarize(
     }
     gates: Counter[str] = Counter()
     rules: Counter[str] = Counter()  # why drafts were refused: loop breakers and filters, by rule
-    llm = Counter()
-    calls = 0
     tools: Counter[str] = Counter()  # the secretary's tool calls: made, refused, refused by a cap
     capped: Counter[str] = Counter()
     for rec in thoughts:
@@ -62,14 +62,11 @@ def summarize(
             elif step.get("step") == "tool":
                 tools["made" if step.get("ok") else "refused"] += 1
                 capped.update([step["cap"]] if step.get("cap") else [])
-        usage = rec.get("llm")
-        if usage:
-            calls += usage.get("calls", 1)
-            for key in ("prompt_tokens", "completion_tokens", "cached_tokens"):
-                llm[key] += usage.get(key, 0)
-            row["prompt_tokens"] += usage.get("prompt_tokens", 0)
-            row["completion_tokens"] += usage.get("completion_tokens", 0)
+        usage = usage_of(rec)
+        row["prompt_tokens"] += usage["prompt_tokens"]
+        row["completion_tokens"] += usage["completion_tokens"]
     senders: Counter[str] = Counter(m["sender"] for m in messages)
+    totals = usage_totals(thoughts)
     for emp, row in by_employee.items():
         row["messages"] = senders.get(emp, 0)
     simulated = simulated_now - simulated_start
@@ -86,10 +83,7 @@ def summarize(
             "by_cap": dict(sorted(capped.items())),
         },
         "tasks_by_status": dict(tasks or {}),
-        "llm": {
-            "calls": calls,
-            **{k: llm.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "cached_tokens")},
-        },
+        "llm": {k: totals[k] for k in USAGE_KEYS},
         "errors_by_kind": dict(errors or {}),
         "wall_time_s": round(wall_time_s, 2),
         "simulated_time": str(simulated),
@@ -124,16 +118,20 @@ def calls_section(counts: dict[str, Any], llm: dict[str, Any], speculate: int) -
     """summary.json's `calls`: the model calls made, those the logged thoughts used, those dropped
     (started early for a request that was not the one sent at its moment), with their tokens
     (`tokens_unused`: paid for, used by no thought: dropped calls, and calls a stop cut); the calls
-    in flight at once, on average over the run's wall time and at most."""
+    in flight at once, on average over the run's wall time and at most.
+
+    A session killed before its end leaves no count of the calls it made (they are counted when a
+    session finishes); the calls its logged thoughts used are then the least it made."""
     wall = counts.get("wall_s", 0.0)
     used_tokens = llm.get("prompt_tokens", 0) + llm.get("completion_tokens", 0)
+    tokens_made = max(counts.get("tokens_made", 0), used_tokens)
     return {
-        "made": counts.get("made", 0),
+        "made": max(counts.get("made", 0), llm.get("calls", 0)),
         "used": llm.get("calls", 0),
         "dropped": counts.get("early_dropped_calls", 0),
-        "tokens_made": counts.get("tokens_made", 0),
+        "tokens_made": tokens_made,
         "tokens_used": used_tokens,
-        "tokens_unused": max(0, counts.get("tokens_made", 0) - used_tokens),
+        "tokens_unused": tokens_made - used_tokens,
         "speculate": speculate,
         "early": {k: counts.get(f"early_{k}", 0) for k in ("started", "used", "dropped")},
         "in_flight": {

@@ -10,11 +10,12 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
+from ideaco.ids import SYSTEM, boss_conversation_id
 from ideaco.mind import board, stamina
 from ideaco.mind.board import Offer
 from ideaco.mind.tasks import open_claims as claims_of
 from ideaco.office import person
-from ideaco.office.conversation import CLAIMABLE, SYSTEM, ConversationKind, Message, boss_conversation_id
+from ideaco.office.conversation import CLAIMABLE, ConversationKind, Message
 from ideaco.office.scratch import Scratch
 from ideaco.office.state import ConversationState, Employee
 from ideaco.office.steps import NoticeStep

@@ -14,12 +14,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
+from ideaco.ids import BOSS
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.apply import ThoughtFacts, apply_thought
 from ideaco.mind.thought import Thought
 from ideaco.office import person, reading, rules, saying, taskboard
-from ideaco.office.conversation import BOSS, ConversationKind
+from ideaco.office.conversation import ConversationKind
 from ideaco.office.scratch import Scratch
 from ideaco.office.speaking import escalates
 from ideaco.office.state import ConversationState, Employee

@@ -17,9 +17,10 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Owed, Trigger
+from ideaco.ids import BOSS, SECRETARY, SYSTEM, boss_conversation_id
 from ideaco.mind.thought import Action
-from ideaco.office.conversation import BOSS, SYSTEM, Message, boss_conversation_id
-from ideaco.office.org import SECRETARY, ToolContext, run_tool
+from ideaco.office.conversation import Message
+from ideaco.office.org import ToolContext, run_tool
 from ideaco.office.rules import toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.steps import NoticeStep, Step, ToolStep

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from ideaco.cycle import Phase, Trigger
+from ideaco.ids import boss_conversation_id
 from ideaco.llm.base import ChatRequest
 from ideaco.office import looks, person, reading, rules
 from ideaco.office.calls import Call
@@ -24,7 +25,7 @@ from ideaco.office.view import OfficeView
 from ideaco.office.waking import WakePolicy
 
 
-class Office(OfficeView, Protocol):
+class UpcomingOffice(OfficeView, Protocol):
     """The office as the predictions read it."""
 
     policy: WakePolicy
@@ -72,7 +73,7 @@ def outcome(call: Call) -> str:
     return POSTS if thought.shouldSpeak or thought.actions or board else QUIET
 
 
-def upcoming(office: Office, exclude: Iterable[str] = ()) -> list[tuple[datetime, str]]:
+def upcoming(office: UpcomingOffice, exclude: Iterable[str] = ()) -> list[tuple[datetime, str]]:
     """Employees not thinking now, by the moment their next think could begin: a think typing
     now begins at its moment, an idle employee's next look comes at its wake."""
     skip = set(exclude)
@@ -96,7 +97,7 @@ def upcoming(office: Office, exclude: Iterable[str] = ()) -> list[tuple[datetime
 EMPTY_LOOKS = 1
 
 
-def predict(office: Office, employee: str, empty_looks: int = EMPTY_LOOKS) -> Prediction | None:
+def predict(office: UpcomingOffice, employee: str, empty_looks: int = EMPTY_LOOKS) -> Prediction | None:
     """The employee's next think, with the request it will send, if nothing changes before it
     (None: its next looks, up to `empty_looks` past the first, find nothing to think about; or it
     is thinking now). Changes nothing."""
@@ -133,7 +134,7 @@ def predict(office: Office, employee: str, empty_looks: int = EMPTY_LOOKS) -> Pr
     return Prediction(conv_id, at, trigger, request)
 
 
-def finish_at(office: Office, begins: datetime) -> datetime:
+def finish_at(office: UpcomingOffice, begins: datetime) -> datetime:
     """When a think beginning at `begins` posts what it posts."""
     return begins + timedelta(seconds=office.config.think_seconds)
 
@@ -146,7 +147,7 @@ def kind_of(trigger: Trigger, rethinks: int = 0) -> str:
     return "rethink" if rethinks else Trigger(trigger).value
 
 
-def blockers(office: Office, early: Iterable[tuple[str, Prediction, Call]]) -> Blockers:
+def blockers(office: UpcomingOffice, early: Iterable[tuple[str, Prediction, Call]]) -> Blockers:
     """Thinks under way (and early calls) by the conversation they read: when they post, whether
     their answer posts anything as far as known, and their trigger."""
     out: Blockers = {}
@@ -165,7 +166,7 @@ def blockers(office: Office, early: Iterable[tuple[str, Prediction, Call]]) -> B
     return out
 
 
-def held(office: Office, employee: str, conv_id: str, at: datetime, call: Call) -> bool:
+def held(office: UpcomingOffice, employee: str, conv_id: str, at: datetime, call: Call) -> bool:
     """Whether a draft of the employee's in this conversation at `at` is held whatever it says (its
     anti-spam or cooldown, a room closed to agents), and its answer, if known, posts nowhere else."""
     conv, emp = office.conversations.get(conv_id), office.employees.get(employee)
@@ -184,7 +185,7 @@ def held(office: Office, employee: str, conv_id: str, at: datetime, call: Call) 
     return not rules.check_speech(conv.kind, own, 0, True, at, gates).allowed
 
 
-def scripted_before(office: Office, where: set[str], at: datetime) -> bool:
+def scripted_before(office: UpcomingOffice, where: set[str], at: datetime) -> bool:
     """Whether a line of the boss's script lands in one of these conversations before `at`."""
     start = office.meta.get("start")
     if not start or office.script_next >= len(office.script):
@@ -195,6 +196,6 @@ def scripted_before(office: Office, where: set[str], at: datetime) -> bool:
         if when > at:
             break
         target = line["to"]
-        if target in where or f"boss:{target}" in where:
+        if target in where or boss_conversation_id(target) in where:
             return True
     return False

@@ -20,9 +20,10 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from ideaco.cycle import LoopRule, Owed, Trigger
+from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.mind import stamina, tasks
 from ideaco.office import person, rules, taskboard
-from ideaco.office.conversation import BOSS, CLAIMABLE, ConversationKind, Message, boss_conversation_id
+from ideaco.office.conversation import CLAIMABLE, ConversationKind, Message
 from ideaco.office.rules import levers
 from ideaco.office.state import ConversationState, Desk, Employee
 from ideaco.office.view import OfficeView

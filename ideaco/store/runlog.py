@@ -9,13 +9,17 @@ Reading never writes and never takes the run's lock: it is safe while a run goes
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from datetime import time as clock_time
 from pathlib import Path
 from typing import Any
 
 from ideaco import safejson
 from ideaco.bounds import MAX_DURATION
+from ideaco.ids import SECRETARY
 from ideaco.scenario import parse_duration
 from ideaco.store import jsonl, schema
 from ideaco.store.rundir import RunDir
@@ -27,6 +31,18 @@ MIND_KEYS = ("memory", "relationships", "tasks", "stamina", "interest", "saturat
 
 class RunLogError(ValueError):
     """A directory that cannot be read as a run; `str()` is one line naming it."""
+
+
+MOMENT_FORMS = "HH:MM, HH:MM:SS or an ISO date-time"
+
+
+def parse_moment(text: str, first_day: date) -> datetime:
+    """A simulated moment a user names (`inspect --since`, `interview --at`): `HH:MM` or `HH:MM:SS`
+    on the run's first day, or a full ISO date-time (its time zone dropped); ValueError if neither."""
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", text.strip())
+    if m:
+        return datetime.combine(first_day, clock_time(int(m[1]), int(m[2]), int(m[3] or 0)))
+    return datetime.fromisoformat(text.strip()).replace(tzinfo=None)
 
 
 def _documents(table: Any) -> list[dict[str, Any]]:
@@ -233,8 +249,8 @@ def foreign_state(state: dict[str, Any], thoughts: list[dict[str, Any]], where: 
     think in them is in it (the secretary, whom every company has, aside; a state that lags behind
     its logs may miss some, a hire after its last save, never all)."""
     employees = state.get("employees")
-    known = {str(e.get("id")) for e in _documents(employees)} - {"secretary"}
-    named = {str(t.get("employee")) for t in thoughts} - {"secretary"}
+    known = {str(e.get("id")) for e in _documents(employees)} - {SECRETARY}
+    named = {str(t.get("employee")) for t in thoughts} - {SECRETARY}
     if not known or not named or known & named:
         return None
     office = state.get("office") if isinstance(state.get("office"), dict) else {}
@@ -291,6 +307,28 @@ def applied_at(record: dict[str, Any], think_seconds: float = 5.0) -> datetime:
     if at:
         return _dt(at)
     return _dt(record["at"]) + timedelta(seconds=think_seconds)
+
+
+USAGE_KEYS = ("calls", "prompt_tokens", "completion_tokens", "cached_tokens")
+
+
+def usage_of(record: dict[str, Any]) -> dict[str, int]:
+    """A logged thought's model use (its `llm`): calls (1 in a record older than the count) and
+    tokens; zeros for a thought that made no call."""
+    llm = record.get("llm") or {}
+    if not llm:
+        return dict.fromkeys(USAGE_KEYS, 0)
+    return {"calls": llm.get("calls", 1), **{k: llm.get(k, 0) for k in USAGE_KEYS[1:]}}
+
+
+def usage_totals(thoughts: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """The model use of logged thoughts, summed (`usage_of`), with `tokens`: prompt + completion.
+    summary.json, `report`, the metrics and a resume's budget all count with this."""
+    totals = dict.fromkeys(USAGE_KEYS, 0)
+    for record in thoughts:
+        for key, n in usage_of(record).items():
+            totals[key] += n
+    return totals | {"tokens": totals["prompt_tokens"] + totals["completion_tokens"]}
 
 
 _BLANK = object()  # a blank line in a log: nothing to read, nothing to warn of

@@ -14,10 +14,10 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.analysis import History, history
+from ideaco.ids import BOSS, SYSTEM, boss_chat_owner, dm_members
 from ideaco.metrics import SUMMARY, evaluate
 from ideaco.store.runlog import RunLog
 
-BOSS, SYSTEM = "boss", "system"
 KIND_ORDER = {"work": 0, "casual": 1, "boss": 2, "dm": 3}
 _THOUGHT_OF = re.compile(r"^(.+)-\d+$")  # a posted message's id: <thought id>-<n>
 
@@ -29,9 +29,9 @@ def _offset(at: str | None, start: datetime) -> float | None:
 
 
 def _kind(conv_id: str) -> str:
-    if conv_id.startswith("boss:"):
+    if boss_chat_owner(conv_id) is not None:
         return "boss"
-    if conv_id.startswith("dm:"):
+    if dm_members(conv_id) is not None:
         return "dm"
     return "work"
 

@@ -344,6 +344,13 @@ def verbose(body: dict) -> Reply:
     return Reply(json.dumps(thought), delay=reply.delay)
 
 
+def paced(body: dict) -> Reply:
+    """`answer`, taking half a second: state.json is saved after every thought (a save is due when
+    20 times its own length has passed, `Saves.SHARE`), however loaded the machine, so the state
+    reaches the limit before thoughts.jsonl does."""
+    return Reply(answer(body).content, delay=0.5)
+
+
 # No file-size limit makes messages.jsonl the first file to fail (the state holds every message
 # too), so for that case the disk fills up by injection: the 8th message's append writes half its
 # line, then the OS says ENOSPC, as a full disk does.
@@ -400,7 +407,7 @@ def first_state_size(tmp_path: Path, fake: FakeOpenAIServer) -> int:
 @pytest.mark.parametrize(
     ("first_refused", "limit", "model", "reason"),
     [
-        ("state.json", STATE_ROOM, answer, "File too large"),
+        ("state.json", STATE_ROOM, paced, "File too large"),
         ("thoughts.jsonl", 30_000, verbose, "File too large"),
         ("messages.jsonl", None, answer, "No space left on device"),
     ],

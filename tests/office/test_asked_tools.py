@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import pytest
 
+from ideaco.ids import SECRETARY
 from ideaco.mind.thought import TOOL_ARGS
 from ideaco.mind.thought.wire import WireContext, thought_schema
-from ideaco.office.org import SECRETARY
 from ideaco.office.reading import wire_context
 from ideaco.office.rules.requests import asked_archetypes, asked_tools, named_departments
 from ideaco.persona import ARCHETYPES

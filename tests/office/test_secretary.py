@@ -7,10 +7,11 @@ from datetime import timedelta
 
 import pytest
 
+from ideaco.ids import SECRETARY
 from ideaco.office.build import office_from_scenario, office_from_state
 from ideaco.office.clock import SimClock
 from ideaco.office.journal import MemoryJournal
-from ideaco.office.org import SECRETARY, ToolContext, run_tool
+from ideaco.office.org import ToolContext, run_tool
 from ideaco.office.scratch import Scratch
 from ideaco.scenario import Scenario
 from tests.fakes.llm import ScriptedLLM

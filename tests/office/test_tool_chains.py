@@ -12,7 +12,7 @@ import itertools
 import json
 from datetime import timedelta
 
-from ideaco.office.org import SECRETARY
+from ideaco.ids import SECRETARY
 from ideaco.office.rules.toolcaps import CAPS
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import prompt_of, thought, who

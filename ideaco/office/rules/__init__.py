@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from ideaco.office.rules.gates import (
     DEFAULT_GATES,
-    GATE_ANTI_SPAM,
-    GATE_COOLDOWN,
-    GATE_SATURATION,
     GateConfig,
     GateVerdict,
     KindGates,
@@ -20,10 +17,8 @@ from ideaco.office.rules.gates import (
 )
 from ideaco.office.rules.loop_breakers import (
     REASON_CLOSED,
-    REASON_DUPLICATE,
-    REASON_RING,
+    LoopVerdict,
     RingVerdict,
-    Verdict,
     check_duplicate,
     check_ring,
     closes_ring,
@@ -50,18 +45,13 @@ from ideaco.office.rules.timers import (
 __all__ = [
     "DEFAULT_GATES",
     "DEFAULT_TIMERS",
-    "GATE_ANTI_SPAM",
-    "GATE_COOLDOWN",
-    "GATE_SATURATION",
     "REASON_CLOSED",
-    "REASON_DUPLICATE",
-    "REASON_RING",
     "GateConfig",
     "GateVerdict",
     "KindGates",
     "RingVerdict",
     "TimerConfig",
-    "Verdict",
+    "LoopVerdict",
     "adaptive_delay",
     "addressed_by_boss",
     "anti_spam_reopens_at",

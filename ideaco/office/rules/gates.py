@@ -10,11 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from ideaco.cycle import Gate
 from ideaco.office.conversation import ConversationKind
-
-GATE_SATURATION = "saturation"
-GATE_ANTI_SPAM = "anti_spam"
-GATE_COOLDOWN = "cooldown"
 
 
 @dataclass(frozen=True)
@@ -49,7 +46,7 @@ class GateVerdict:
     """Whether a draft may be posted; if not, which gate held it and when that gate reopens."""
 
     allowed: bool
-    gate: str | None = None
+    gate: Gate | None = None
     reopens_at: datetime | None = None  # None for saturation: only a mention or a new topic opens it
 
 
@@ -92,12 +89,12 @@ def check_speech(
     cooldown is re-woken at reopens_at, so the reply is delayed, never dropped.
     """
     if saturation >= cfg.saturation_silence_at and not mentioned:
-        return GateVerdict(False, GATE_SATURATION)
+        return GateVerdict(False, Gate.SATURATION)
     row = cfg.for_kind(kind)
     reopens = anti_spam_reopens_at(own_post_times, now, row.max_posts, row.window_s)
     if reopens is not None:
-        return GateVerdict(False, GATE_ANTI_SPAM, reopens)
+        return GateVerdict(False, Gate.ANTI_SPAM, reopens)
     reopens = cooldown_reopens_at(own_post_times, now, row.cooldown_s)
     if reopens is not None:
-        return GateVerdict(False, GATE_COOLDOWN, reopens)
+        return GateVerdict(False, Gate.COOLDOWN, reopens)
     return ALLOWED

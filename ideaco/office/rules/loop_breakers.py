@@ -11,15 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ideaco.office.conversation import BOSS, SYSTEM, Message
+from ideaco.cycle import LoopRule
+from ideaco.ids import BOSS, SYSTEM
+from ideaco.office.conversation import Message
 
-REASON_DUPLICATE = "duplicate"
-REASON_RING = "ring"
 REASON_CLOSED = "closed"
 
 
 @dataclass(frozen=True)
-class Verdict:
+class LoopVerdict:
     """Whether an agent post may go out; reason is a short code, detail a line for the log."""
 
     allowed: bool
@@ -28,7 +28,7 @@ class Verdict:
 
 
 @dataclass(frozen=True)
-class RingVerdict(Verdict):
+class RingVerdict(LoopVerdict):
     """A ring verdict also says until when the conversation is closed to agent posts."""
 
     closed_until: datetime | None = None
@@ -52,16 +52,16 @@ def _since_boss(history: Sequence[Message], since_reset: datetime | None = None)
 
 def check_duplicate(
     history: Sequence[Message], sender: str, text: str, now: datetime, window_s: float = 60.0
-) -> Verdict:
+) -> LoopVerdict:
     """Refuse the same sender posting the same text (case and spacing aside) within window_s."""
     window = timedelta(seconds=window_s)
     key = _normalize(text)
     for msg in reversed(history):
         if msg.sender == sender and now - msg.at < window and _normalize(msg.text) == key:
-            return Verdict(
-                False, REASON_DUPLICATE, f"{sender} already posted this text at {msg.at.isoformat()}"
+            return LoopVerdict(
+                False, LoopRule.DUPLICATE, f"{sender} already posted this text at {msg.at.isoformat()}"
             )
-    return Verdict(True)
+    return LoopVerdict(True)
 
 
 def is_closed(closed_until: datetime | None, now: datetime) -> bool:
@@ -103,7 +103,7 @@ def check_ring(
         until = now + timedelta(seconds=close_s)
         speakers = ",".join([*senders[-3:], sender])
         return RingVerdict(
-            False, REASON_RING, f"ring {speakers}: closed to agent posts until {until.isoformat()}", until
+            False, LoopRule.RING, f"ring {speakers}: closed to agent posts until {until.isoformat()}", until
         )
     return RingVerdict(True)
 

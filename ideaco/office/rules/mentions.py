@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 
-from ideaco.office.conversation import BOSS
+from ideaco.ids import BOSS
 
 _ALL = "\0all"  # sentinel target: can never clash with an employee id
 _ALL_WORDS = ("everyone", "all")

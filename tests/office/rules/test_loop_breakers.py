@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ideaco.office.rules import (
+    LoopVerdict,
     RingVerdict,
-    Verdict,
     check_duplicate,
     check_ring,
     closes_ring,
@@ -195,7 +195,7 @@ def test_every_rule_is_reachable_from_an_empty_state(history: History) -> None:
     """Start with nothing and post as the engine would, until each rule has refused once."""
     msgs = history.messages
     now = T0
-    assert check_duplicate(msgs, "alice", "hi", now) == Verdict(True)
+    assert check_duplicate(msgs, "alice", "hi", now) == LoopVerdict(True)
     assert check_ring(msgs, "alice", now) == RingVerdict(True)
     assert pair_streak(msgs) is None and not unanswered_ceiling_reached(msgs)
     assert thought_superseded([], "alice") == ()

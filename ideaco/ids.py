@@ -1,0 +1,60 @@
+"""The ids of the office's fixed participants and of the boss's chats, declared once.
+
+Every company has a boss, a system voice and a secretary (spec 2.9); their ids are what the logs
+say (`sender: "boss"`, `"system"`, `employee: "secretary"`). The boss's 1-on-1 with an employee is
+`boss:<employee id>`, a DM `dm:<a>:<b>` (spec 1.6): built here, read back here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+BOSS = "boss"
+SYSTEM = "system"
+SECRETARY = "secretary"
+BOSS_CHAT_PREFIX = "boss:"
+DM_PREFIX = "dm:"
+
+
+def boss_conversation_id(employee: str) -> str:
+    """The id of the boss's 1-on-1 with an employee."""
+    return f"{BOSS_CHAT_PREFIX}{employee}"
+
+
+def boss_chat_owner(conversation: str) -> str | None:
+    """The employee whose boss chat this id names (`boss:<id>` -> id); None for any other id."""
+    if conversation.startswith(BOSS_CHAT_PREFIX):
+        return conversation[len(BOSS_CHAT_PREFIX) :]
+    return None
+
+
+def resolve_id(ref: str, names: Mapping[str, str]) -> str | list[str] | None:
+    """The id `ref` names among `names` (id -> name): every surface that takes an employee from a
+    user or a model (chat commands, `inspect`, `interview`, the secretary's tools, relationship ops).
+
+    The id itself; else, spaces and leading `@` aside and in any case, the one id that matches,
+    then the one name that matches (an id beats another's name). A list of the candidates when it
+    names several, None when it names none.
+    """
+    if ref in names:
+        return ref
+    key = ref.strip().lstrip("@").strip().casefold()
+    by_id = [i for i in names if i.casefold() == key]
+    if len(by_id) == 1:
+        return by_id[0]
+    by_name = [i for i, name in names.items() if name.strip().casefold() == key]
+    if len(by_name) == 1:
+        return by_name[0]
+    return by_id + by_name or None
+
+
+def dm_conversation_id(a: str, b: str) -> str:
+    """The id of the DM between two employees (ids sorted), spec 1.6."""
+    return DM_PREFIX + ":".join(sorted((a, b)))
+
+
+def dm_members(conversation: str) -> list[str] | None:
+    """The ids a DM's id names (`dm:a:b` -> [a, b], as written); None for any other id."""
+    if conversation.startswith(DM_PREFIX):
+        return conversation[len(DM_PREFIX) :].split(":")
+    return None

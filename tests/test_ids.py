@@ -1,0 +1,85 @@
+"""`ideaco.ids`: the boss chat's id built and read back in one place; one resolver of employee refs."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from ideaco.cli.chat_commands import CommandError, resolve_employee
+from ideaco.cli.errors import UserError
+from ideaco.cli.inspect import _resolve as inspect_resolve
+from ideaco.cli.interview import _resolve as interview_resolve
+from ideaco.ids import boss_chat_owner, boss_conversation_id, dm_conversation_id, dm_members, resolve_id
+from ideaco.office.org import Refusal, _employee
+
+
+@pytest.mark.parametrize("employee", ["alice", "secretary", "dan-2", "a:b"])
+def test_a_boss_chat_id_reads_back_as_its_employee(employee):
+    assert boss_conversation_id(employee) == f"boss:{employee}"
+    assert boss_chat_owner(boss_conversation_id(employee)) == employee
+
+
+@pytest.mark.parametrize("conversation", ["boss", "general", "dm:alice:bob", "bossy:alice", "Boss:alice"])
+def test_any_other_id_has_no_boss_chat_owner(conversation):
+    assert boss_chat_owner(conversation) is None
+
+
+# `resolve_id` replaced five resolvers that disagreed: chat commands and the secretary's tools took
+# the first match in office order, `inspect` called an id-and-name clash ambiguous, `interview`
+# called any ambiguity "no employee", and only chat and the tools took "@name" or spaces.
+PEOPLE = {"sam": "Max", "max": "Max Power", "lee1": "Lee Ray", "lee2": "Lee Ray", "alice": "Alice"}
+
+
+@pytest.mark.parametrize(
+    ("ref", "found"),
+    [
+        ("alice", "alice"),
+        ("ALICE", "alice"),
+        ("Alice", "alice"),
+        ("@alice", "alice"),  # inspect, interview and relationship ops found none
+        (" Alice ", "alice"),  # inspect and interview found none
+        ("Max", "max"),  # an id beats another's name: chat and the tools took "sam" (first in order)
+        ("max power", "max"),
+        ("lee ray", ["lee1", "lee2"]),  # chat and the tools took lee1; interview said "no employee"
+        ("bob", None),
+        ("", None),
+    ],
+)
+def test_one_resolver_for_every_surface(ref, found):
+    assert resolve_id(ref, PEOPLE) == found
+
+
+def _surfaces(ref: str) -> dict[str, object]:
+    """What each surface makes of `ref` among PEOPLE: an id, or the kind of its refusal."""
+    office = SimpleNamespace(employees={i: SimpleNamespace(id=i, name=n) for i, n in PEOPLE.items()})
+    org = SimpleNamespace(
+        employees={i: SimpleNamespace(id=i, name=n, dismissed=False) for i, n in PEOPLE.items()}
+    )
+    calls = {
+        "chat": lambda: resolve_employee(office, ref),
+        "tools": lambda: _employee(org, ref).id,
+        "inspect": lambda: inspect_resolve("--employee", ref, PEOPLE, "an employee"),
+        "interview": lambda: interview_resolve(ref, PEOPLE),
+    }
+    out: dict[str, object] = {}
+    for surface, call in calls.items():
+        try:
+            out[surface] = call()
+        except (CommandError, Refusal, UserError) as exc:
+            out[surface] = "ambiguous" if "any of" in str(exc) or "ambiguous" in str(exc) else "unknown"
+    return out
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [("Max", "max"), ("@alice", "alice"), (" Alice ", "alice"), ("lee ray", "ambiguous"), ("bob", "unknown")],
+)
+def test_chat_the_tools_inspect_and_interview_agree(ref, answer):
+    assert _surfaces(ref) == dict.fromkeys(("chat", "tools", "inspect", "interview"), answer)
+
+
+def test_a_dm_id_is_sorted_and_reads_back_as_its_two_members():
+    assert dm_conversation_id("bob", "alice") == dm_conversation_id("alice", "bob") == "dm:alice:bob"
+    assert dm_members(dm_conversation_id("bob", "alice")) == ["alice", "bob"]
+    assert dm_members("boss:alice") is None and dm_members("design") is None
