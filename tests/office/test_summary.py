@@ -190,10 +190,11 @@ def test_the_calls_section_and_its_line():
 
 def test_the_calls_section_never_says_negative_or_divides_by_zero():
     calls = calls_section({}, {"calls": 1, "prompt_tokens": 5, "completion_tokens": 5}, speculate=0)
-    assert calls["tokens_unused"] == 0  # made 0, used 10: nothing unused (not -10)
+    # a killed session counted nothing: what its thoughts used is the least it made (not -10 unused)
+    assert (calls["made"], calls["tokens_made"], calls["tokens_unused"]) == (1, 10, 0)
     assert calls["in_flight"] == {"mean": 0.0, "peak": 0}
-    assert calls_line(calls) == "model calls: 0 made, 1 used; 0.0 in flight on average, 0 at most"
+    assert calls_line(calls) == "model calls: 1 made, 1 used; 0.0 in flight on average, 0 at most"
     nothing_dropped = dict(calls, early={"started": 2, "used": 2, "dropped": 0})
     assert calls_line(nothing_dropped) == (
-        "model calls: 0 made, 1 used (2 of them started early); 0.0 in flight on average, 0 at most"
+        "model calls: 1 made, 1 used (2 of them started early); 0.0 in flight on average, 0 at most"
     )
