@@ -198,3 +198,20 @@ def test_the_calls_section_never_says_negative_or_divides_by_zero():
     assert calls_line(nothing_dropped) == (
         "model calls: 1 made, 1 used (2 of them started early); 0.0 in flight on average, 0 at most"
     )
+
+
+def test_missing_counts_are_zero_and_the_mean_is_rounded_to_two_places():
+    # each `.get(key, 0)` of these as `.get(key, 1)` (tests/mutation/run.py summary) says 1
+    nothing = add_session_calls(None, {}, {}, 0.0)
+    assert {k: v for k, v in nothing.items() if k not in ("busy_s", "wall_s")} == {
+        "made": 0,
+        "tokens_made": 0,
+        "early_started": 0,
+        "early_used": 0,
+        "early_dropped": 0,
+        "early_dropped_calls": 0,
+        "peak": 0,
+    }
+    calls = calls_section({"busy_s": 1 / 3 * 0.5, "wall_s": 0.5}, {}, speculate=0)
+    assert (calls["made"], calls["used"], calls["tokens_made"], calls["tokens_used"]) == (0, 0, 0, 0)
+    assert calls["in_flight"]["mean"] == 0.33  # a wall under a second still divides (`wall > 1`: 0.0)
