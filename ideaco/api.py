@@ -250,10 +250,11 @@ def load(
     max_tokens: int | None = None,
     concurrency: int = 2,
     switches: dict[str, str] | None = None,
+    rate: str | None = None,
 ) -> Simulation:
     """A scenario file (a new run) or a run directory (continued), ready to run or step.
 
-    Takes the same model options as `ideaco run`; with none, the embedded model. `switches`
+    Takes the same model options as `ideaco run` (`rate="60/min"` is `--rate`); with none, the embedded model. `switches`
     turn parts of the engine off for a new run, e.g. `{"gates": "off"}` (docs/evaluation.md).
     """
     options = ModelOptions(
@@ -266,6 +267,7 @@ def load(
         max_calls=max_calls,
         max_tokens=max_tokens,
         concurrency=concurrency,
+        rate=rate,
     )
     path = Path(source)
     if path.is_dir():

@@ -142,16 +142,6 @@ def check_clock(where: object, now: datetime, end_at: datetime | None) -> None:
         )
 
 
-def refuse_key_choice(value: str | None) -> str | None:
-    """A scenario's `llm.api_key_env`: refused, whatever it names (ideaco.llm.config says the same)."""
-    if value is not None:
-        raise ValueError(
-            "a scenario cannot choose which environment variable is sent as your API key; "
-            "pass --api-key-env NAME yourself"
-        )
-    return value
-
-
 # Text a user gives once and every prompt then carries: bounded, so that a 5 MB persona or
 # mission cannot make every request 5 MB (issue 22). Names are one line of at most NAME_CHARS.
 NAME_CHARS, PROSE_CHARS, LINE_CHARS = 80, 500, 2000

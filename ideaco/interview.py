@@ -9,7 +9,6 @@ a sweep's `--question`.
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -234,7 +233,3 @@ async def ask_everyone(
                 )
             )
     return answers
-
-
-def answers_json(answers: list[Answer]) -> str:
-    return json.dumps([a.to_dict() for a in answers], ensure_ascii=False, indent=2)

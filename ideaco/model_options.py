@@ -36,21 +36,22 @@ class ModelOptions:
     threads: int | None = None  # embedded model: threads per llama.cpp instance
     slots: int | None = None  # embedded model: prompt-cache slots in all
     trust_scenario_endpoint: bool = False  # send the user's key to an endpoint the scenario chose
+    rate: str | None = None  # requests sent at most, e.g. "60/min" (else IDEACO_RATE; None: unpaced)
 
 
 def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSettings:
-    scenario_llm = scenario.llm.model_dump(exclude_none=True) if scenario.llm else None
     try:
         return resolve_settings(
             cli_base_url=options.base_url,
             cli_model=options.model,
             cli_api_key_env=options.api_key_env,
             gguf=options.gguf,
-            scenario_llm=scenario_llm,
+            scenario_llm=scenario.llm,
             env=os.environ,
             threads=options.threads,
             slots=options.slots,
             trust_scenario_endpoint=options.trust_scenario_endpoint,
+            rate=options.rate,
         )
     except ValueError as exc:
         raise IdeacoError(str(exc)) from None
@@ -77,6 +78,8 @@ def open_llm(
         status(f"starting the embedded model ({settings.gguf or 'SmolLM2-135M-Instruct'}) …")
     if options.replay is None and settings.key_withheld:
         status(f"note: {settings.withheld_note()}")
+    for note in settings.notes:
+        status(f"note: {note}")
     try:
         stack = build_llm(
             settings,

@@ -1,6 +1,7 @@
 """PNG plots of a run, written into its run directory: relationships, stamina, activity, who talks to whom.
 
-matplotlib only (Agg backend, no display); every figure is closed once saved.
+matplotlib only, through its object API (a `Figure` rendered by the Agg canvas), never pyplot: the
+host process's backend and pyplot's figures (a notebook's) are left as they are.
 """
 
 from __future__ import annotations
@@ -12,24 +13,23 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+import matplotlib.dates as mdates
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.cm import ScalarMappable
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch
 
-matplotlib.use("Agg")
-
-import matplotlib.dates as mdates  # noqa: E402 - the backend is chosen first
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.colors import Normalize  # noqa: E402
-from matplotlib.patches import FancyArrowPatch  # noqa: E402
-
-from ideaco.analysis import NO_TEXT, History, RunData, history  # noqa: E402
-from ideaco.cycle import Gate  # noqa: E402
+from ideaco.analysis import NO_TEXT, History, RunData, history
+from ideaco.cycle import Gate
 from ideaco.ids import BOSS
-from ideaco.metrics.social import talk_edges  # noqa: E402
-from ideaco.mind import relationships, stamina  # noqa: E402
-from ideaco.store.atomic import atomic_write_bytes  # noqa: E402
-from ideaco.store.rundir import check_regular_or_missing  # noqa: E402
+from ideaco.metrics.social import talk_edges
+from ideaco.mind import relationships, stamina
+from ideaco.store.atomic import atomic_write_bytes
+from ideaco.store.rundir import check_regular_or_missing
 
 DPI = 100
-PLOTS = ("relationships.png", "stamina.png", "activity.png")
+PLOTS = ("relationships.png", "stamina.png", "activity.png", "talk.png")
 AFFINITY_CMAP = "RdYlGn"
 # Thought outcomes, in legend order: spoke first, then the gates of spec 1.5.
 OUTCOME_COLOURS = {
@@ -55,13 +55,17 @@ def label(text: str) -> str:
 def _save(fig: Any, path: Path) -> Path:
     """Render in memory, then replace the file atomically: never written through a link left there."""
     buffer = io.BytesIO()
-    try:
-        fig.savefig(buffer, dpi=DPI, format="png")
-    finally:
-        plt.close(fig)
+    fig.savefig(buffer, dpi=DPI, format="png")  # by the Agg canvas `_figure` attached
     check_regular_or_missing(path)
     atomic_write_bytes(path, buffer.getvalue())
     return path
+
+
+def _figure(figsize: tuple[float, float]) -> tuple[Figure, Any]:
+    """A figure of its own with one axes, drawn by the Agg canvas (no pyplot, no global state)."""
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots()
 
 
 def _time_axis(ax: Any) -> None:
@@ -77,8 +81,8 @@ def relationships_png(run: RunData, hist: History, path: Path) -> Path:
         e.id: (math.cos(math.pi / 2 - 2 * math.pi * i / n), math.sin(math.pi / 2 - 2 * math.pi * i / n))
         for i, e in enumerate(people)
     }
-    cmap, norm = plt.get_cmap(AFFINITY_CMAP), Normalize(1, 100)
-    fig, ax = plt.subplots(figsize=(7.5, 7.5))
+    cmap, norm = matplotlib.colormaps[AFFINITY_CMAP], Normalize(1, 100)
+    fig, ax = _figure((7.5, 7.5))
     end, edges = run.end, 0
     for emp in people:
         for other, row in sorted(hist.relations.get(emp.id, {}).items()):
@@ -120,7 +124,7 @@ def relationships_png(run: RunData, hist: History, path: Path) -> Path:
         ax.text(x, y, label(emp.name), ha="center", va="center", fontsize=9, zorder=4)
     if not edges:
         ax.text(0, 0, "no impressions recorded", ha="center", va="center", color="grey")
-    fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.6, label="affinity (1-100)")
+    fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.6, label="affinity (1-100)")
     ax.set_xlim(-1.35, 1.35)
     ax.set_ylim(-1.35, 1.35)
     ax.set_aspect("equal")
@@ -132,7 +136,7 @@ def relationships_png(run: RunData, hist: History, path: Path) -> Path:
 
 def stamina_png(run: RunData, hist: History, path: Path) -> Path:
     """Comfort over simulated time per employee, over the red / yellow / green zone bands."""
-    fig, ax = plt.subplots(figsize=(10, 5))
+    fig, ax = _figure((10, 5))
     ax.axhspan(0, stamina.RED_BELOW, color="#f4cccc", alpha=0.6, lw=0)
     ax.axhspan(stamina.RED_BELOW, stamina.GREEN_ABOVE, color="#fff2cc", alpha=0.6, lw=0)
     ax.axhspan(stamina.GREEN_ABOVE, 100, color="#d9ead3", alpha=0.6, lw=0)
@@ -163,7 +167,7 @@ def activity_png(run: RunData, path: Path) -> Path:
     """A row per employee: each thought a tick at its time, coloured by outcome (spoke or gate)."""
     people = run.employees
     rows = {e.id: i for i, e in enumerate(reversed(people))}
-    fig, ax = plt.subplots(figsize=(11, 1.2 + 0.55 * max(len(rows), 1)))
+    fig, ax = _figure((11, 1.2 + 0.55 * max(len(rows), 1)))
     seen: dict[str, list[datetime]] = {}
     ys: dict[str, list[int]] = {}
     for rec in run.thoughts:
@@ -204,7 +208,7 @@ def talk_png(run: RunData, path: Path) -> Path:
         for i, p in enumerate(people)
     }
     most = max((e["count"] for e in edges), default=1)
-    fig, ax = plt.subplots(figsize=(7.5, 7.5))
+    fig, ax = _figure((7.5, 7.5))
     for edge in edges:
         (x1, y1), (x2, y2) = pos[edge["from"]], pos[edge["to"]]
         ax.add_patch(
@@ -251,7 +255,7 @@ def talk_png(run: RunData, path: Path) -> Path:
 def write_plots(run: RunData, hist: History | None = None, out_dir: Path | None = None) -> list[Path]:
     """Write relationships.png, stamina.png, activity.png and talk.png (into the run directory); return their paths."""
     out = Path(out_dir or run.path)
-    for name in PLOTS:  # all three checked first: a refused plot leaves none half-replaced
+    for name in PLOTS:  # all four checked first: a refused plot leaves none replaced
         check_regular_or_missing(out / name)
     hist = hist or history(run)
     return [

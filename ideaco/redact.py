@@ -4,10 +4,14 @@
 endpoint is shown (the run line, errors, logs, the lock holder's command). `Scrubber` replaces
 whole occurrences of secrets in text a server sent back; a "secret" shorter than MIN_SECRET_CHARS
 (a key like `1` or `true`) is not scrubbed, because replacing it would corrupt ordinary answers.
+A URL's user:password travels as HTTP Basic (`Authorization: Basic base64(user:password)`), so
+`url_secrets` gives that form too; `redact_headers` blanks the value of any credential header
+(Authorization, api-key, ...) or `Bearer`/`Basic` token that an error body quotes, whoever's it is.
 """
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterable
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
@@ -17,6 +21,16 @@ MIN_SECRET_CHARS = 8
 _SECRET_PARAM = re.compile(r"key|token|secret|pass|auth|sig|credential", re.IGNORECASE)
 # A URL anywhere in a line of text (a command line, an error message).
 _URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
+# A credential header as a server quotes it (`Authorization: Bearer x`, `"api-key": "x"`,
+# `x-api-key=x`), and a bare `Bearer x` / `Basic x`: the value up to a quote, comma or space.
+_HEADER_NAME = r"(?:proxy-)?authorization|x-api-key|api[-_]?key|x-goog-api-key|x-auth-token|cookie"
+_CREDENTIAL_HEADER = re.compile(
+    rf"""(?P<name>\b(?:{_HEADER_NAME})\b["']?\s*[:=]\s*["']?)(?:(?P<scheme>bearer|basic|token)\s+)?(?P<value>[^\s"',;<>]+)""",
+    re.IGNORECASE,
+)
+_SCHEME_TOKEN = re.compile(r"\b(?P<scheme>bearer|basic)\s+(?P<value>[A-Za-z0-9+/=._~-]{8,})", re.IGNORECASE)
+# A word of prose ("Basic authentication", "Bearer Required") is not a token.
+_PROSE_WORD = re.compile(r"[A-Za-z][a-z]*")
 
 
 def _split(url: str):
@@ -61,10 +75,52 @@ def url_secrets(url: str | None) -> list[str]:
     for value in (parts.username, parts.password):
         if value:
             found += [value, unquote(value)]
+    if parts.username is not None or parts.password is not None:
+        # What the HTTP client sends for them: Authorization: Basic base64(user:password).
+        for user, password in {
+            (parts.username or "", parts.password or ""),
+            (unquote(parts.username or ""), unquote(parts.password or "")),
+        }:
+            found.append(basic_credentials(user, password))
     for key, value in parse_qsl(parts.query, keep_blank_values=True):
         if value and _SECRET_PARAM.search(key):
             found += [value, quote(value, safe="")]
     return found
+
+
+def basic_credentials(user: str, password: str) -> str:
+    """The token of `Authorization: Basic <token>` for user:password."""
+    return base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+
+
+def split_credentials(url: str) -> tuple[str, str | None]:
+    """`url` without its user:password, and the `Authorization` value they stand for (None if none).
+
+    Sent as a header, the credentials are not in the URL an HTTP library logs with each request.
+    """
+    parts = _split(url)
+    if parts is None or "@" not in parts.netloc:
+        return url, None
+    host = parts.netloc.rsplit("@", 1)[1]
+    bare = urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+    user, password = unquote(parts.username or ""), unquote(parts.password or "")
+    return bare, "Basic " + basic_credentials(user, password)
+
+
+def redact_headers(text: str) -> str:
+    """`text` with the value of every credential header it quotes, and of any Bearer/Basic token, as ***."""
+
+    def hide(match: re.Match[str]) -> str:
+        scheme = match.group("scheme")
+        return match.group("name") + (scheme + " " if scheme else "") + HIDDEN
+
+    def hide_token(match: re.Match[str]) -> str:
+        if _PROSE_WORD.fullmatch(match.group("value")):
+            return match.group(0)
+        return match.group("scheme") + " " + HIDDEN
+
+    text = _CREDENTIAL_HEADER.sub(hide, text)
+    return _SCHEME_TOKEN.sub(hide_token, text)
 
 
 class Scrubber:

@@ -6,10 +6,9 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -29,9 +28,9 @@ from ideaco.bounds import (
     Seconds,
     Start,
     bounded,
-    refuse_key_choice,
 )
 from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id
+from ideaco.llm.config import ScenarioLLM
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -129,16 +128,6 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class LLMSettings(_Strict):
-    """The scenario's `llm:` block; CLI flags and per-employee `model:` override it (spec 1.2)."""
-
-    model: str | None = None
-    base_url: str | list[str] | None = None  # several: calls are balanced over them
-    temperature: float | None = Field(None, ge=0, le=2)
-    api_key_env: Annotated[str | None, AfterValidator(refuse_key_choice)] = None  # named only to refuse it
-    max_tokens: int | None = Field(None, gt=0)
-
-
 class DepartmentSpec(_Strict):
     id: PlaceId
     name: Name
@@ -218,7 +207,7 @@ class Scenario(_Strict):
     language: str = Field("en", max_length=40)
     duration: timedelta = DEFAULT_DURATION
     start: Start = DEFAULT_START
-    llm: LLMSettings | None = None
+    llm: ScenarioLLM | None = None  # defined and validated in ideaco.llm.config (spec 1.2)
     departments: list[DepartmentSpec] = Field(default_factory=list)
     employees: list[EmployeeSpec] = Field(default_factory=list)  # the secretary is always added
     rooms: list[Room] = Field(default_factory=list)

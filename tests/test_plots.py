@@ -1,7 +1,9 @@
-"""`ideaco.plots`: the three PNGs of a run are written into its directory and are real images."""
+"""`ideaco.plots`: the four PNGs of a run are written into its directory and are real images."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import matplotlib.image as mpimg
@@ -63,6 +65,21 @@ def test_an_unwritable_directory_raises_oserror(tmp_path):
     with pytest.raises(OSError):
         write_plots(run, out_dir=tmp_path / "missing" / "dir")
     assert plt.get_fignums() == []
+
+
+def test_plotting_leaves_the_host_processs_matplotlib_alone(tmp_path):
+    """A notebook's backend and pyplot figures are its own: importing and plotting change neither."""
+    run_dir = make_run(tmp_path / "run")
+    code = (
+        "import matplotlib; matplotlib.use('svg')\n"
+        "import matplotlib.pyplot as plt; plt.figure()\n"
+        "import ideaco.plots, ideaco.sweep.plot\n"
+        "from ideaco.analysis import load_run\n"
+        f"ideaco.plots.write_plots(load_run({str(run_dir)!r}))\n"
+        "print(matplotlib.get_backend(), plt.get_fignums())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["svg", "[1]"], out.stderr
 
 
 def test_every_gate_has_a_colour_of_its_own_in_the_activity_plot():

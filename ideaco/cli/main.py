@@ -17,6 +17,7 @@ from ideaco.cli.options import (
     MaxTokens,
     ModelName,
     Out,
+    Rate,
     Record,
     Replay,
     Seed,
@@ -72,6 +73,7 @@ def run(
     threads: Threads = None,
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,
+    rate: Rate = None,
     show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
     switch: list[str] | None = typer.Option(
         None,
@@ -140,6 +142,7 @@ def chat(
     threads: Threads = None,
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,
+    rate: Rate = None,
 ) -> None:
     """Talk to the office as the boss while it runs (type /help for commands)."""
     from ideaco.cli.chat import ChatOptions, chat_command
@@ -249,6 +252,7 @@ def sweep(
     max_calls: MaxCalls = None,
     max_tokens: MaxTokens = None,
     concurrency: Concurrency = 2,
+    rate: Rate = None,
 ) -> None:
     """Run every combination of the varied switches for every seed, then compare them (docs/evaluation.md)."""
     from ideaco.cli.sweep import sweep_command
@@ -266,15 +270,7 @@ def sweep(
         questions=question or [],
         replay_dir=replay_dir,
         record_dir=record_dir,
-        model=ModelOptions(
-            base_url=base_url,
-            model=model,
-            api_key_env=api_key_env,
-            gguf=gguf,
-            max_calls=max_calls,
-            max_tokens=max_tokens,
-            concurrency=concurrency,
-        ),
+        model=ModelOptions(**model_flags(locals())),
     )
     try:
         code = sweep_command(options)
@@ -302,6 +298,7 @@ def interview(
     gguf: Gguf = None,
     record: Record = None,
     replay: Replay = None,
+    rate: Rate = None,
 ) -> None:
     """Ask an employee a question, in character, from its memory, relationships and tasks (the run is only read)."""
     from ideaco.cli.interview import InterviewOptions, interview_command
@@ -313,9 +310,7 @@ def interview(
         everyone=everyone,
         at=at,
         as_json=as_json,
-        model=ModelOptions(
-            base_url=base_url, model=model, api_key_env=api_key_env, gguf=gguf, record=record, replay=replay
-        ),
+        model=ModelOptions(**model_flags(locals())),
     )
     try:
         code = interview_command(options)
@@ -342,7 +337,3 @@ def reset_relationships(
 
 
 app.command()(view)
-
-
-def main() -> None:  # pragma: no cover - console script entry point
-    app()

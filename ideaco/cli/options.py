@@ -72,6 +72,15 @@ Slots = Annotated[
         help="Embedded model: prompt-cache slots in all (default one per employee; env IDEACO_SLOTS).",
     ),
 ]
+Rate = Annotated[
+    str | None,
+    typer.Option(
+        "--rate",
+        help="Send at most this many model requests per unit of time, spaced evenly (retries count), "
+        "e.g. 60/min, 2/s, 500/h; env IDEACO_RATE.",
+        show_default="unlimited",
+    ),
+]
 Seed = Annotated[int, typer.Option("--seed", help="Seed of the run's one random generator.")]
 Out = Annotated[
     Path | None, typer.Option("--out", help="The run directory itself (default runs/<scenario>-<time>/).")
@@ -92,12 +101,13 @@ MODEL_FLAGS = (
     "threads",
     "slots",
     "trust_scenario_endpoint",
+    "rate",
 )
 
 
 def model_flags(params: dict) -> dict:
-    """The model flags out of a command's parameters, for `ideaco.session.ModelOptions`."""
-    return {name: params[name] for name in MODEL_FLAGS}
+    """The model flags a command takes, out of its parameters, for `ideaco.session.ModelOptions`."""
+    return {name: params[name] for name in MODEL_FLAGS if name in params}
 
 
 def switch_flags(items: list[str]) -> dict[str, str]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import shlex
 import signal
 import sys
-from types import FrameType
 
 from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli.display import cli_console
 from ideaco.cli.errors import UserError
+from ideaco.cli.signals import exit_code
 from ideaco.errors import IdeacoError
 from ideaco.sweep import SweepOptions, make_plan
 from ideaco.sweep.execute import executor_for
@@ -25,8 +25,12 @@ from ideaco.sweep.plan import PlanError
 from ideaco.sweep.runner import run_sweep
 
 
-def _stop(_signum: int, _frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM during a sweep: handled as Ctrl-C is (Ray closed, the re-run resumes), exit 143."""
+
+
+def _stop(_signum: int, _frame: object) -> None:
+    raise _Stopped
 
 
 def sweep_command(options: SweepOptions, console: Console | None = None) -> int:
@@ -47,9 +51,9 @@ def sweep_command(options: SweepOptions, console: Console | None = None) -> int:
         result = run_sweep(plan, executor, lambda line: console.print(Text(line)), command=command)
     except PlanError as exc:
         raise UserError(str(exc)) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         console.print(Text("stopped: run the same command again to finish what is missing", style="yellow"))
-        return 130
+        return exit_code(signal.SIGTERM if isinstance(stop, _Stopped) else signal.SIGINT)  # as run and chat
     finally:
         signal.signal(signal.SIGTERM, previous)
         executor.close()

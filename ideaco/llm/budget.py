@@ -40,10 +40,6 @@ class BudgetLLM:
         return self._tokens
 
     @property
-    def exhausted(self) -> bool:
-        return self.reason is not None
-
-    @property
     def reason(self) -> str | None:
         """Which limit is reached, as the user set it (e.g. "--max-calls 50 reached"), or None."""
         if self.max_calls is not None and self._calls >= self.max_calls:

@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ideaco.llm.limits import parse_rate
 from ideaco.redact import redact_url
 
 DEFAULT_EMBEDDED_MODEL = "smollm2-135m"
 DEFAULT_REMOTE_MODEL = "gpt-4o-mini"
-DEFAULT_TEMPERATURE = 0.8
-DEFAULT_MAX_TOKENS = 700
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENVS = ("IDEACO_BASE_URL", "OPENAI_BASE_URL")
 MODEL_ENV = "IDEACO_MODEL"
@@ -27,19 +28,69 @@ TIMEOUT_ENV = "IDEACO_TIMEOUT"
 ENDPOINT_REST_ENV = "IDEACO_ENDPOINT_REST"
 RETRIES_ENV = "IDEACO_RETRIES"
 RETRY_DELAY_ENV = "IDEACO_RETRY_DELAY"
+RATE_ENV = "IDEACO_RATE"  # requests sent at most, e.g. 60/min (the --rate flag wins)
 # How the embedded model runs (see ideaco.llm.embedded.choose_layout): threads per llama.cpp
 # instance, and prompt-cache slots in all. Unset: chosen for the machine and the office.
 THREADS_ENV = "IDEACO_THREADS"
 SLOTS_ENV = "IDEACO_SLOTS"
 
-# Keys a scenario's `llm:` block may hold (scenario validation can reuse this). Not `api_key_env`:
-# a file someone sends you must not pick which of your variables is sent as a Bearer token.
-SCENARIO_LLM_KEYS = frozenset({"base_url", "model", "temperature", "max_tokens"})
 SCENARIO_KEY_ENV_REFUSED = (
     "a scenario cannot choose which environment variable is sent as your API key; "
     "pass --api-key-env NAME yourself"
 )
 TRUST_FLAG = "--trust-scenario-endpoint"
+MAX_TOKENS_RENAMED = (
+    "llm.max_tokens is deprecated: it caps each model answer, not the run (that is --max-tokens); "
+    "call it llm.max_tokens_per_call"
+)
+
+
+def _refuse_key_choice(value: str | None) -> str | None:
+    # Not `api_key_env`: a file someone sends you must not pick which of your variables is sent
+    # as a Bearer token.
+    if value is not None:
+        raise ValueError(SCENARIO_KEY_ENV_REFUSED)
+    return value
+
+
+def _text(value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise ValueError("expected a non-empty string")
+    return value.strip() if value is not None else None
+
+
+def _urls(value: str | list[str] | None) -> str | list[str] | None:
+    if isinstance(value, list):  # several endpoints: calls are balanced over them
+        if not value or not all(u.strip() for u in value):
+            raise ValueError(f"expected a URL or a list of URLs, got {value!r}")
+        return [u.strip() for u in value]
+    return _text(value)
+
+
+class ScenarioLLM(BaseModel):
+    """A scenario's `llm:` block, validated here once; CLI flags and an employee's `model:` beat it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: Annotated[str | None, AfterValidator(_text)] = None
+    base_url: Annotated[str | list[str] | None, AfterValidator(_urls)] = None
+    temperature: float | None = Field(None, ge=0, le=2, strict=True)
+    api_key_env: Annotated[str | None, AfterValidator(_refuse_key_choice)] = None  # named only to refuse it
+    max_tokens_per_call: int | None = Field(None, gt=0, strict=True)  # the cap on each answer
+    max_tokens: int | None = Field(None, gt=0, strict=True)  # its old name, still read (deprecated)
+
+    @model_validator(mode="after")
+    def _old_name(self) -> ScenarioLLM:
+        if self.max_tokens is not None:
+            if self.max_tokens_per_call not in (None, self.max_tokens):
+                raise ValueError("give llm.max_tokens_per_call only (llm.max_tokens is its old name)")
+            self.max_tokens_per_call = self.max_tokens
+        return self
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Lines to say when a run opens with this block (a deprecated key)."""
+        return (MAX_TOKENS_RENAMED,) if self.max_tokens is not None else ()
 
 
 @dataclass(frozen=True)
@@ -49,10 +100,8 @@ class LLMSettings:
     base_url: str | None  # the first endpoint (the only one, usually)
     model: str
     api_key: str | None = field(default=None, repr=False)
-    temperature: float = DEFAULT_TEMPERATURE
     embedded: bool = False
     gguf: str | None = None
-    max_tokens: int = DEFAULT_MAX_TOKENS
     timeout: float = DEFAULT_TIMEOUT
     retry_attempts: int = DEFAULT_RETRY_ATTEMPTS
     retry_base_delay: float = DEFAULT_RETRY_DELAY
@@ -62,6 +111,8 @@ class LLMSettings:
     key_withheld: str | None = None
     base_urls: tuple[str, ...] = ()  # every endpoint when several are given (calls are balanced over them)
     endpoint_rest: float = DEFAULT_ENDPOINT_REST
+    requests_per_second: float | None = None  # --rate / IDEACO_RATE; None: as fast as answered
+    notes: tuple[str, ...] = ()  # lines to say when the run opens (a deprecated scenario key)
 
     @property
     def endpoints(self) -> tuple[str, ...]:
@@ -86,38 +137,19 @@ class LLMSettings:
         )
 
 
-def _scenario_block(scenario_llm: Mapping[str, Any] | None) -> dict[str, Any]:
-    block = {k: v for k, v in (scenario_llm or {}).items() if not (k == "api_key_env" and v is None)}
-    if "api_key_env" in block:
-        raise ValueError(f"llm.api_key_env: {SCENARIO_KEY_ENV_REFUSED}")
-    unknown = sorted(set(block) - SCENARIO_LLM_KEYS)
-    if unknown:
-        allowed = ", ".join(sorted(SCENARIO_LLM_KEYS))
-        raise ValueError(f"llm: unknown key {unknown[0]!r} (allowed: {allowed})")
-    urls = block.get("base_url")
-    if isinstance(urls, list):  # several endpoints: calls are balanced over them
-        if not urls or not all(isinstance(u, str) and u.strip() for u in urls):
-            raise ValueError(f"llm.base_url: expected a URL or a list of URLs, got {urls!r}")
-        block["base_url"] = [u.strip() for u in urls]
-    for name in ("base_url", "model"):
-        value = block.get(name)
-        if name == "base_url" and isinstance(value, list):
-            continue
-        if value is not None and (not isinstance(value, str) or not value.strip()):
-            raise ValueError(f"llm.{name}: expected a non-empty string, got {value!r}")
-    temperature = block.get("temperature")
-    if temperature is not None and (
-        isinstance(temperature, bool)
-        or not isinstance(temperature, (int, float))
-        or not 0 <= temperature <= 2
-    ):
-        raise ValueError(f"llm.temperature: expected a number from 0 to 2, got {temperature!r}")
-    max_tokens = block.get("max_tokens")
-    if max_tokens is not None and (
-        isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1
-    ):
-        raise ValueError(f"llm.max_tokens: expected a positive integer, got {max_tokens!r}")
-    return block
+def _scenario_block(scenario_llm: ScenarioLLM | Mapping[str, Any] | None) -> ScenarioLLM:
+    """The scenario's block as validated by `ScenarioLLM` (a mapping is validated now)."""
+    if scenario_llm is None or isinstance(scenario_llm, ScenarioLLM):
+        return scenario_llm or ScenarioLLM()
+    try:
+        return ScenarioLLM.model_validate(dict(scenario_llm))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(part) for part in err["loc"])
+        message = str(err["msg"]).removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            message = f"unknown key (allowed: {', '.join(sorted(ScenarioLLM.model_fields))})"
+        raise ValueError(f"llm.{where}: {message}" if where else f"llm: {message}") from None
 
 
 def _env_number(env: Mapping[str, str], name: str, default: float, *, integer: bool = False) -> float:
@@ -166,11 +198,12 @@ def resolve_settings(
     cli_model: str | None = None,
     cli_api_key_env: str | None = None,
     gguf: str | Path | None = None,
-    scenario_llm: Mapping[str, Any] | None = None,
+    scenario_llm: ScenarioLLM | Mapping[str, Any] | None = None,
     env: Mapping[str, str],
     threads: int | None = None,
     slots: int | None = None,
     trust_scenario_endpoint: bool = False,
+    rate: str | None = None,
 ) -> LLMSettings:
     """Merge the sources into one LLMSettings; ValueError with one clear line if they conflict.
 
@@ -193,7 +226,7 @@ def resolve_settings(
     else:
         urls = (
             _url_list(cli_base_url)
-            or _url_list(block.get("base_url"))
+            or _url_list(block.base_url)
             or _url_list(_first(*(env.get(name) for name in BASE_URL_ENVS)))
         )
         if len(set(urls)) != len(urls):
@@ -206,7 +239,7 @@ def resolve_settings(
         raise ValueError(f"--api-key-env: environment variable {key_env} is not set")
     api_key = None if embedded else env.get(key_env or DEFAULT_API_KEY_ENV) or None
     withheld = None
-    scenario_urls = _url_list(block.get("base_url"))
+    scenario_urls = _url_list(block.base_url)
     chosen_by_scenario = not embedded and not cli_base_url and bool(scenario_urls) and urls == scenario_urls
     if api_key and chosen_by_scenario and not trust_scenario_endpoint:
         users = {_origin(env.get(name)) for name in BASE_URL_ENVS if env.get(name)}
@@ -217,17 +250,15 @@ def resolve_settings(
         default_model = Path(gguf_path).stem if gguf_path else DEFAULT_EMBEDDED_MODEL
     else:
         default_model = DEFAULT_REMOTE_MODEL
-    model = _first(cli_model, block.get("model"), env.get(MODEL_ENV)) or default_model
+    model = _first(cli_model, block.model, env.get(MODEL_ENV)) or default_model
 
     return LLMSettings(
         base_url=base_url.rstrip("/") if base_url else None,
         base_urls=tuple(u.rstrip("/") for u in urls) if len(urls) > 1 else (),
         model=model,
         api_key=api_key,
-        temperature=float(block.get("temperature", DEFAULT_TEMPERATURE)),
         embedded=embedded,
         gguf=gguf_path,
-        max_tokens=int(block.get("max_tokens", DEFAULT_MAX_TOKENS)),
         timeout=_env_number(env, TIMEOUT_ENV, DEFAULT_TIMEOUT),
         retry_attempts=int(_env_number(env, RETRIES_ENV, DEFAULT_RETRY_ATTEMPTS, integer=True)),
         retry_base_delay=_env_number(env, RETRY_DELAY_ENV, DEFAULT_RETRY_DELAY),
@@ -235,7 +266,23 @@ def resolve_settings(
         slots=slots or _env_count(env, SLOTS_ENV),
         key_withheld=withheld,
         endpoint_rest=_env_number(env, ENDPOINT_REST_ENV, DEFAULT_ENDPOINT_REST),
+        requests_per_second=_rate(rate, env),
+        notes=block.notes,
     )
+
+
+def _rate(cli_rate: str | None, env: Mapping[str, str]) -> float | None:
+    """Requests per second from --rate, else IDEACO_RATE; None when neither is given."""
+    if cli_rate:
+        where, text = "--rate", cli_rate
+    elif (env.get(RATE_ENV) or "").strip():
+        where, text = RATE_ENV, env[RATE_ENV]
+    else:
+        return None
+    try:
+        return parse_rate(text)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def _env_count(env: Mapping[str, str], name: str) -> int | None:

@@ -5,11 +5,12 @@ Imported only when no endpoint is configured; xllamacpp itself is imported insid
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import logging
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,20 @@ def default_model(say: Callable[[str], None] | None = None) -> Path:
     return fast_copy(find_default_model(), say=say)
 
 
+@contextlib.contextmanager
+def _environ_default(name: str, value: str) -> Iterator[None]:
+    """`name` set to `value` (unless already set) for the block only: the host's environment (a
+    notebook's process) is as it was afterwards."""
+    if name in os.environ:
+        yield
+        return
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        os.environ.pop(name, None)
+
+
 def _check_gguf(path: Path) -> None:
     if not path.is_file():
         raise ModelMissing(f"model file not found: {path}")
@@ -142,10 +157,6 @@ class EmbeddedServer:
         self._server: Any = None
 
     @property
-    def per_slot_ctx(self) -> int:
-        return self.n_ctx // self.n_parallel
-
-    @property
     def running(self) -> bool:
         return self._server is not None
 
@@ -154,8 +165,13 @@ class EmbeddedServer:
         if self._server is not None:
             return str(self.base_url)
         _check_gguf(self.model_path)
-        # llama.cpp's OpenMP workers spin between steps unless told otherwise (read when it loads).
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        # llama.cpp's OpenMP workers spin between steps unless told otherwise. The OpenMP runtime
+        # reads this as it loads and starts its threads: set while llama.cpp loads and the server
+        # starts, then the host's environment is restored.
+        with _environ_default("OMP_WAIT_POLICY", "PASSIVE"):
+            return self._start()
+
+    def _start(self) -> str:
         try:
             import xllamacpp
         except ImportError:

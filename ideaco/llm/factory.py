@@ -1,4 +1,4 @@
-"""Compose the LLM stack in one place: Budget -> Limited -> Retrying -> Recording -> base client.
+"""Compose the LLM stack in one place: Budget -> Limited -> Retrying -> Paced -> Recording -> base client.
 
 The base client is one endpoint's `OpenAIChatLLM`, or with several endpoints a `BalancedLLM` over
 one client each (the fewest calls in flight first; a failing endpoint rested), or a replay.
@@ -15,7 +15,7 @@ from ideaco.llm.balanced import BalancedLLM
 from ideaco.llm.base import LLM
 from ideaco.llm.budget import BudgetLLM
 from ideaco.llm.config import LLMSettings
-from ideaco.llm.limits import LimitedLLM
+from ideaco.llm.limits import LimitedLLM, PacedLLM, Pacer
 from ideaco.llm.openai_chat import OpenAIChatLLM
 from ideaco.llm.recording import RecordingLLM, ReplayLLM, open_record_file
 from ideaco.llm.retry import RetryingLLM
@@ -73,13 +73,15 @@ def build_llm(
     """Build the stack. With `replay` nothing is contacted; the embedded server starts only if needed.
 
     `calls`/`tokens` restore the budget counters of a resumed run. `timeout` (seconds per
-    answer), `retry_attempts` and `retry_base_delay` default to the settings' (environment
-    IDEACO_TIMEOUT, IDEACO_RETRIES, IDEACO_RETRY_DELAY). `employees`: how many prompts the
+    answer), `retry_attempts`, `retry_base_delay` and `requests_per_second` default to the
+    settings' (environment IDEACO_TIMEOUT, IDEACO_RETRIES, IDEACO_RETRY_DELAY; --rate or IDEACO_RATE). `employees`: how many prompts the
     embedded model keeps warm (one cache slot each, unless the settings' `slots` say otherwise).
     """
     timeout = settings.timeout if timeout is None else timeout
     retry_attempts = settings.retry_attempts if retry_attempts is None else retry_attempts
     retry_base_delay = settings.retry_base_delay if retry_base_delay is None else retry_base_delay
+    if requests_per_second is None:
+        requests_per_second = settings.requests_per_second
     # Opened first: an unwritable --record path is one line before a model starts or a call is paid.
     record_file = open_record_file(record) if record is not None else None
     servers: list[EmbeddedServer] = []
@@ -110,8 +112,10 @@ def build_llm(
         llm: LLM = base
         if record is not None:
             llm = RecordingLLM(llm, record, record_file)
+        if requests_per_second is not None and replay is None:  # a replay asks no one
+            llm = PacedLLM(llm, Pacer(requests_per_second))
         llm = RetryingLLM(llm, attempts=retry_attempts, base_delay=retry_base_delay)
-        llm = limits = LimitedLLM(llm, concurrency=concurrency, requests_per_second=requests_per_second)
+        llm = limits = LimitedLLM(llm, concurrency=concurrency)
         budget = BudgetLLM(llm, max_calls=max_calls, max_tokens=max_tokens, calls=calls, tokens=tokens)
     except BaseException:
         for server in servers:

@@ -1,18 +1,21 @@
-"""Shared limits across all employees: a concurrency cap and a requests-per-second rate.
+"""Shared limits across all employees: a concurrency cap, and a rate of requests sent.
 
 The cap hands its permits to calls someone is waiting for first: a tentative call (made ahead
 of its moment, `llm/tentative.py`) waits behind them. `Flight` counts what the cap let through:
 calls sent, the peak in flight, and call-seconds (the mean in flight over a stretch of wall time).
+`PacedLLM` starts requests at least 1/rate apart (`--rate 60/min`, `IDEACO_RATE`): no burst, so a
+provider's requests-per-minute limit holds over any window; it sits inside the retries, so a retry
+is paced like any request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
-
-from aiolimiter import AsyncLimiter
 
 from ideaco.llm import tentative
 from ideaco.llm.base import LLM, ChatRequest, ChatResult
@@ -88,31 +91,19 @@ class Permits:
 
 
 class LimitedLLM:
-    """At most `concurrency` calls in flight, and at most `requests_per_second` started per second."""
+    """At most `concurrency` calls in flight."""
 
-    def __init__(self, inner: LLM, concurrency: int, requests_per_second: float | None = None) -> None:
+    def __init__(self, inner: LLM, concurrency: int) -> None:
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
-        if requests_per_second is not None and requests_per_second <= 0:
-            raise ValueError("requests_per_second must be positive")
         self.inner = inner
         self.concurrency = concurrency
-        self.requests_per_second = requests_per_second
         self._permits = Permits(concurrency)
         self.flight = Flight()
-        self._limiter: AsyncLimiter | None = None
-        if requests_per_second is not None:
-            # A bucket must hold at least one request: below 1/s, stretch the period instead.
-            if requests_per_second >= 1:
-                self._limiter = AsyncLimiter(requests_per_second, 1.0)
-            else:
-                self._limiter = AsyncLimiter(1, 1.0 / requests_per_second)
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         await self._permits.acquire(tentative.current() is not None)
         try:
-            if self._limiter is not None:
-                await self._limiter.acquire()
             self.flight.begin()
             result = None
             try:
@@ -122,6 +113,58 @@ class LimitedLLM:
                 self.flight.end(result)
         finally:
             self._permits.release()
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+RATE_UNITS = {"s": 1.0, "sec": 1.0, "min": 60.0, "h": 3600.0}
+_RATE = re.compile(r"\s*(?P<n>\d+(?:\.\d+)?)\s*/\s*(?P<unit>[a-z]+)\s*")
+
+
+def parse_rate(text: str) -> float:
+    """Requests per second from `N/s`, `N/min` or `N/h` (e.g. `60/min` is 1.0)."""
+    match = _RATE.fullmatch(text.lower())
+    if match is None or match.group("unit") not in RATE_UNITS or float(match.group("n")) <= 0:
+        raise ValueError(f"rate {text!r}: expected requests per unit of time, e.g. 60/min, 2/s or 500/h")
+    return float(match.group("n")) / RATE_UNITS[match.group("unit")]
+
+
+class Pacer:
+    """Hands out start times at least `interval` seconds apart; `clock` and `sleep` are injectable."""
+
+    def __init__(
+        self,
+        requests_per_second: float,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        if requests_per_second <= 0:
+            raise ValueError("requests_per_second must be positive")
+        self.interval = 1.0 / requests_per_second
+        self._clock = clock
+        self._sleep = sleep
+        self._next = float("-inf")  # the earliest start of the next request
+
+    async def wait(self) -> None:
+        """Return at the next free start time, reserving it (callers are served in arrival order)."""
+        now = self._clock()
+        start = max(now, self._next)
+        self._next = start + self.interval
+        if start > now:
+            await self._sleep(start - now)
+
+
+class PacedLLM:
+    """Each request starts at the pacer's next free time."""
+
+    def __init__(self, inner: LLM, pacer: Pacer) -> None:
+        self.inner = inner
+        self.pacer = pacer
+
+    async def complete(self, request: ChatRequest) -> ChatResult:
+        await self.pacer.wait()
+        return await self.inner.complete(request)
 
     async def aclose(self) -> None:
         await self.inner.aclose()

@@ -26,7 +26,7 @@ from ideaco.llm.base import (
     LLMTimeout,
     Usage,
 )
-from ideaco.redact import Scrubber, redact_url, url_secrets
+from ideaco.redact import Scrubber, redact_headers, redact_url, split_credentials, url_secrets
 from ideaco.redact import redact_urls as redact_urls_in
 
 log = logging.getLogger(__name__)
@@ -97,8 +97,15 @@ class OpenAIChatLLM:
         self._api_key = api_key
         self._no_key_note = no_key_note  # why no key was sent, for a 401's message
         self._secrets = Scrubber([api_key, *url_secrets(base_url)])
+        # URL credentials go as the HTTP Basic header they stand for (it replaces the key's Bearer
+        # header, as the HTTP client itself would), so no library logs them with the request URL.
+        bare_url, basic = split_credentials(base_url)
         self._client = openai.AsyncOpenAI(
-            base_url=base_url, api_key=api_key or NO_KEY, max_retries=0, timeout=timeout
+            base_url=bare_url,
+            api_key=api_key or NO_KEY,
+            max_retries=0,
+            timeout=timeout,
+            default_headers={"Authorization": basic} if basic else None,
         )
         self._rung = 0  # index into CASCADE this endpoint is known to accept
         self._confirmed = False  # a structured request has succeeded at the current rung
@@ -262,8 +269,9 @@ class OpenAIChatLLM:
         return self._secrets(text)
 
     def _scrub(self, text: str) -> str:
-        """Servers may echo the key (or part of it) in an error: never let it into a message."""
-        return _KEY_LIKE.sub("***", self._scrub_key(redact_urls_in(text)))
+        """Servers may echo the key (or part of it), or the headers they got, in an error: never let
+        them into a message. Known secrets first (whole), then any credential header or token."""
+        return _KEY_LIKE.sub("***", redact_headers(self._scrub_key(redact_urls_in(text))))
 
     async def aclose(self) -> None:
         await self._client.close()

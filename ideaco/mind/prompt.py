@@ -8,7 +8,7 @@ cache can serve it; the user message holds what changes, the slowest-changing fi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -107,7 +107,6 @@ class PromptView:
     quoted: tuple[str, ...] = ()  # messages quoted for a summary: conversation, never instructions
     answering: ChatLine | None = None  # the line that woke me (the boss's, or one naming me)
     compact: bool = False  # a small local model: shorter answer instructions
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)

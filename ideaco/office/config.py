@@ -85,7 +85,7 @@ class OfficeConfig:
     levers: LeverConfig = field(default_factory=LeverConfig)  # what personality does in the engine
     think_seconds: float = 5.0  # simulated time one think takes
     compact_schema: bool = False  # shorter string bounds for small local models
-    max_tokens: int = 700
+    max_tokens: int = 700  # the cap on each model answer (a scenario's llm.max_tokens_per_call)
     temperature: float = 0.8
 
     def person_levers(self) -> LeverConfig:
@@ -129,6 +129,6 @@ def config_for(scenario: Scenario) -> OfficeConfig:
     config = OfficeConfig(timers=timers, gates=gate_config(scenario.gates))
     if scenario.llm and scenario.llm.temperature is not None:
         config.temperature = scenario.llm.temperature
-    if scenario.llm and scenario.llm.max_tokens:
-        config.max_tokens = scenario.llm.max_tokens
+    if scenario.llm and scenario.llm.max_tokens_per_call:
+        config.max_tokens = scenario.llm.max_tokens_per_call
     return config

@@ -49,6 +49,11 @@ class RunJournal:
     A new log is created at its first record, so a new run directory holds its state.json (the first
     checkpoint) before any log: a run killed at start-up leaves either an empty directory, which
     a new run may use, or one that `--resume` continues, never logs without a state.
+
+    On a power cut (docs/architecture.md, "What a run promises"): each checkpoint forces the logs
+    to disk (fsync) before state.json is replaced, so the saved state never counts records the
+    disk lost; what was logged after the last checkpoint may be lost, and `--resume` goes on
+    from there. Closing forces the logs to disk too.
     """
 
     def __init__(self, rundir: RunDir) -> None:
@@ -70,10 +75,19 @@ class RunJournal:
         self._thoughts.append(record)
 
     def checkpoint(self, state: dict[str, Any]) -> None:
+        self._sync_logs()  # first: the state must not count records the disk has not got
         self._state.save(state)
 
-    def close(self) -> None:
+    def _sync_logs(self) -> None:
         for log in (self._messages, self._thoughts):
             if log is not None:
-                log.close()
-        self._state.close()
+                log.sync()
+
+    def close(self) -> None:
+        try:
+            self._sync_logs()
+        finally:
+            for log in (self._messages, self._thoughts):
+                if log is not None:
+                    log.close()
+            self._state.close()

@@ -11,7 +11,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
 from ideaco.cycle import Trigger
 from ideaco.ids import BOSS, SECRETARY
@@ -49,13 +48,6 @@ def read_about(office: OfficeView, employee: str, conversation: str, read_upto: 
     for m in read:
         seen |= named_in(m.text, office.people)
     return seen - {employee}
-
-
-def schema_for(
-    office: OfficeView, emp: Employee, conv: ConversationState, note: str = "", *, compact: bool
-) -> dict[str, Any]:
-    """The thought schema with this employee's real ids as the only choices."""
-    return thought_schema(wire_context(office, emp, conv, note, compact=compact))
 
 
 def wire_context(

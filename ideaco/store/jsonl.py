@@ -157,10 +157,6 @@ class JsonlLog:
     large) is an OSError at once, `on_failure` is told, and nothing is retried on close.
     """
 
-    # Also reachable as JsonlLog.repair(path) / JsonlLog.read(path).
-    repair = staticmethod(repair)
-    read = staticmethod(read)
-
     def __init__(
         self,
         path: str | Path,
@@ -170,7 +166,7 @@ class JsonlLog:
         self.path = Path(path)
         self.unique_key = unique_key
         self.on_failure = on_failure
-        self.repaired_bytes = repair(self.path)
+        repair(self.path)
         self._seen: set[Any] = set()
         if unique_key is not None and self.path.exists():
             self._seen = {rec.get(unique_key) for rec in read(self.path)}
@@ -202,7 +198,10 @@ class JsonlLog:
         return True
 
     def sync(self) -> None:
-        """Force what was written to disk (each write reaches the OS at once; this survives a power cut)."""
+        """Force what was written to disk (each write reaches the OS at once; this survives a power cut).
+
+        Called at every checkpoint before state.json is replaced, and on close (`office/journal.py`).
+        """
         if self._fd is not None:
             os.fsync(self._fd)
 

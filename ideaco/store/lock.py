@@ -72,10 +72,6 @@ class RunLock:
             ) from None
         return cls(directory, fd)
 
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
     def announce(self, command: str) -> None:
         """Say who holds the lock (for a refused writer's message). Call once the directory is ours."""
         if self._fd is None:

@@ -204,9 +204,6 @@ class RunLog:
         """Whether the run ended with its summary written (not killed, not still running)."""
         return self.summary is not None
 
-    def messages_by_id(self) -> dict[str, dict[str, Any]]:
-        return {str(m.get("id")): m for m in self.messages}
-
 
 def read_summary(rundir: RunDir, warnings: list[str] | None = None) -> dict[str, Any] | None:
     """summary.json, or None: not written yet, or not a JSON object (then a line in `warnings`)."""

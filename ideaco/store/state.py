@@ -3,6 +3,10 @@
 TinyDB's default JSONStorage rewrites the whole file on every insert, which is quadratic over a long
 run. Here writes stay in memory (a caching middleware that never flushes on its own) until `save()`
 checkpoints: one atomic write of the current state, however many saves came before.
+
+The `meta` table's `layout_version` is this file's layout (TinyDB tables and their shapes); what the
+office keeps in it has its own `office.format_version` (`office/state.py`), the one format number a
+reader asks about. Files written before the two had different names say `meta.format_version`.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from tinydb.storages import Storage
 from ideaco import safejson
 from ideaco.store.atomic import atomic_write_bytes
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 1  # the layout version (meta.layout_version)
 META_TABLE = "meta"
 
 
@@ -156,10 +160,10 @@ class StateStore:
         if tables is None:
             return None
         meta = self._meta()
-        found = meta.get("format_version")
+        found = meta.get("layout_version", meta.get("format_version"))  # the old name, before 2026-12
         if found != FORMAT_VERSION:
             raise StateVersionError(
-                f"{self.path}: state format version {found if found is not None else 'missing'} "
+                f"{self.path}: state layout version {found if found is not None else 'missing'} "
                 f"is not supported (this ideaco reads version {FORMAT_VERSION})"
             )
         shapes: dict[str, str] = meta.get("tables", {})
@@ -200,7 +204,7 @@ class StateStore:
                 table.insert_multiple(docs)
         meta = self.db.table(META_TABLE)
         meta.truncate()
-        meta.insert({"format_version": FORMAT_VERSION, "tables": shapes})
+        meta.insert({"layout_version": FORMAT_VERSION, "tables": shapes})
         self.flush()
 
     def flush(self) -> None:

@@ -75,6 +75,7 @@ def make_plan(options: SweepOptions) -> Plan:
         "max_calls": m.max_calls,
         "max_tokens": m.max_tokens,
         "concurrency": m.concurrency,
+        "rate": m.rate,  # each run paces its own requests
         "replay_dir": str(options.replay_dir.resolve()) if options.replay_dir else None,
         "record_dir": str(options.record_dir.resolve()) if options.record_dir else None,
     }

@@ -7,14 +7,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402 - the backend is chosen first
-
-from ideaco.plots import label  # noqa: E402
-from ideaco.sweep.table import is_percent  # noqa: E402
+from ideaco.plots import label
+from ideaco.sweep.table import is_percent
 
 KEYS = (
     "calls",
@@ -36,7 +33,9 @@ def comparison_png(data: Mapping[str, Any], path: Path, keys: Sequence[str] = KE
     keys = [k for k in keys if k in data["metrics"]]
     cols = 3
     rows = max(1, math.ceil(len(keys) / cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.0 * rows + 0.6), squeeze=False)
+    fig = Figure(figsize=(4.2 * cols, 3.0 * rows + 0.6))  # no pyplot: the host's backend is left alone
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(rows, cols, squeeze=False)
     xs = list(range(len(variants)))
     colours = [COLOURS[i % len(COLOURS)] for i in xs]
     for ax, key in zip(axes.flat, keys, strict=False):
@@ -61,8 +60,5 @@ def comparison_png(data: Mapping[str, Any], path: Path, keys: Sequence[str] = KE
     fig.suptitle("Variants compared: mean over seeds, whiskers the 95% interval", fontsize=11)
     fig.text(0.5, 0.01, "   ".join(legend), ha="center", fontsize=8)
     fig.tight_layout(rect=(0, 0.04, 1, 0.96))
-    try:
-        fig.savefig(path, dpi=100)
-    finally:
-        plt.close(fig)
+    fig.savefig(path, dpi=100)
     return path

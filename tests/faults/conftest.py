@@ -33,6 +33,7 @@ CLEAN_ENV: dict[str, str | None] = {
         "IDEACO_TIMEOUT",
         "IDEACO_RETRIES",
         "IDEACO_RETRY_DELAY",
+        "IDEACO_RATE",
     )
 }
 

@@ -224,7 +224,7 @@ def _edit_state(edit):
 
 
 def _set_meta_version(state: dict) -> None:
-    state["meta"]["1"]["format_version"] = 99
+    state["meta"]["1"]["layout_version"] = 99
 
 
 def _set_office_version(state: dict) -> None:
@@ -257,9 +257,9 @@ def _corrupt_log_line(run: Path) -> None:
 
 
 RUNDIR_CASES = {
-    "a state from another version (meta format_version 99)": (
+    "a state from another version (meta layout_version 99)": (
         _edit_state(_set_meta_version),
-        ["state.json", "format version 99"],
+        ["state.json", "layout version 99"],
     ),
     "an office table of an older version": (_edit_state(_set_office_version), ["state.json", "format 1"]),
     "an office format that is the text '2'": (

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from ideaco.llm import ChatRequest, LLMError, build_llm, resolve_settings
+from ideaco.redact import basic_credentials, redact_headers, url_secrets
 from tests.fakes.openai_server import ErrorReply, FakeOpenAIServer, _ChatHandler
 from tests.faults.conftest import asked
 
@@ -187,3 +188,97 @@ def test_a_refused_key_is_not_echoed_when_the_run_stops_for_it(ideaco, tmp_path,
         "output": result.output,
     }.items():
         assert secret not in text, where
+
+
+URL_USER, URL_PASSWORD = "acme-user", "hunter2-SECRETPW"
+BASIC = basic_credentials(URL_USER, URL_PASSWORD)  # what the client sends for them
+STRANGER = "tok-someone-elses-9f8e7d"  # a credential the server holds, not ours
+
+
+def echo_the_headers(fake: EchoingServer) -> Any:
+    """Error bodies that quote the request's headers, then answers that do."""
+    counter = {"n": 0}
+    lock = threading.Lock()
+
+    def handler(body: dict) -> Any:
+        auth = fake.local.auth  # "Basic <base64(user:password)>"
+        with lock:
+            counter["n"] += 1
+            n = counter["n"]
+        faults = [
+            ErrorReply(500, f"upstream failed; request headers: {{'Authorization': '{auth}'}}"),
+            ErrorReply(502, body={"error": {"message": f"proxy said x-api-key: {STRANGER}"}}),
+            ErrorReply(503, f"retry later (Proxy-Authorization: Bearer {STRANGER})"),
+        ]
+        if n <= len(faults):
+            return faults[n - 1]
+        unread = bool(asked(body).unread)
+        return {
+            "innerThoughts": f"the header said {auth}",
+            "topicSaturation": 3,
+            "interestLevel": 7,
+            "shouldSpeak": unread,
+            "reason": "the boss asked",
+            "messages": [{"content": f"I got {auth.removeprefix('Basic ')}"}] if unread else [],
+        }
+
+    return handler
+
+
+def test_url_credentials_in_their_basic_form_and_echoed_headers_are_blanked(
+    ideaco, tmp_path, retry_sleeps, caplog
+) -> None:
+    """`--base-url http://user:pw@host` goes out as `Authorization: Basic base64(user:pw)`: an
+    endpoint that echoes it, or any credential header, in an error or an answer leaks nothing."""
+    scenario = tmp_path / "office.yaml"
+    scenario.write_text(SCENARIO)
+    out = tmp_path / "run"
+    caplog.set_level(logging.DEBUG)
+    with EchoingServer() as fake:
+        fake.handler = echo_the_headers(fake)
+        url = fake.base_url.replace("http://", f"http://{URL_USER}:{URL_PASSWORD}@")
+        result = ideaco(
+            "run",
+            scenario,
+            "--base-url",
+            url,
+            "--out",
+            out,
+            "--concurrency",
+            "1",
+            env={"IDEACO_RETRIES": "1"},
+        )
+    assert result.exit_code == 0, result.output
+    assert fake.seen_auth == {f"Basic {BASIC}"}, "the URL's credentials went out as HTTP Basic"
+
+    thoughts = [json.loads(line) for line in (out / "thoughts.jsonl").read_text().splitlines()]
+    errors = [t["error"] for t in thoughts if t["gate"] == "error"]
+    assert len(errors) == 3 and all("***" in e for e in errors), errors  # each echo arrived, blanked
+    places = {str(p): p.read_text(errors="replace") for p in files_under(out)}
+    places["CLI output"] = result.output
+    places["logs"] = caplog.text
+    for secret in (BASIC, URL_PASSWORD, STRANGER):
+        leaks = [where for where, text in places.items() if secret in text]
+        assert leaks == [], f"{secret} leaked into {leaks}"
+
+
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        ("Authorization: Basic dXNlcjpwdw==", "Authorization: Basic ***"),
+        ('{"authorization": "Bearer abc.def-123"}', '{"authorization": "Bearer ***"}'),
+        ("api_key=k3y-value-1 was refused", "api_key=*** was refused"),
+        ("'X-Api-Key': 'zz-top-42'", "'X-Api-Key': '***'"),
+        ("they sent Bearer eyJhbGciOi.J9.x", "they sent Bearer ***"),
+        ("Basic authentication required", "Basic authentication required"),
+        ("authorization failed: try again", "authorization failed: try again"),
+    ],
+)
+def test_redact_headers_blanks_credential_values_and_keeps_prose(said, shown) -> None:
+    assert redact_headers(said) == shown
+
+
+def test_url_secrets_include_the_basic_form_as_written_and_decoded() -> None:
+    secrets = url_secrets("http://user:p%40ssword@host/v1")
+    assert basic_credentials("user", "p@ssword") in secrets
+    assert basic_credentials("user", "p%40ssword") in secrets

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ideaco.plots import PLOTS
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.faults.processes import one_error_line, snapshot
 
@@ -164,20 +165,21 @@ def test_repair_still_cuts_a_torn_record(ideaco, run) -> None:
     assert (run / "messages.jsonl").read_bytes().endswith(b"\n")
 
 
-@pytest.mark.parametrize("plot", ["relationships.png", "stamina.png", "activity.png"])
+@pytest.mark.parametrize("plot", ["relationships.png", "stamina.png", "activity.png", "talk.png"])
 def test_report_refuses_a_plot_path_that_is_a_link(ideaco, run, victim, plot) -> None:
     (run / plot).symlink_to(victim)
     before = snapshot(victim.parent)
     line = one_error_line(ideaco("report", run))
     assert str(run / plot) in line and "symbolic link" in line and "--no-plots" in line, line
     assert snapshot(victim.parent) == before, "a plot was written, or written through the link"
+    assert [p.name for p in run.glob("*.png")] == [plot], "the other plots were written before the refusal"
     result = ideaco("report", run, "--no-plots")
     assert result.exit_code == 0, result.output
 
 
 def test_report_replaces_its_own_plots_in_place(ideaco, run) -> None:
     assert ideaco("report", run).exit_code == 0
-    first = {name: (run / name).read_bytes() for name in ("relationships.png", "stamina.png", "activity.png")}
+    first = {name: (run / name).read_bytes() for name in PLOTS}
     assert ideaco("report", run).exit_code == 0
     assert all((run / name).read_bytes() == data for name, data in first.items())
 

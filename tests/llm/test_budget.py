@@ -15,9 +15,9 @@ async def test_max_calls_allows_exactly_that_many():
     inner = ScriptedLLM(default="ok")
     budget = BudgetLLM(inner, max_calls=2)
     await budget.complete(make_request())
-    assert not budget.exhausted and budget.reason is None
+    assert budget.reason is None and budget.reason is None
     await budget.complete(make_request())
-    assert budget.exhausted and budget.reason == "--max-calls 2 reached"
+    assert budget.reason is not None and budget.reason == "--max-calls 2 reached"
     with pytest.raises(BudgetExhausted, match="--max-calls 2 reached") as info:
         await budget.complete(make_request())
     assert info.value.kind == "budget"
@@ -29,9 +29,9 @@ async def test_max_tokens_counts_prompt_plus_completion():
     budget = BudgetLLM(inner, max_tokens=101)
     await budget.complete(make_request())
     await budget.complete(make_request())
-    assert budget.tokens == 100 and not budget.exhausted  # one token below the limit: still allowed
+    assert budget.tokens == 100 and budget.reason is None  # one token below the limit: still allowed
     await budget.complete(make_request())
-    assert budget.tokens == 150 and budget.exhausted
+    assert budget.tokens == 150 and budget.reason is not None
     with pytest.raises(BudgetExhausted, match="--max-tokens 101"):
         await budget.complete(make_request())
 
@@ -40,7 +40,7 @@ async def test_no_limits_never_refuses():
     budget = BudgetLLM(ScriptedLLM(default="ok"))
     for _ in range(5):
         await budget.complete(make_request())
-    assert budget.calls == 5 and budget.tokens == 75 and not budget.exhausted
+    assert budget.calls == 5 and budget.tokens == 75 and budget.reason is None
 
 
 async def test_failed_calls_are_not_counted():
@@ -55,12 +55,12 @@ async def test_failed_calls_are_not_counted():
 async def test_restored_counters_continue_and_a_raised_limit_reopens():
     inner = ScriptedLLM(default="ok")
     spent = BudgetLLM(inner, max_calls=3, calls=3, tokens=500)
-    assert spent.exhausted
+    assert spent.reason is not None
     with pytest.raises(BudgetExhausted):
         await spent.complete(make_request())
     resumed = BudgetLLM(inner, max_calls=4, calls=3, tokens=500)
     await resumed.complete(make_request())
-    assert (resumed.calls, resumed.tokens, resumed.exhausted) == (4, 515, True)
+    assert (resumed.calls, resumed.tokens, resumed.reason is not None) == (4, 515, True)
 
 
 async def test_concurrent_callers_cannot_overshoot_max_calls():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ideaco.llm import model_for, resolve_settings
+from ideaco.llm.config import MAX_TOKENS_RENAMED, ScenarioLLM
 
 ALL_ENV = {
     "IDEACO_BASE_URL": "http://ideaco-env/v1",
@@ -91,10 +92,15 @@ def test_a_named_key_variable_that_is_unset_is_an_error():
         resolve_settings(cli_api_key_env="NOPE", cli_base_url="http://x/v1", env={})
 
 
-def test_scenario_temperature_and_max_tokens_with_defaults():
-    assert (resolve_settings(env={}).temperature, resolve_settings(env={}).max_tokens) == (0.8, 700)
-    settings = resolve_settings(scenario_llm={"temperature": 0.2, "max_tokens": 300}, env={})
-    assert (settings.temperature, settings.max_tokens) == (0.2, 300)
+def test_the_per_call_cap_has_its_own_name_and_the_old_one_still_reads():
+    new = ScenarioLLM.model_validate({"max_tokens_per_call": 300})
+    assert new.max_tokens_per_call == 300 and new.notes == ()
+    old = ScenarioLLM.model_validate({"max_tokens": 300})
+    assert old.max_tokens_per_call == 300 and old.notes == (MAX_TOKENS_RENAMED,)
+    assert resolve_settings(scenario_llm={"max_tokens": 300}, env={}).notes == (MAX_TOKENS_RENAMED,)
+    assert resolve_settings(scenario_llm=new, env={}).notes == ()
+    with pytest.raises(ValueError, match="max_tokens_per_call only"):
+        resolve_settings(scenario_llm={"max_tokens": 300, "max_tokens_per_call": 200}, env={})
 
 
 @pytest.mark.parametrize(
@@ -102,9 +108,12 @@ def test_scenario_temperature_and_max_tokens_with_defaults():
     [
         ({"temperature": "hot"}, "llm.temperature"),
         ({"temperature": 5}, "llm.temperature"),
+        ({"temperature": True}, "llm.temperature"),
         ({"max_tokens": 0}, "llm.max_tokens"),
+        ({"max_tokens_per_call": 1.5}, "llm.max_tokens_per_call"),
         ({"model": ""}, "llm.model"),
-        ({"modle": "x"}, "unknown key 'modle'"),
+        ({"base_url": []}, "llm.base_url"),
+        ({"modle": "x"}, r"llm.modle: unknown key \(allowed: api_key_env, base_url"),
     ],
 )
 def test_bad_scenario_llm_block_names_the_field(block, field):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import sys
+import types
 
 import pytest
 
@@ -40,8 +43,8 @@ def test_a_file_that_is_not_gguf_is_refused_before_llama_cpp_sees_it(tmp_path):
 def test_context_gives_every_slot_at_least_4096_tokens(tmp_path):
     assert EmbeddedServer(tmp_path / "m.gguf", n_parallel=2).n_ctx == 8192
     server = EmbeddedServer(tmp_path / "m.gguf", n_parallel=4, n_ctx=8192)
-    assert server.n_ctx == 16384 and server.per_slot_ctx == 4096
-    assert EmbeddedServer(tmp_path / "m.gguf", n_parallel=1, n_ctx=10000).per_slot_ctx == 10000
+    assert server.n_ctx == 16384 and server.n_ctx // server.n_parallel == 4096
+    assert EmbeddedServer(tmp_path / "m.gguf", n_parallel=1, n_ctx=10000).n_ctx == 10000
 
 
 class _FakeEmbeddedServer:
@@ -172,3 +175,45 @@ async def test_real_embedded_model_returns_compact_schema_valid_json():
     assert 0 < result.usage.completion_tokens < 120  # finished by itself, not cut by max_tokens
     assert result.output_mode == "grammar"
     # No timed assertion: a shared machine may take any time (the benchmarks measure speed).
+
+
+class _FakeXllamacpp(types.ModuleType):
+    """Just enough of xllamacpp to start a server object; notes the environment it starts in."""
+
+    def __init__(self) -> None:
+        super().__init__("xllamacpp")
+        self.seen: list[str | None] = []
+        fake = self
+
+        class Server:
+            listening_address = "http://127.0.0.1:5555"
+
+            def __init__(self, params) -> None:
+                fake.seen.append(os.environ.get("OMP_WAIT_POLICY"))
+
+        self.Server = Server
+        self.CommonParams = lambda: types.SimpleNamespace(
+            model=types.SimpleNamespace(),
+            cpuparams=types.SimpleNamespace(),
+            cpuparams_batch=types.SimpleNamespace(),
+        )
+        kinds = types.SimpleNamespace(LLAMA_FLASH_ATTN_TYPE_ENABLED=1, LLAMA_FLASH_ATTN_TYPE_DISABLED=0)
+        self.llama_flash_attn_type = kinds
+
+
+@pytest.mark.parametrize("before", [None, "ACTIVE"])
+def test_the_wait_policy_is_set_for_llama_cpp_only_and_the_hosts_environment_kept(
+    tmp_path, monkeypatch, before
+) -> None:
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF" + bytes(16))
+    fake = _FakeXllamacpp()
+    monkeypatch.setitem(sys.modules, "xllamacpp", fake)
+    if before is None:
+        monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    else:
+        monkeypatch.setenv("OMP_WAIT_POLICY", before)
+    server = EmbeddedServer(model)
+    assert server.start() == "http://127.0.0.1:5555/v1"
+    assert fake.seen == [before or "PASSIVE"]  # what llama.cpp starts with; a user's own value wins
+    assert os.environ.get("OMP_WAIT_POLICY") == before  # the host's environment as it was

@@ -17,6 +17,7 @@ from ideaco.llm import (
     build_llm,
     resolve_settings,
 )
+from ideaco.llm.limits import PacedLLM
 from tests.llm.conftest import make_request
 
 
@@ -41,6 +42,14 @@ async def test_order_outermost_first_with_recording(fake, tmp_path):
     await stack.aclose()
 
 
+async def test_a_rate_paces_inside_the_retries_so_a_retry_is_paced_too(fake):
+    settings = resolve_settings(cli_base_url=fake.base_url, env={"IDEACO_RATE": "120/min"})
+    stack = build_llm(settings)
+    assert layers(stack.llm) == [BudgetLLM, LimitedLLM, RetryingLLM, PacedLLM, OpenAIChatLLM]
+    assert stack.llm.inner.inner.inner.pacer.interval == 0.5
+    await stack.aclose()
+
+
 async def test_replay_contacts_nothing_even_when_embedded(tmp_path):
     path = tmp_path / "rec.jsonl"
     request = make_request()
@@ -57,7 +66,7 @@ async def test_replay_contacts_nothing_even_when_embedded(tmp_path):
 async def test_restored_budget_counters(fake):
     settings = resolve_settings(cli_base_url=fake.base_url, env={})
     stack = build_llm(settings, record=None, replay=None, max_calls=10, max_tokens=None, calls=10, tokens=99)
-    assert stack.budget.exhausted and stack.budget.tokens == 99
+    assert stack.budget.reason is not None and stack.budget.tokens == 99
     await stack.aclose()
 
 

@@ -1,13 +1,13 @@
-"""LimitedLLM: the shared concurrency cap and rate limit."""
+"""LimitedLLM (the shared concurrency cap) and PacedLLM (the --rate of requests sent)."""
 
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
 from ideaco.llm import LimitedLLM, OpenAIChatLLM
+from ideaco.llm.limits import PacedLLM, Pacer, parse_rate
 from tests.fakes.llm import ScriptedLLM
 from tests.fakes.openai_server import Reply
 from tests.llm.conftest import make_request
@@ -36,17 +36,51 @@ async def test_without_a_cap_calls_overlap():
     assert inner.max_in_flight == 4
 
 
-async def test_rate_limit_spaces_out_starts():
-    inner = ScriptedLLM(default="ok")
-    llm = LimitedLLM(inner, concurrency=10, requests_per_second=20)
-    started = time.perf_counter()
-    await asyncio.gather(*(llm.complete(make_request()) for _ in range(30)))
-    # A bucket of 20 goes at once; the other 10 need about half a second.
-    assert time.perf_counter() - started >= 0.4
+class FakeTime:
+    """A clock that moves only when someone sleeps on it; the sleeps are kept."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def test_rates_are_requests_per_unit_of_time() -> None:
+    assert parse_rate("60/min") == 1.0
+    assert parse_rate("2/s") == 2.0
+    assert parse_rate(" 1800 / h ") == 0.5
+    assert parse_rate("0.5/sec") == 0.5
+    for bad in ("60", "60/day", "0/min", "-1/s", "fast"):
+        with pytest.raises(ValueError, match="e.g. 60/min"):
+            parse_rate(bad)
+
+
+async def test_paced_calls_start_an_interval_apart_with_no_burst() -> None:
+    time = FakeTime()
+    inner = ScriptedLLM(handler=lambda request: str(time.now))
+    llm = PacedLLM(inner, Pacer(parse_rate("30/min"), clock=time.clock, sleep=time.sleep))
+    results = await asyncio.gather(*(llm.complete(make_request()) for _ in range(4)))
+    assert [float(r.content) for r in results] == [0.0, 2.0, 4.0, 6.0]  # each start 2 s after the last
+
+
+async def test_a_call_after_a_quiet_stretch_starts_at_once() -> None:
+    time = FakeTime()
+    pacer = Pacer(1.0, clock=time.clock, sleep=time.sleep)
+    await pacer.wait()
+    time.now = 10.0  # nothing asked for ten seconds
+    await pacer.wait()
+    await pacer.wait()
+    assert time.sleeps == [1.0]  # the first two went at once; the third waited its interval
 
 
 def test_invalid_limits_are_refused():
     with pytest.raises(ValueError):
         LimitedLLM(ScriptedLLM(), concurrency=0)
     with pytest.raises(ValueError):
-        LimitedLLM(ScriptedLLM(), concurrency=1, requests_per_second=0)
+        Pacer(0)

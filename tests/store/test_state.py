@@ -35,7 +35,7 @@ def test_save_load_round_trip(tmp_path: Path):
         loaded = store.load()
     assert loaded == STATE
     assert list(loaded) == list(STATE)
-    assert json.loads(path.read_text())["meta"]["1"]["format_version"] == FORMAT_VERSION
+    assert json.loads(path.read_text())["meta"]["1"]["layout_version"] == FORMAT_VERSION
 
 
 def test_save_replaces_table_content(tmp_path: Path):
@@ -109,11 +109,24 @@ def test_version_mismatch_names_file_and_both_versions(tmp_path: Path):
     with StateStore(path) as store:
         store.save(STATE)
     data = json.loads(path.read_text())
-    data["meta"]["1"]["format_version"] = 99
+    data["meta"]["1"]["layout_version"] = 99
     path.write_text(json.dumps(data))
     with pytest.raises(StateVersionError) as err, StateStore(path) as store:
         store.load()
-    assert str(err.value) == f"{path}: state format version 99 is not supported (this ideaco reads version 1)"
+    assert str(err.value) == f"{path}: state layout version 99 is not supported (this ideaco reads version 1)"
+
+
+def test_one_format_version_key_and_a_file_of_the_old_name_still_loads(tmp_path: Path):
+    path = tmp_path / "state.json"
+    with StateStore(path) as store:
+        store.save({"office": {"format_version": 2}})
+    text = path.read_text()
+    assert text.count('"format_version"') == 1  # the office's; the layout's is layout_version
+    data = json.loads(text)
+    data["meta"]["1"]["format_version"] = data["meta"]["1"].pop("layout_version")  # as written before
+    path.write_text(json.dumps(data))
+    with StateStore(path) as store:
+        assert store.load() == {"office": {"format_version": 2}}
 
 
 def test_a_file_that_is_not_a_state_file(tmp_path: Path):

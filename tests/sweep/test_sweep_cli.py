@@ -253,3 +253,55 @@ def test_an_out_that_is_a_file_is_one_line(fake, scenario, tmp_path) -> None:
         line == f"ideaco: error: --out {out}: is a file; a sweep's --out is a directory (created if missing)"
     )
     assert out.read_text() == "mine"
+
+
+class Stops:
+    """An executor that receives `signum` as its first run starts (as a kill or a Ctrl-C would)."""
+
+    description = "here"
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        self.closed = False
+
+    def run(self, jobs):
+        os.kill(os.getpid(), self.signum)
+        time.sleep(5)  # the handler raises in this thread before this ends
+        yield from ()
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_stopped_sweep_exits_as_run_and_chat_do(
+    fake, scenario, tmp_path, monkeypatch, signum, code
+) -> None:
+    executor = Stops(signum)
+    monkeypatch.setattr("ideaco.cli.sweep.executor_for", lambda address, use_ray: (executor, None))
+    result = sweep(scenario, tmp_path / "sweep", "--seeds", "1", "--base-url", fake.base_url)
+    assert result.exit_code == code, result.output
+    assert "run the same command again" in result.output and executor.closed
+
+
+def test_each_run_of_a_sweep_paces_its_requests_at_the_rate_given(
+    fake, scenario, tmp_path, monkeypatch
+) -> None:
+    from ideaco.llm import factory
+    from ideaco.llm.limits import Pacer
+    from tests.llm.test_limits import FakeTime
+
+    intervals: list[float] = []
+
+    class FakeClockPacer(Pacer):
+        def __init__(self, requests_per_second: float) -> None:
+            time = FakeTime()
+            super().__init__(requests_per_second, clock=time.clock, sleep=time.sleep)
+            intervals.append(self.interval)
+
+    monkeypatch.setattr(factory, "Pacer", FakeClockPacer)
+    result = sweep(
+        scenario, tmp_path / "sweep", "--seeds", "1", *VARY, "--base-url", fake.base_url, "--rate", "30/min"
+    )
+    assert result.exit_code == 0, result.output
+    assert intervals == [2.0, 2.0]  # one pacer per run, each at the sweep's rate

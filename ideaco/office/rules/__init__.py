@@ -16,7 +16,6 @@ from ideaco.office.rules.gates import (
     cooldown_reopens_at,
 )
 from ideaco.office.rules.loop_breakers import (
-    REASON_CLOSED,
     LoopVerdict,
     RingVerdict,
     check_duplicate,
@@ -45,7 +44,6 @@ from ideaco.office.rules.timers import (
 __all__ = [
     "DEFAULT_GATES",
     "DEFAULT_TIMERS",
-    "REASON_CLOSED",
     "GateConfig",
     "GateVerdict",
     "KindGates",

@@ -25,7 +25,6 @@ from typing import Any
 from ideaco.office.rules.gates import GateConfig, KindGates
 from ideaco.office.rules.timers import TimerConfig
 
-TENDENCIES = ("talkativeness", "claims_tasks", "silence_bias", "formality")
 MIDDLE = 0.5  # a tendency a persona does not state
 
 

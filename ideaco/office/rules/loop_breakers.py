@@ -15,15 +15,13 @@ from ideaco.cycle import LoopRule
 from ideaco.ids import BOSS, SYSTEM
 from ideaco.office.conversation import Message
 
-REASON_CLOSED = "closed"
-
 
 @dataclass(frozen=True)
 class LoopVerdict:
-    """Whether an agent post may go out; reason is a short code, detail a line for the log."""
+    """Whether an agent post may go out; reason is the loop rule that refused it, detail a line for the log."""
 
     allowed: bool
-    reason: str | None = None
+    reason: LoopRule | None = None
     detail: str = ""
 
 
@@ -82,21 +80,16 @@ def check_ring(
     history: Sequence[Message],
     sender: str,
     now: datetime,
-    closed_until: datetime | None = None,
     window_s: float = 120.0,
     close_s: float = 300.0,
 ) -> RingVerdict:
-    """Refuse an agent post that is refused by a standing closure or that closes a ring.
+    """Refuse an agent post that closes a ring (a standing closure is `is_closed`'s to say).
 
     Only agent posts younger than window_s and after the last boss message count. A new ring
     closes the conversation to agent posts for close_s. The boss and the system always post.
     """
     if sender in (BOSS, SYSTEM):
         return RingVerdict(True)
-    if is_closed(closed_until, now):
-        return RingVerdict(
-            False, REASON_CLOSED, f"closed to agent posts until {closed_until.isoformat()}", closed_until
-        )
     window = timedelta(seconds=window_s)
     senders = [m.sender for m in _since_boss(history) if m.from_agent and now - m.at < window]
     if closes_ring(senders, sender):
