@@ -3,7 +3,8 @@
 Everything here is read off the logs, never re-simulated: each thought's record says what it
 applied (`applied`: stamina after every change, each affinity before and after, every task as
 it was created and changed), so stamina curves, relationship changes and task times are what the
-engine did. A run of state format 1 (before `applied`) still reports, with end values only.
+engine did; changes between thoughts (changes.jsonl: the boss's commands, a release, a think
+begun when the state was saved) are applied in their place. A run of state format 1 (before `applied`) still reports, with end values only.
 `report(run)` returns plain JSON-ready data.
 """
 
@@ -17,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.mind import relationships, stamina, tasks
-from ideaco.store.runlog import RunLog, RunLogError, applied_at, usage_totals
+from ideaco.store.runlog import RunLog, RunLogError, usage_totals
 
 NO_TEXT = "no_text"  # shouldSpeak with nothing to post: not spoken, yet no gate held it
 RunError = RunLogError  # a directory that cannot be reported on: one line naming it
@@ -88,29 +89,31 @@ def history(run: RunLog) -> History:
         out.point(emp.id, StaminaPoint(start, 100.0, 0.0, 0.0, "start"))
     if not out.available:
         return _from_state(run, out)
-    for rec in sorted(run.thoughts, key=applied_at):  # the order they were applied
-        applied, at = rec["applied"], applied_at(rec)
-        began = applied.get("began") or {}
+    for landed in run.landed():  # the order they were applied: thoughts, and changes between them
+        rec, at = landed.record, landed.at
+        began = (rec["applied"].get("began") if landed.thought else rec.get("began")) or {}
         if began.get("stamina"):
             out.point(rec["employee"], StaminaPoint.of(_dt(rec["at"]), began["stamina"], "recover"))
-        for step in applied.get("steps") or ():
-            if step.get("step") == "employee" and step.get("joined"):
-                joined = step["joined"]
-                out.point(joined["id"], StaminaPoint.of(at, joined["mind"]["stamina"], "hired"))
-            if step.get("step") != "mind":
-                continue
-            who = step["employee"]
-            if "stamina" in step:
-                out.point(
-                    who,
-                    StaminaPoint.of(
-                        at, step["stamina"]["after"], "think" if who == rec["employee"] else "task"
-                    ),
-                )
-            for change in step.get("relationships") or ():
-                _relation(out, who, change)
-            _task_changes(out, who, step.get("tasks") or {})
+        steps = (rec["applied"] if landed.thought else rec).get("steps") or ()
+        _steps(out, steps, at, rec.get("employee") if landed.thought else None)
     return out
+
+
+def _steps(out: History, steps: Iterable[dict[str, Any]], at: datetime, thinker: str | None) -> None:
+    """What one thought's steps (or one change between thoughts, `thinker` None) did to the minds."""
+    for step in steps:
+        if step.get("step") == "employee" and step.get("joined"):
+            joined = step["joined"]
+            out.point(joined["id"], StaminaPoint.of(at, joined["mind"]["stamina"], "hired"))
+        if step.get("step") != "mind":
+            continue
+        who = step["employee"]
+        if "stamina" in step:
+            event = "think" if who == thinker else "task"
+            out.point(who, StaminaPoint.of(at, step["stamina"]["after"], event))
+        for change in step.get("relationships") or ():
+            _relation(out, who, change)
+        _task_changes(out, who, step.get("tasks") or {})
 
 
 def _relation(out: History, who: str, change: dict[str, Any]) -> None:

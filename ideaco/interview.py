@@ -24,7 +24,7 @@ from ideaco.mind.prompt import Person
 from ideaco.mind.stamina import Stamina
 from ideaco.office.config import Switches
 from ideaco.office.view import OfficeView
-from ideaco.store.runlog import MOMENT_FORMS, EmployeeRecord, RunLog, applied_at, parse_moment
+from ideaco.store.runlog import MOMENT_FORMS, EmployeeRecord, RunLog, parse_moment
 
 MAX_TOKENS = 400
 
@@ -62,7 +62,8 @@ def minds_at(run: RunLog, at: datetime | None = None) -> dict[str, Mind]:
 
     At the end, state.json's minds when the state has caught up with the logs; otherwise (a
     moment inside the run, or a killed run whose logs ran ahead of its last save) the minds are
-    rebuilt from the thoughts' `applied` records: each thought that landed by `at`, in order.
+    rebuilt from the thoughts' `applied` records and the changes between them (changes.jsonl),
+    each that landed by `at`, in order.
     """
     saved = (run.office.get("stats") or {}).get("thoughts")
     if at is None and (saved == len(run.thoughts) or not run.has_applied):
@@ -71,16 +72,17 @@ def minds_at(run: RunLog, at: datetime | None = None) -> dict[str, Mind]:
         raise InterviewError(f"{run.path}: a run of state format 1 logs no applied changes: ask at its end")
     joined = {
         step["id"]
-        for rec in run.thoughts
-        for step in (rec.get("applied") or {}).get("steps") or ()
+        for rec in (*run.thoughts, *run.changes)
+        for step in (rec.get("applied") or rec).get("steps") or ()
         if step.get("step") == "employee" and step.get("joined")
     }
     minds = {e.id: Mind() for e in run.employees if e.id not in joined}
-    for rec in sorted(run.thoughts, key=applied_at):
-        if at is not None and applied_at(rec) > at:
+    for landed in run.landed():
+        if at is not None and landed.at > at:
             break
-        applied = rec["applied"]
-        began, mind = applied.get("began") or {}, minds.get(rec["employee"])
+        rec = landed.record
+        applied = rec["applied"] if landed.thought else rec
+        began, mind = applied.get("began") or {}, minds.get(rec.get("employee") or "")
         if mind is not None and began.get("stamina"):
             mind.stamina = Stamina.from_dict(began["stamina"])
         if mind is not None and began.get("notes"):

@@ -41,6 +41,7 @@ from ideaco.persona import (
     read_mapping,
 )
 from ideaco.shipped import shipped_scenarios
+from ideaco.typos import did_you_mean, fields_beside, unknown
 
 DEFAULT_START = datetime(2026, 1, 5, 9, 0, 0)
 DEFAULT_DURATION = timedelta(hours=2)
@@ -164,7 +165,7 @@ class EmployeeSpec(_Strict):
     @classmethod
     def _check_archetype(cls, v: str | None) -> str | None:
         if v is not None and v not in ARCHETYPES:
-            raise ValueError(f"unknown archetype {v!r} (one of: {', '.join(ARCHETYPES)})")
+            raise ValueError(unknown("archetype", v, ARCHETYPES))
         return v
 
 
@@ -365,7 +366,7 @@ def scenario_problems(exc: ValidationError) -> list[tuple[str, str]]:
         if err["type"] == "missing":
             msg = "required"
         elif err["type"] == "extra_forbidden":
-            msg = "unknown field"
+            msg = "unknown field" + did_you_mean(str(err["loc"][-1]), fields_beside(Scenario, err["loc"]))
         elif err["type"] == "model_type":  # pydantic would name the class (EmployeeSpec)
             msg = f"should be a mapping of fields, not {type(err['input']).__name__} {err['input']!r:.40}"
         elif err["type"] == "string_pattern_mismatch":
@@ -392,9 +393,8 @@ def load_scenario(path: str | Path) -> Scenario:
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
-        problems = scenario_problems(exc)
-        field, msg = problems[0]
-        more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+        (field, msg), *others = scenario_problems(exc)
+        more = f" (+{len(others)} more)" if others else ""
         raise ScenarioError(path_str, field or None, msg + more) from None
     base_dir = Path(path).parent
     for i, e in enumerate(scenario.employees):

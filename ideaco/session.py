@@ -31,7 +31,7 @@ from ideaco.office.office import Office
 from ideaco.office.summary import add_session_calls, calls_section, stop_reason, summarize
 from ideaco.persona import PersonaError
 from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration, scenario_problems
-from ideaco.shipped import locate_scenario
+from ideaco.shipped import is_shipped, locate_scenario
 from ideaco.store import runlog
 from ideaco.store.lock import RunLock, RunLockedError
 from ideaco.store.rundir import RunDir, RunDirError
@@ -178,6 +178,8 @@ def open_new(
     """
     model = model or ModelOptions()
     path = locate_scenario(scenario_path)  # a file, or a shipped scenario by name
+    if is_shipped(scenario_path, path):
+        status(f"{scenario_path}: no such file here, running the shipped scenario ({path})")
     try:
         scenario = load_scenario(path)
         scenario.resolve_personas(path.parent)
@@ -302,6 +304,7 @@ def _reopen(
     within = runlog.span(state, runlog.read_summary(rundir))  # every line checked before anything is paid
     messages = read_log(rundir.messages_path, within)
     thoughts = read_log(rundir.thoughts_path, within)
+    changes = read_log(rundir.changes_path, within)
     if foreign := runlog.foreign_state(state, thoughts, where):
         raise IdeacoError(f"{foreign}: it cannot continue them")
     saved_now = state["office"].get("now")
@@ -323,6 +326,7 @@ def _reopen(
             state,
             messages,
             thoughts=thoughts,
+            changes=changes,
             llm=_NOT_CONNECTED,
             clock=SimClock(now),
             journal=MemoryJournal(),
@@ -354,6 +358,7 @@ def _reopen(
         state,
         messages,
         thoughts=thoughts,
+        changes=changes,
         llm=stack.llm,
         clock=run_clock,
         journal=journal,

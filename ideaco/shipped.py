@@ -13,12 +13,17 @@ def shipped_scenarios() -> list[str]:
 
 
 def locate_scenario(path: str | Path) -> Path:
-    """`path` itself if it exists; else the shipped scenario of that name (`startup`, `startup.yaml`).
-
-    A missing file that names no shipped scenario is returned as it is: loading it says "not found".
+    """`path` itself if it exists; else, for a bare name (no suffix, no folder: `startup`), the
+    shipped scenario of that name. A missing path (`startup.yaml` in a folder without it) is
+    returned as it is: loading it says "not found", never runs another file in its place.
     """
     given = Path(path)
-    if given.exists() or given.parent != Path("."):
+    if given.exists() or given.parent != Path(".") or given.suffix:
         return given
-    shipped = SCENARIOS_DIR / (given.name if given.suffix == ".yaml" else f"{given.name}.yaml")
+    shipped = SCENARIOS_DIR / f"{given.name}.yaml"
     return shipped if shipped.is_file() else given
+
+
+def is_shipped(given: str | Path, located: Path) -> bool:
+    """Whether `located` is a shipped scenario that `given`, a bare name, stood for."""
+    return Path(given) != located and located.parent == SCENARIOS_DIR

@@ -164,6 +164,8 @@ def test_room_member_that_is_not_an_employee(write):
 def test_unknown_archetype(write):
     msg = error_of(write(BASE.replace("archetype: old-hand", "archetype: ninja")))
     assert msg.startswith("employees[1].archetype: unknown archetype 'ninja'")
+    typo = error_of(write(BASE.replace("archetype: old-hand", "archetype: zeo", 1)))
+    assert "unknown archetype 'zeo' (did you mean 'zen-slacker'?)" in typo
 
 
 def test_duplicate_id_across_employees_and_rooms(write):
@@ -254,7 +256,10 @@ def test_an_employee_given_as_a_word_is_asked_for_as_a_mapping_without_class_nam
 
 
 def test_unknown_field_and_missing_field(write):
-    assert error_of(write(BASE + "employes: []\n")) == "employes: unknown field"
+    assert error_of(write(BASE + "employes: []\n")) == "employes: unknown field (did you mean 'employees'?)"
+    assert error_of(write(BASE + "xyzzy: 1\n")) == "xyzzy: unknown field"  # nothing close: no guess
+    nested = BASE.replace("members: [alice, bob]}", "members: [alice, bob], mision: x}", 1)
+    assert error_of(write(nested)) == "departments[0].mision: unknown field (did you mean 'mission'?)"
     assert error_of(write(BASE.replace("company: Acme Labs\n", ""))) == "company: required"
 
 

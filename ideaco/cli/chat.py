@@ -252,7 +252,7 @@ class ChatSession:
         running = asyncio.ensure_future(advance(office, office.clock.now() + HORIZON))
         assert self.quit_event is not None
         quitting = asyncio.ensure_future(self.quit_event.wait())
-        prompt: PromptSession[str] = PromptSession()
+        prompt: PromptSession[str] = PromptSession(erase_when_done=True)  # the transcript shows the line once
 
         async def ask() -> str:
             try:  # handle_sigint=False: Ctrl-C is a key here; a real SIGINT stays ours

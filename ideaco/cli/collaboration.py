@@ -42,8 +42,8 @@ def collaboration_table(section: dict[str, Any]) -> Table:
 
 
 def boss_table(section: dict[str, Any], names: dict[str, str]) -> Table:
-    table = Table(title="The boss's lines: who answered, how soon")
-    for column in ("at", "where", "kind", "answered by", "after"):
+    table = Table(title="The boss's lines: who replied first, how soon")
+    for column in ("at", "where", "kind", "replied by", "after"):
         table.add_column(column, justify="right" if column == "after" else "left")
     lines = section["boss"]["lines"]
     for row in lines[:MAX_BOSS_ROWS]:

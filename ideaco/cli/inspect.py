@@ -22,7 +22,7 @@ from rich.text import Text
 
 from ideaco.cli.display import PALETTE, cli_console, safe_text
 from ideaco.cli.errors import UserError, warn
-from ideaco.cli.timeline import _at, render
+from ideaco.cli.timeline import _at, render, render_change
 from ideaco.cycle import Gate
 from ideaco.ids import BOSS, SYSTEM, resolve_id
 from ideaco.store.jsonl import JsonlError
@@ -226,6 +226,27 @@ def enrich(record: dict[str, Any], view: RunView) -> dict[str, Any]:
     return {**record, "employee_name": view.name_of(emp), "posted": view.posted(record)}
 
 
+def _changes(view: RunView) -> list[dict[str, Any]]:
+    """changes.jsonl (what changed between thoughts), as far as it is written."""
+    tail = JsonlTail(view.rundir.changes_path)
+    try:
+        changes = tail.poll()
+    except JsonlError as exc:
+        raise UserError(str(exc)) from None
+    warn(tail.warnings)
+    return changes
+
+
+def _in_place(thoughts: list[dict[str, Any]], changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The thoughts in their log's order, each change before the first thought begun after it."""
+    out, pending = [], sorted(changes, key=lambda c: _at(c["at"]))
+    for thought in thoughts:
+        while pending and _at(pending[0]["at"]) <= _at(thought["at"]):
+            out.append(pending.pop(0))
+        out.append(thought)
+    return out + pending
+
+
 def hold_lines(view: RunView) -> list[Text]:
     """Who the boss has on hold (as state.json last saved it): they take no thinks until released."""
     lines = []
@@ -260,6 +281,12 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         view.see(record)
     filters = resolve_filters(options, view)
     shown = [r for r in records if filters.matches(r)]
+    logged = {r.get("id") for r in records}  # a think begun and logged since: its thought says it
+    changes = [
+        c
+        for c in (_changes(view) if filters.gate is None else [])
+        if filters.matches(c) and not (c.get("cause") == "begun" and c.get("thought") in logged)
+    ]
     console = console or cli_console()
 
     def emit(record: dict[str, Any]) -> None:
@@ -275,6 +302,7 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
                 "filters": filters.to_json(),
                 "holds": view.holds,
                 "thoughts": [enrich(r, view) for r in shown],
+                "changes": changes,  # between thoughts (changes.jsonl)
             }
             _write_line(json.dumps(document, ensure_ascii=True, indent=None if options.compact else 2))
             return 0
@@ -283,8 +311,12 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
             console.print(Text(safe_text(" · ".join(t for t in title if t)), style="bold"))
             for line in hold_lines(view):
                 console.print(line)
-        for record in shown:
-            emit(record)
+        if options.as_json or options.follow:
+            for record in shown:
+                emit(record)
+        else:  # the changes between thoughts in their place: together, what state.json holds
+            for record in _in_place(shown, changes):
+                console.print(render_change(record, view) if "cause" in record else render(record, view))
         if not options.follow:
             return 0
         if not options.as_json:

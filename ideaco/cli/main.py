@@ -8,6 +8,7 @@ import typer
 
 from ideaco.bounds import MAX_SPEED, MIN_SPEED
 from ideaco.cli.errors import UserError, fail, interrupted
+from ideaco.cli.listing import list_first_sentences
 from ideaco.cli.options import (
     ApiKeyEnv,
     BaseUrl,
@@ -337,3 +338,5 @@ def reset_relationships(
 
 
 app.command()(view)
+
+list_first_sentences(app)  # click would cut each description at 45 characters

@@ -280,6 +280,42 @@ def render(record: dict[str, Any], view: View) -> Group:
     return Group(head, rows, Text())
 
 
+CAUSES = {"command": "the boss's command", "release": "released from a hold", "begun": "a think begun"}
+
+
+def render_change(record: dict[str, Any], view: View) -> Group:
+    """One change between thoughts (changes.jsonl): what caused it, then what it applied."""
+    head = Text()
+    head.append(_when(record.get("at"), view), style="dim")
+    head.append("  between thoughts: ")
+    cause = str(record.get("cause"))
+    head.append(safe_text(CAUSES.get(cause, cause)), style="bold")
+    if record.get("tool"):
+        head.append(f" {safe_text(str(record['tool']))}")
+    if record.get("employee"):
+        emp = str(record["employee"])
+        head.append(" · ")
+        head.append(safe_text(view.name_of(emp)), style=f"bold {view.colour(emp)}")
+    if record.get("thought"):
+        head.append(
+            f"  {safe_text(str(record['thought']))} (not logged when the state was saved)", style="dim"
+        )
+    rows = Table.grid(padding=(0, 1))
+    rows.add_column(width=9, no_wrap=True, style="dim")
+    rows.add_column(overflow="fold")
+    stamina = (record.get("began") or {}).get("stamina")
+    if isinstance(stamina, dict):
+        axes = " · ".join(f"{axis} {stamina.get(axis, 0):.1f}" for axis in ("patience", "fatigue", "stress"))
+        rows.add_row(Text("  stamina"), Text(f"recovered for the idle time: {axes}"))
+    as_thought = {"employee": record.get("employee"), "applied": {"steps": record.get("steps") or []}}
+    for label, lines in applied_lines(as_thought, view):
+        rows.add_row(Text("  " + label), Text(safe_text("\n".join(lines))))
+    for step in record.get("steps") or ():
+        if step.get("step") == "mind" and step.get("notes"):
+            rows.add_row(Text("  note"), Text(_clip(step["notes"][-1], 2 * CLIP)))
+    return Group(head, rows, Text())
+
+
 def _tail(record: dict[str, Any], view: View) -> list[str]:
     tail = []
     if record.get("next_look_at"):

@@ -1,6 +1,6 @@
 """Collaboration metrics of a run, read from its logs and never re-simulated (docs/evaluation.md).
 
-`evaluate(run)` returns the report's `collaboration` section: boss lines answered, tasks and what
+`evaluate(run)` returns the report's `collaboration` section: boss lines replied to, tasks and what
 a resolved one cost, repetition and echo, silences by gate, words per message, mention latency,
 who talks to whom, persona spread, mood and affinity over time, and `summary`: one number per
 metric (what a sweep compares across variants, `SUMMARY` lists them).
@@ -46,9 +46,9 @@ SUMMARY = (
     Metric("silence_loop_breaker", "silenced by a loop breaker"),
     Metric("silence_filtered", "drafts filtered (echo, placeholder, degenerate)"),
     Metric("silence_chose_silence", "chose silence"),
-    Metric("boss_answered_rate", "boss lines answered", "higher"),
-    Metric("boss_answer_latency_s", "boss answer latency, median", "lower"),
-    Metric("mention_answered_rate", "mentions answered", "higher"),
+    Metric("boss_answered_rate", "boss lines replied to", "higher"),
+    Metric("boss_answer_latency_s", "boss reply latency, median", "lower"),
+    Metric("mention_answered_rate", "mentions replied to", "higher"),
     Metric("mention_latency_s", "mention latency, median", "lower"),
     Metric("tasks_created", "tasks created"),
     Metric("tasks_resolved", "tasks resolved", "higher"),

@@ -33,7 +33,7 @@ def latency_summary(values: Sequence[float]) -> dict[str, Any]:
 
 
 def boss_lines(messages: Sequence[dict[str, Any]], agents: set[str]) -> dict[str, Any]:
-    """Each boss line: a question (it has a '?') or a request, who answered it first, and how soon.
+    """Each boss line: a question (it has a '?') or a request, who replied first (a reply, whatever it says), and how soon.
 
     A line is answered by the first message, after it, of an employee it addresses (its
     `mentions`: the @-mentioned, or everyone in the conversation when it names nobody), written

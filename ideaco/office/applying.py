@@ -16,7 +16,7 @@ from ideaco.cycle import LoopRule, Owed, Phase, Trigger
 from ideaco.ids import BOSS, SECRETARY
 from ideaco.mind import changes as mind_changes
 from ideaco.mind import stamina
-from ideaco.office import rules
+from ideaco.office import between, rules
 from ideaco.office.company import Company
 from ideaco.office.config import OfficeConfig
 from ideaco.office.conversation import ConversationKind, Message
@@ -41,6 +41,7 @@ from ideaco.office.steps import (
     Step,
     ToolStep,
     landed,
+    step_from_record,
 )
 from ideaco.office.thinking import ThinkContext, ThinkResult
 from ideaco.office.view import Observer
@@ -51,6 +52,7 @@ class ApplyingOffice(Protocol):
     """The office as the apply step sees it: its state, and the moves only the office makes."""
 
     state: OfficeState
+    meta: dict[str, Any]
     rng: random.Random
     config: OfficeConfig
     company: str
@@ -233,6 +235,7 @@ def release(office: ApplyingOffice, emp: Employee, order: Message) -> None:
     emp.desk.hold = None
     arrived = _arrived(office, emp, held.since, skip=order.id)
     emp.mind.notes.append(holds.batch_note(arrived, held.since.strftime("%H:%M")))
+    log_change(office, between.release_record(office.now(), emp.id, order.id, emp.mind.notes))
     trigger = Trigger.TIMER
     if any(a.from_boss for a in arrived):
         trigger = Trigger.BOSS
@@ -343,6 +346,21 @@ def apply_tool(office: ApplyingOffice, tool: str, args: dict[str, Any]) -> ToolR
     outcome = run_tool(scratch, tool, args, ToolContext(office.company, now, office.config.switches.stamina))
     steps: list[Step] = scratch.take(now)
     steps += [OweStep(employee, owed) for employee, owed in outcome.owed]
-    for step in steps:
-        apply_step(office, step, None)
+    landed_steps = [apply_step(office, step, None) for step in steps]
+    if landed_steps:  # a refused command changed nothing
+        log_change(office, between.command_record(now, tool, args, landed_steps))
     return outcome
+
+
+def log_change(office: ApplyingOffice, record: dict[str, Any]) -> None:
+    """One line of changes.jsonl (what changed between thoughts), counted in the saved state; while
+    replaying, nothing (it is logged already)."""
+    if office.replaying_now:
+        return
+    between.log(office.journal, office.meta, record)
+
+
+def apply_logged(office: ApplyingOffice, record: dict[str, Any]) -> None:
+    """A logged command applied again (a resume's catch-up): its steps as they landed, nothing drawn."""
+    for step in record.get("steps") or ():
+        apply_step(office, step_from_record(step), None)

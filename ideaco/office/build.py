@@ -7,7 +7,7 @@ after construction. A resume applies the thoughts logged after the last save wit
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
+from ideaco.office import between
 from ideaco.office.ahead import Ahead
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company, Department
@@ -150,6 +151,7 @@ def office_from_state(
     clock: Clock,
     journal: Journal,
     thoughts: list[dict[str, Any]] | None = None,
+    changes: list[dict[str, Any]] | None = None,
     model_for: Callable[[str | None], str] = lambda m: m or "default",
     config: OfficeConfig | None = None,
     policy: WakePolicy | None = None,
@@ -188,7 +190,7 @@ def office_from_state(
         stats=RunStats.from_dict(meta.pop("stats", None)),
         ahead=ahead,
     )
-    catch_up(office, messages, thoughts or [])
+    catch_up(office, messages, thoughts or [], changes or [])
     office.end_at = datetime.fromisoformat(end_at) if end_at else None
     return office
 
@@ -196,7 +198,12 @@ def office_from_state(
 # --- a killed run: the logs ran ahead of the last checkpoint ----------------------------------------
 
 
-def catch_up(office: Office, messages: list[dict[str, Any]], thoughts: list[dict[str, Any]]) -> None:
+def catch_up(
+    office: Office,
+    messages: list[dict[str, Any]],
+    thoughts: list[dict[str, Any]],
+    changes: Sequence[dict[str, Any]] = (),
+) -> None:
     """Rebuild conversations from the logs and bring the saved state up to them.
 
     Records are appended as they happen and the state is saved after them (not after every one,
@@ -205,7 +212,8 @@ def catch_up(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
     them is resolved again, in simulated-time order, from what it logged under `applied`: a
     thought's steps (its posts among them) and next look, the boss's messages at their times.
     So a resume neither redoes a logged think nor forgets what one changed, and no id is
-    handed out twice.
+    handed out twice. The boss's commands logged after the save (changes.jsonl) are applied
+    again at their times too.
     """
     stats = office.stats
     saved_messages, saved_thoughts = stats.messages, stats.thoughts
@@ -221,10 +229,17 @@ def catch_up(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
     for n, rec in enumerate(messages[saved_messages:]):
         if rec["id"] not in posted_by:  # a thought's own posts are posted when it is resolved again
             events.append((datetime.fromisoformat(rec["at"]), 1, n, rec))
+    saved_changes = min(int(office.meta.get("changes") or 0), len(changes))
+    for n, rec in enumerate(changes[saved_changes:]):
+        if between.replayed_by_catch_up(rec):
+            events.append((datetime.fromisoformat(rec["at"]), 2, n, rec))
+    office.meta["changes"] = len(changes)
     for at, kind, _, rec in sorted(events, key=lambda e: e[:3]):
         with office.replaying(at):
             if kind == 0:
                 _replay_thought(office, rec, later)
+            elif kind == 2:
+                office.apply_logged(rec)
             else:
                 _replay_message(office, later[rec["id"]], logged)
     for rec in messages[saved_messages:]:

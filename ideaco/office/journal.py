@@ -1,6 +1,6 @@
 """Where the office writes what happens: the run directory, or nowhere (tests, notebooks).
 
-The office calls these three methods and nothing else; the run directory's files and their
+The office calls these methods and nothing else; the run directory's files and their
 formats belong to `ideaco.store`.
 """
 
@@ -17,6 +17,8 @@ class Journal(Protocol):
 
     def thought(self, record: dict[str, Any]) -> None: ...
 
+    def change(self, record: dict[str, Any]) -> None: ...
+
     def checkpoint(self, state: dict[str, Any]) -> None: ...
 
     def close(self) -> None: ...
@@ -28,6 +30,7 @@ class MemoryJournal:
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
         self.thoughts: list[dict[str, Any]] = []
+        self.changes: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
 
     def message(self, record: dict[str, Any]) -> None:
@@ -35,6 +38,9 @@ class MemoryJournal:
 
     def thought(self, record: dict[str, Any]) -> None:
         self.thoughts.append(record)
+
+    def change(self, record: dict[str, Any]) -> None:
+        self.changes.append(record)
 
     def checkpoint(self, state: dict[str, Any]) -> None:
         self.state = state
@@ -44,7 +50,7 @@ class MemoryJournal:
 
 
 class RunJournal:
-    """Appends to messages.jsonl and thoughts.jsonl as things happen; saves state.json.
+    """Appends to messages.jsonl, thoughts.jsonl and changes.jsonl as things happen; saves state.json.
 
     A new log is created at its first record, so a new run directory holds its state.json (the first
     checkpoint) before any log: a run killed at start-up leaves either an empty directory, which
@@ -62,6 +68,7 @@ class RunJournal:
         # Logs a killed run left are opened now: that repairs a torn last line.
         self._messages: JsonlLog | None = rundir.open_messages() if rundir.messages_path.exists() else None
         self._thoughts: JsonlLog | None = rundir.open_thoughts() if rundir.thoughts_path.exists() else None
+        self._changes: JsonlLog | None = rundir.open_changes() if rundir.changes_path.exists() else None
         self._state = rundir.state_store()
 
     def message(self, record: dict[str, Any]) -> None:
@@ -74,12 +81,17 @@ class RunJournal:
             self._thoughts = self.rundir.open_thoughts()
         self._thoughts.append(record)
 
+    def change(self, record: dict[str, Any]) -> None:
+        if self._changes is None:
+            self._changes = self.rundir.open_changes()
+        self._changes.append(record)
+
     def checkpoint(self, state: dict[str, Any]) -> None:
         self._sync_logs()  # first: the state must not count records the disk has not got
         self._state.save(state)
 
     def _sync_logs(self) -> None:
-        for log in (self._messages, self._thoughts):
+        for log in (self._messages, self._thoughts, self._changes):
             if log is not None:
                 log.sync()
 
@@ -87,7 +99,7 @@ class RunJournal:
         try:
             self._sync_logs()
         finally:
-            for log in (self._messages, self._thoughts):
+            for log in (self._messages, self._thoughts, self._changes):
                 if log is not None:
                     log.close()
             self._state.close()

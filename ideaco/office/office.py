@@ -87,7 +87,7 @@ class Office:
         self.typing: dict[str, Typing] = {}  # thinks whose typing pause is under way
         self.thinking: dict[str, ThinkContext] = {}  # thinks whose model call is under way
         self._replay_at: datetime | None = None  # set while logged records are applied again
-        self._saves = persistence.Saves(journal)
+        self._saves = persistence.Saves(journal, self.meta)  # and the thinks begun, not logged yet
         self._directory = Directory(state)
 
     # ------------------------------------------------------------------ people and places (read)
@@ -246,7 +246,7 @@ class Office:
             rethinks=rethinks,
             notes=notes,
         )
-        self.thinking[emp.id] = ctx
+        self.thinking[emp.id] = self._saves.begun[emp.id] = ctx
 
         async def finish() -> None:
             await self._finish(ctx)
@@ -299,6 +299,7 @@ class Office:
         self.stats.count(record)
         if self._replay_at is None:
             self.journal.thought(record)
+            self._saves.begun.pop(ctx.employee, None)
             for observer in self.observers:
                 observer.on_thought(self, record)
         if result.rethink is not None:
@@ -323,6 +324,10 @@ class Office:
         """An organization tool called directly (the boss's own command): decided, then applied here."""
         self.ahead.touch_all()
         return applying.apply_tool(self, tool, args)
+
+    def apply_logged(self, record: dict[str, Any]) -> None:
+        """A logged command (changes.jsonl) applied again: a resume's catch-up."""
+        applying.apply_logged(self, record)
 
     # ------------------------------------------------------------------ posting
 

@@ -6,9 +6,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ideaco.office import between
 from ideaco.office.journal import Journal
 from ideaco.office.state import STATE_FORMAT
 from ideaco.office.streams import Streams
+from ideaco.office.thinking import ThinkContext
 from ideaco.office.view import OfficeView
 
 
@@ -51,18 +53,27 @@ class Saves:
     A save rewrites the whole office, so saving after every thought of a fast model would cost
     each thought in proportion to the office's size. Thoughts are in the logs as they happen, and
     a resume applies those the last save missed (`build.catch_up`); with a model that takes
-    seconds a thought, every thought is still saved.
+    seconds a thought, every thought is still saved. Before a save, each think that began and has
+    no record yet (`begun`, kept by the office) is logged to changes.jsonl: state.json holds what beginning it took.
     """
 
     SHARE = 0.05  # at most this share of a run's wall time goes to saves after thoughts
 
-    def __init__(self, journal: Journal) -> None:
+    def __init__(self, journal: Journal, meta: dict[str, Any] | None = None) -> None:
         self._journal = journal
+        self._meta = meta if meta is not None else {}
+        self.begun: dict[str, ThinkContext] = {}  # employee -> its think begun whose record is not logged yet
+        self._logged: set[str] = set()  # the thinks whose beginning is in changes.jsonl
         self._saved_at = float("-inf")  # perf_counter() at the end of the last save
         self._took = 0.0  # how long it took
 
     def save(self, snapshot: Callable[[], dict[str, Any]]) -> None:
         started = time.perf_counter()
+        for ctx in list(self.begun.values()):
+            if ctx.thought_id not in self._logged:
+                self._logged.add(ctx.thought_id)
+                record = between.begun_record(ctx.at, ctx.employee, ctx.thought_id, ctx.began)
+                between.log(self._journal, self._meta, record)
         self._journal.checkpoint(snapshot())
         self._saved_at = time.perf_counter()
         self._took = self._saved_at - started

@@ -20,8 +20,9 @@ from ideaco.store.state import StateStore
 STATE = "state.json"
 MESSAGES = "messages.jsonl"
 THOUGHTS = "thoughts.jsonl"
+CHANGES = "changes.jsonl"  # what changed between thoughts (office/between.py)
 SUMMARY = "summary.json"
-RUN_FILES = (STATE, MESSAGES, THOUGHTS, SUMMARY)
+RUN_FILES = (STATE, MESSAGES, THOUGHTS, CHANGES, SUMMARY)
 DEFAULT_ROOT = Path("runs")
 
 
@@ -52,6 +53,10 @@ class RunDir:
     @property
     def thoughts_path(self) -> Path:
         return self.path / THOUGHTS
+
+    @property
+    def changes_path(self) -> Path:
+        return self.path / CHANGES
 
     @property
     def summary_path(self) -> Path:
@@ -169,6 +174,9 @@ class RunDir:
 
     def open_thoughts(self) -> JsonlLog:
         return JsonlLog(self.thoughts_path, on_failure=self._failed)
+
+    def open_changes(self) -> JsonlLog:
+        return JsonlLog(self.changes_path, on_failure=self._failed)
 
     def _failed(self, exc: OSError) -> None:
         if self.write_failure is None:

@@ -1,9 +1,11 @@
-"""The one reader of a run directory: state.json, messages.jsonl, thoughts.jsonl and summary.json.
+"""The one reader of a run directory: state.json, messages.jsonl, thoughts.jsonl, changes.jsonl and summary.json.
 
 The CLI (`inspect`, `report`, `chat`), the Python API, `ideaco.analysis` and the notebooks read a
 run through `RunLog`: one place that knows the files, their formats (state format 1 kept a
 thought's changes at the top of each employee, format 2 keeps them under `mind`; only format 2's
-thought records carry `applied`) and what a damaged directory looks like (one line, `RunLogError`).
+thought records carry `applied`; changes.jsonl holds what changed between thoughts) and what a
+damaged directory looks like (one line, `RunLogError`). `landed()` is every change in the order
+it landed: the thoughts' `applied` and the changes between them.
 Reading never writes and never takes the run's lock: it is safe while a run goes on.
 """
 
@@ -96,6 +98,7 @@ class RunLog:
     messages: list[dict[str, Any]] = field(default_factory=list)
     thoughts: list[dict[str, Any]] = field(default_factory=list)
     summary: dict[str, Any] | None = None
+    changes: list[dict[str, Any]] = field(default_factory=list)  # changes.jsonl (office/between.py)
     warnings: list[str] = field(default_factory=list)  # one line each: lines skipped, a foreign state
 
     @classmethod
@@ -113,8 +116,9 @@ class RunLog:
             warnings: list[str] = []
             summary = read_summary(rundir, warnings)
             within = span(state, summary)
-            messages, thoughts = (
-                read_log(p, warnings, within) for p in (rundir.messages_path, rundir.thoughts_path)
+            messages, thoughts, changes = (
+                read_log(p, warnings, within)
+                for p in (rundir.messages_path, rundir.thoughts_path, rundir.changes_path)
             )
         except RunLogError:
             raise
@@ -122,7 +126,7 @@ class RunLog:
             raise RunLogError(str(exc).splitlines()[0]) from None
         except OSError as exc:
             raise RunLogError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-        run = cls(Path(path), state, messages, thoughts, summary)
+        run = cls(Path(path), state, messages, thoughts, summary, changes=changes)
         run.warnings = warnings + run._strangers()
         return run
 
@@ -203,6 +207,30 @@ class RunLog:
     def complete(self) -> bool:
         """Whether the run ended with its summary written (not killed, not still running)."""
         return self.summary is not None
+
+    def landed(self, think_seconds: float = 5.0) -> list[Landed]:
+        """Every logged change in the order it landed: each thought (at `applied.at`) and each line
+        of changes.jsonl (at its `at`; a think begun whose thought is logged is that thought's)."""
+        logged = {t.get("id") for t in self.thoughts}
+        out = [Landed(applied_at(t, think_seconds), 0, n, t) for n, t in enumerate(self.thoughts)]
+        for n, c in enumerate(self.changes):
+            if c.get("cause") != "begun" or c.get("thought") not in logged:
+                out.append(Landed(_dt(c["at"]), 1, n, c))
+        return sorted(out, key=lambda e: (e.at, e.kind, e.n))
+
+
+@dataclass(frozen=True)
+class Landed:
+    """One logged change: a thought's record (`kind` 0) or a line of changes.jsonl (1)."""
+
+    at: datetime
+    kind: int
+    n: int
+    record: dict[str, Any]
+
+    @property
+    def thought(self) -> bool:
+        return self.kind == 0
 
 
 def read_summary(rundir: RunDir, warnings: list[str] | None = None) -> dict[str, Any] | None:

@@ -256,8 +256,23 @@ class ThoughtRecord(_Record):
     error: str | None = None
 
 
-SHAPES: dict[str, type[_Record]] = {"messages.jsonl": MessageRecord, "thoughts.jsonl": ThoughtRecord}
-WHAT = {"messages.jsonl": "a message", "thoughts.jsonl": "a thought"}
+class ChangeRecord(_Record):
+    """A line of changes.jsonl: what changed between thoughts (office/between.py)."""
+
+    at: Moment
+    cause: str
+    employee: str | None = None
+    thought: str | None = None
+    began: Began | None = None
+    steps: Annotated[list[dict[str, Any]], AfterValidator(_steps)] = Field(default_factory=list)
+
+
+SHAPES: dict[str, type[_Record]] = {
+    "messages.jsonl": MessageRecord,
+    "thoughts.jsonl": ThoughtRecord,
+    "changes.jsonl": ChangeRecord,
+}
+WHAT = {"messages.jsonl": "a message", "thoughts.jsonl": "a thought", "changes.jsonl": "a change"}
 _JSON_TYPE = {bool: "true or false", int: "number", float: "number", str: "string", list: "list"}
 SAID = 160  # a problem quotes at most this much of what it found
 

@@ -177,8 +177,13 @@ def test_typing_is_never_broken_by_arriving_messages(tmp_path: Path) -> None:
                 "the rest of the line echoed",
             )
             assert boss_lines(run) == []  # nothing was sent before Enter
+            entered = len(term.output)
             term.type("\r")
             term.wait_for(lambda: boss_lines(run), 10, "the typed line in messages.jsonl")
+            term.wait_for(lambda: "Boss" in term.output[entered:], 10, "the boss's line in the transcript")
+            term.read(0.5)
+            # Once: the transcript's line; the prompt that held it while typed is erased on Enter.
+            assert ANSI.sub("", term.output[entered:]).count(TYPED) == 1, term.output[entered:]
             assert [(m["conversation"], m["text"]) for m in boss_lines(run)] == [("boss:secretary", TYPED)]
             term.type("/quit\r")
             deadline = time.monotonic() + 20

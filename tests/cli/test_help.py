@@ -33,3 +33,12 @@ def test_run_help_shows_its_defaults():
     )
     assert "--seed <int> Seed of the run's one random generator. [default: 7]" in text
     assert "--concurrency <int range> Model calls in flight at once. [default: 2; x>=1]" in text
+
+
+def test_the_command_list_shows_each_first_sentence_whole():
+    text = " ".join(help_of().split("Commands:")[1].split())
+    for command in app.registered_commands:
+        doc = " ".join((command.callback.__doc__ or "").split("\n\n")[0].split())
+        first = doc[: doc.index(".") + 1]
+        assert first in text, command.name or command.callback.__name__
+    assert "..." not in text

@@ -501,3 +501,21 @@ async def test_inspects_a_run_directory_written_by_an_office(tmp_path: Path):
     assert spoken and all(t["posted"][0]["text"] == "REST it is" for t in spoken)
     out = inspect(rundir.path, "--employee", "Alice").stdout
     assert "Alice in api-design" in out and "REST it is" in out
+
+
+def test_inspect_shows_the_changes_between_thoughts_in_their_place(tmp_path: Path) -> None:
+    from tests.guard.runs import RUNS
+
+    guarded = next(r for r in RUNS if r.name == "office-s1")  # Ben is held at 09:40, released at 09:55
+    out = tmp_path / "run"
+    ran = CliRunner().invoke(app, guarded.args(out))
+    assert ran.exit_code == 0, ran.output
+    text = CliRunner().invoke(app, ["inspect", str(out)], env={"COLUMNS": "120"}).stdout
+    release = text.index("between thoughts: released from a hold · Ben")
+    assert "note    You were on hold since 09:40" in text[release:]
+    assert text.rindex("\n09:4", 0, release) < release < text.index("Ben in sync · boss  t000071")  # in place
+    document = json.loads(CliRunner().invoke(app, ["inspect", str(out), "--json"]).stdout)
+    causes = [c["cause"] for c in document["changes"]]
+    assert "release" in causes
+    logged = {t["id"] for t in document["thoughts"]}
+    assert not any(c.get("thought") in logged for c in document["changes"])  # said by its thought

@@ -178,6 +178,19 @@ def test_a_missing_scenario_file_is_one_line_exit_2(tmp_path) -> None:
     assert not out.exists()
 
 
+def test_a_shipped_name_as_a_missing_path_is_refused_and_a_bare_name_says_it_runs_the_shipped_one(
+    tmp_path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a folder without startup.yaml
+    line = one_error_line(ideaco("run", "startup.yaml", "--out", tmp_path / "run"))
+    assert "startup.yaml: file not found" in line
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    result = ideaco("run", "startup", "--base-url", url, "--out", tmp_path / "run")
+    said = result.output.splitlines()
+    assert said[0].startswith("startup: no such file here, running the shipped scenario (")
+    assert said[0].endswith("scenarios/startup.yaml)") and result.exit_code == 2
+
+
 # --- record, replay, budget, resume --------------------------------------------------------------
 
 

@@ -145,8 +145,8 @@ def test_the_human_report_shows_the_collaboration_tables(office_run: Path) -> No
     )
     assert result.exit_code == 0, result.output
     assert "Collaboration (docs/evaluation.md)" in result.stdout
-    assert "boss lines answered" in result.stdout and "100.0%" in result.stdout
-    assert "The boss's lines: who answered, how soon" in result.stdout
+    assert "boss lines replied to" in result.stdout and "100.0%" in result.stdout
+    assert "The boss's lines: who replied first, how soon" in result.stdout
 
 
 def _write_golden() -> None:

@@ -136,6 +136,7 @@ async def test_resolving_the_logged_records_again_rebuilds_the_office(seed: int)
         json.loads(json.dumps(start, default=str)),
         messages,
         thoughts=thoughts,
+        changes=list(office.journal.changes),
         llm=ScriptedLLM(),
         clock=SimClock(office.now()),
         journal=MemoryJournal(),

@@ -148,3 +148,15 @@ def test_the_people_tab_draws_the_graph_and_the_curves(page):
         ".map(s => document.querySelectorAll(s).length)"
     )
     assert all(n > 0 for n in counts), counts
+
+
+@pytest.mark.parametrize("tab", ["timeline", "people", "metrics"])
+def test_each_tab_shows_its_section_and_no_strip_of_another(page, tab):
+    _reload(page)
+    page.find_element("css selector", f'#tabs button[data-tab="{tab}"]').click()
+    heights = page.execute_script(
+        "return Object.fromEntries(Array.from(document.querySelectorAll('section.tab'))"
+        ".map(s => [s.id, s.getBoundingClientRect().height]))"
+    )
+    assert heights.pop(tab) > 0
+    assert heights == {other: 0 for other in heights}  # the timeline once kept a 355 px strip
