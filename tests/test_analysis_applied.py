@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from ideaco.analysis import history, load_run, report
 from ideaco.cli.main import app
 from ideaco.mind import relationships, stamina
+from ideaco.store.runlog import RunLog
 from tests.guard.runs import RUNS
 
 
@@ -88,3 +89,8 @@ def test_report_and_inspect_read_it_from_the_cli(run_dir: Path) -> None:
     out = CliRunner().invoke(app, ["report", str(run_dir), "--no-plots"])
     assert out.exit_code == 0, out.output
     assert "Employees" in out.output
+    shown = CliRunner().invoke(app, ["inspect", str(run_dir)], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    # inspect shows every thought's inner monologue (an empty or wrong reader would not)
+    inner = [t["thought"]["innerThoughts"] for t in RunLog.open(run_dir).thoughts if t.get("thought")]
+    assert inner and all(text[:40] in shown.output for text in inner[:5]), shown.output[:2000]

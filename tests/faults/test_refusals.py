@@ -479,6 +479,18 @@ def test_a_run_directory_that_cannot_be_written_is_found_before_any_model_call(t
     assert not [p for p in out.iterdir() if p.stat().st_size], "something was half-written"
 
 
+def test_an_out_folder_no_one_can_create_is_one_line_before_any_model_call(ideaco, tmp_path) -> None:
+    """The read-only case as root (how CI runs, where chmod stops no one): `--out` under a file."""
+    (tmp_path / "s.yaml").write_text(GOOD)
+    (tmp_path / "a-file").write_text("not a folder")
+    out = tmp_path / "a-file" / "run"
+    with FakeOpenAIServer(default=REPLY) as fake:
+        line = one_error_line(ideaco("run", tmp_path / "s.yaml", "--base-url", fake.base_url, "--out", out))
+    assert str(out) in line and not fake.requests, line
+    assert "cannot create the run directory (Not a directory)" in line, line
+    assert (tmp_path / "a-file").read_text() == "not a folder"
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder anyway")
 def test_a_read_only_out_folder_is_one_line_before_any_model_call(ideaco, tmp_path) -> None:
     (tmp_path / "s.yaml").write_text(GOOD)

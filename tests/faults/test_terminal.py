@@ -145,8 +145,8 @@ def read_jsonl(path: Path) -> list[dict]:
 
 
 def require(module: str) -> None:
-    if importlib.util.find_spec(module) is None:
-        pytest.skip("command not yet available")
+    """The command's module exists: a renamed or removed one fails here, it is never a skip."""
+    assert importlib.util.find_spec(module) is not None, f"{module} is gone: this test covers it"
 
 
 # --- run ----------------------------------------------------------------------------------------------

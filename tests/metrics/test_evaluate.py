@@ -1,7 +1,11 @@
 """`evaluate(run)` and `ideaco report`'s collaboration section on a real run (the guard's scripted office).
 
 The run is replayed from the guard's recording: tasks with claim keys, a refused claim, the
-secretary, hires and dismissals, boss lines in rooms and 1-on-1s.
+secretary, hires and dismissals, boss lines in rooms and 1-on-1s. The replay is deterministic, so
+the numbers a sweep compares are asserted exactly (`EXPECTED`, and `data/office-s1.json` for the
+whole section): a range survived `speak_rate` divided by 3. A meant change of the office's
+behaviour (a re-recorded guard) or of a metric's definition moves them: rewrite both with
+`python -m tests.metrics.test_evaluate` and say why in the commit.
 """
 
 from __future__ import annotations
@@ -18,6 +22,40 @@ from ideaco.metrics import SUMMARY, evaluate
 from ideaco.store.runlog import RunLog
 from tests.guard.runs import RUNS
 
+GOLDEN = Path(__file__).parent / "data" / "office-s1.json"
+EXPECTED = {
+    "calls": 119,
+    "tokens": 121040,
+    "calls_per_employee_hour": 9.917,
+    "calls_per_agent_message": 1.75,
+    "agent_messages": 68,
+    "speak_rate": 0.5776,
+    "silence_saturation": 0.0259,
+    "silence_anti_spam": 0.0086,
+    "silence_cooldown": 0.0,
+    "silence_loop_breaker": 0.0259,
+    "silence_filtered": 0.0,
+    "silence_chose_silence": 0.3017,
+    "boss_answered_rate": 1.0,
+    "boss_answer_latency_s": 38.543,
+    "mention_answered_rate": 0.9677,
+    "mention_latency_s": 25.662,
+    "tasks_created": 6,
+    "tasks_resolved": 3,
+    "task_resolve_s": 916.821,
+    "calls_per_resolved_task": 39.67,
+    "duplicate_rate": 0.2353,
+    "near_duplicate_rate": 0.1324,
+    "echo": 0.192,
+    "words_per_message": 6.44,
+    "talk_pairs": 24,
+    "talk_reciprocity": 0.8333,
+    "persona_spread": 0.4528,
+    "interest_mean": 5.853,
+    "saturation_mean": 4.741,
+    "comfort_end_mean": 81.775,
+    "affinity_end_mean": 46.361,
+}
 CLEAN_ENV = {"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None, "OPENAI_BASE_URL": None, "IDEACO_MODEL": None}
 
 
@@ -33,10 +71,17 @@ def office_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_every_summary_metric_is_computed(office_run: Path) -> None:
     section = evaluate(RunLog.open(office_run))
     assert list(section["summary"]) == [m.key for m in SUMMARY]
-    summary = section["summary"]
-    assert summary["agent_messages"] > 0 and summary["calls"] > summary["agent_messages"] / 2
-    assert 0 < summary["speak_rate"] < 1
-    assert summary["boss_answered_rate"] == 1.0
+    assert section["summary"] == EXPECTED  # speak_rate / 3 said 0.1925
+
+
+def test_the_whole_section_is_the_recorded_one(office_run: Path) -> None:
+    """Every table of the section (boss lines, mentions, tasks, silences, talk, personas, mood,
+    affinity), as JSON, equals the one written when the guard was recorded."""
+    section = json.loads(json.dumps(evaluate(RunLog.open(office_run))))
+    expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    for key in expected:
+        assert section[key] == expected[key], key
+    assert list(section) == list(expected)
 
 
 def test_tasks_claims_and_cost_per_resolved_task(office_run: Path) -> None:
@@ -102,3 +147,22 @@ def test_the_human_report_shows_the_collaboration_tables(office_run: Path) -> No
     assert "Collaboration (docs/evaluation.md)" in result.stdout
     assert "boss lines replied to" in result.stdout and "100.0%" in result.stdout
     assert "The boss's lines: who replied first, how soon" in result.stdout
+
+
+def _write_golden() -> None:
+    """Rewrite data/office-s1.json and print `EXPECTED` from a fresh replay (after a meant change)."""
+    import tempfile
+    from pprint import pprint
+
+    out = Path(tempfile.mkdtemp()) / "run"
+    guarded = next(r for r in RUNS if r.name == "office-s1")
+    result = CliRunner().invoke(app, guarded.args(out), env=CLEAN_ENV)
+    assert result.exit_code == 0, result.output
+    section = evaluate(RunLog.open(out))
+    GOLDEN.parent.mkdir(exist_ok=True)
+    GOLDEN.write_text(json.dumps(section, indent=1) + "\n", encoding="utf-8")
+    pprint(section["summary"], sort_dicts=False)
+
+
+if __name__ == "__main__":
+    _write_golden()

@@ -1,0 +1,110 @@
+"""One-line mutations of a rule module, one at a time, each against only its own test files.
+
+Not part of the normal pytest run (no test_ file here). Run from the repository root:
+
+    nice -n 10 python tests/mutation/run.py summary     # or: metrics, gates, drafts, stamina, all
+
+Each mutant is made in a copy of the repository (the worktree is never touched): one token of
+one line changed (a comparison flipped, a number off by one, an operator swapped, and/or,
+True/False, min/max). A mutant the tests still pass is a survivor: printed, to kill with a test
+or to explain in tests/mutation/README.md.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+import tempfile
+import tokenize
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TARGETS = {
+    "summary": (["ideaco/office/summary.py"], ["tests/office/test_summary.py"]),
+    "metrics": (
+        [f"ideaco/metrics/{m}.py" for m in ("__init__", "text", "responses", "social")],
+        ["tests/metrics"],
+    ),
+    "gates": (["ideaco/office/rules/gates.py"], ["tests/office/rules/test_gates.py"]),
+    "drafts": (["ideaco/office/rules/drafts.py"], ["tests/office/rules/test_drafts.py"]),
+    "stamina": (["ideaco/mind/stamina.py"], ["tests/mind/test_stamina.py"]),
+}
+SWAPS = {
+    ">=": ">",
+    ">": ">=",
+    "<=": "<",
+    "<": "<=",
+    "==": "!=",
+    "!=": "==",
+    "+": "-",
+    "-": "+",
+    "*": "/",
+    "/": "*",
+    "//": "/",
+    "and": "or",
+    "or": "and",
+    "True": "False",
+    "False": "True",
+    "min": "max",
+    "max": "min",
+}
+
+
+def mutants(source: str):
+    """(line, description, mutated source) for every one-token change that still compiles."""
+    lines = source.splitlines(keepends=True)
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.NUMBER:
+            try:
+                new = repr(int(tok.string) + 1)
+            except ValueError:
+                continue
+        elif tok.string in SWAPS and tok.type in (tokenize.OP, tokenize.NAME):
+            new = SWAPS[tok.string]
+        else:
+            continue
+        (row, col), (_, end) = tok.start, tok.end
+        line = lines[row - 1]
+        changed = line[:col] + new + line[end:]
+        out = "".join(lines[: row - 1]) + changed + "".join(lines[row:])
+        try:
+            compile(out, "<mutant>", "exec")
+        except SyntaxError:
+            continue
+        yield row, f"{tok.string!r} -> {new!r}: {changed.strip()}", out
+
+
+def run(name: str) -> list[str]:
+    modules, tests = TARGETS[name]
+    survivors = []
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "repo"
+        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", "runs", "__pycache__"))
+        for module in modules:
+            original = (ROOT / module).read_text(encoding="utf-8")
+            killed = total = 0
+            for row, what, text in mutants(original):
+                (copy / module).write_text(text, encoding="utf-8")
+                proc = subprocess.run(
+                    [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+                    cwd=copy,
+                    capture_output=True,
+                    timeout=300,
+                )
+                total += 1
+                if proc.returncode == 0:
+                    survivors.append(f"{module}:{row}: {what}")
+                    print("SURVIVED", survivors[-1], flush=True)
+                else:
+                    killed += 1
+            (copy / module).write_text(original, encoding="utf-8")
+            print(f"{module}: {killed}/{total} killed", flush=True)
+    return survivors
+
+
+if __name__ == "__main__":
+    names = list(TARGETS) if sys.argv[1:] in ([], ["all"]) else sys.argv[1:]
+    left = [s for n in names for s in run(n)]
+    print(f"{len(left)} survivor(s)")
