@@ -41,6 +41,8 @@ ROOM_QUESTION = '  - {at: "00:00", to: api-design, text: "@Alice should the new 
 ABOUT_BOB = '  - {at: "00:00", to: api-design, text: "@Alice Bob wants REST; REST or GraphQL?"}\n'
 BIG = "x" * 20_000  # a 20 kB string
 WORDY = "The plan holds. " * 1250  # 20 kB of words (a string of x's is refused as debris)
+# Other words for a DM beside it: the same words in two rooms within a minute post once (issue 21).
+WORDY_DM = "Bob, see my note. " * 1111 + "Ok"
 
 
 def thought(speak: bool, text: str = "", **extra: Any) -> dict[str, Any]:
@@ -295,7 +297,7 @@ def test_twenty_kilobyte_strings_are_cut_everywhere(ideaco, tmp_path) -> None:
         "reason": BIG,
         "messages": [{"content": WORDY}],
         "actions": [
-            {"tool": "send_message", "args": {"to": "bob", "content": WORDY, BIG: BIG}},
+            {"tool": "send_message", "args": {"to": "bob", "content": WORDY_DM, BIG: BIG}},
             {"tool": "send_message", "args": {"to": BIG, "content": "hi"}},
             {"tool": BIG, "args": {}},
         ],
