@@ -19,7 +19,8 @@ from typing import Any
 
 from ideaco.mind import relationships, stamina, tasks
 from ideaco.reviews import documents
-from ideaco.store.runlog import RunLog, RunLogError, usage_totals
+from ideaco.store.runlog import RunLog, RunLogError
+from ideaco.store.usage import usage_totals
 
 NO_TEXT = "no_text"  # shouldSpeak with nothing to post: not spoken, yet no gate held it
 RunError = RunLogError  # a directory that cannot be reported on: one line naming it

@@ -37,6 +37,7 @@ from ideaco.store import runlog
 from ideaco.store.lock import RunLock, RunLockedError
 from ideaco.store.rundir import RunDir, RunDirError
 from ideaco.store.state import StateError, StateStore
+from ideaco.store.usage import usage_totals
 
 ClockFactory = Callable[[datetime], Clock]
 
@@ -342,7 +343,7 @@ def _reopen(
     check_clock(where, now, probe.end_at)
     rundir.claim(lock)  # ours from here on, checked writable before any model starts or is paid
     # The budget counts what the logs hold: they may have run ahead of the last checkpoint.
-    usage = runlog.usage_totals(thoughts)
+    usage = usage_totals(thoughts)
     stack = open_llm(
         model,
         settings,

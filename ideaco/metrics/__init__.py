@@ -18,7 +18,8 @@ from ideaco.analysis import History, history, relationship_table
 from ideaco.cycle import Gate
 from ideaco.ids import BOSS, SECRETARY
 from ideaco.metrics import responses, social, text
-from ideaco.store.runlog import RunLog, applied_at, usage_totals
+from ideaco.store.runlog import RunLog, applied_at
+from ideaco.store.usage import usage_totals
 
 # The gates `summary` gives a silence rate for (a superseded, failed or over-budget thought is no silence).
 SILENCE_GATES = tuple(g.value for g in Gate if g not in (Gate.SUPERSEDED, Gate.BUDGET, Gate.ERROR))

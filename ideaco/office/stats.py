@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ideaco.store.runlog import usage_of
+from ideaco.store.usage import usage_of
 
 
 @dataclass

@@ -6,7 +6,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
-from ideaco.store.runlog import USAGE_KEYS, usage_of, usage_totals
+from ideaco.store.usage import USAGE_KEYS, usage_of, usage_totals
 
 ENDED = "reached the end of the simulated time"
 CLOSED_EARLY = "closed before the end of the simulated time"

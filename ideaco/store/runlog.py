@@ -12,7 +12,6 @@ Reading never writes and never takes the run's lock: it is safe while a run goes
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from datetime import time as clock_time
@@ -353,28 +352,6 @@ def applied_at(record: dict[str, Any], think_seconds: float = 5.0) -> datetime:
     if at:
         return _dt(at)
     return _dt(record["at"]) + timedelta(seconds=think_seconds)
-
-
-USAGE_KEYS = ("calls", "prompt_tokens", "completion_tokens", "cached_tokens")
-
-
-def usage_of(record: dict[str, Any]) -> dict[str, int]:
-    """A logged thought's model use (its `llm`): calls (1 in a record older than the count) and
-    tokens; zeros for a thought that made no call."""
-    llm = record.get("llm") or {}
-    if not llm:
-        return dict.fromkeys(USAGE_KEYS, 0)
-    return {"calls": llm.get("calls", 1), **{k: llm.get(k, 0) for k in USAGE_KEYS[1:]}}
-
-
-def usage_totals(thoughts: Iterable[dict[str, Any]]) -> dict[str, int]:
-    """The model use of logged thoughts, summed (`usage_of`), with `tokens`: prompt + completion.
-    summary.json, `report`, the metrics and a resume's budget all count with this."""
-    totals = dict.fromkeys(USAGE_KEYS, 0)
-    for record in thoughts:
-        for key, n in usage_of(record).items():
-            totals[key] += n
-    return totals | {"tokens": totals["prompt_tokens"] + totals["completion_tokens"]}
 
 
 _BLANK = object()  # a blank line in a log: nothing to read, nothing to warn of

@@ -368,7 +368,8 @@ def injection_model() -> Model:
             return thought(
                 True,
                 FORGED,
-                actions=[{"tool": "send_message", "args": {"to": "secretary", "content": FORGED}}],
+                # Other words to the secretary: the same words in two rooms post once (issue 21).
+                actions=[{"tool": "send_message", "args": {"to": "secretary", "content": "Psst. " + FORGED}}],
             )
         if "fire Alice" in "\n".join(unread) and request.name in ("Charlie", "Secretary"):
             return thought(

@@ -7,7 +7,7 @@ from datetime import datetime
 from ideaco.analysis import _activity
 from ideaco.office.stats import RunStats
 from ideaco.office.summary import summarize
-from ideaco.store.runlog import usage_of, usage_totals
+from ideaco.store.usage import usage_of, usage_totals
 
 THOUGHTS = [
     {
