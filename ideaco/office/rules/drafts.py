@@ -9,6 +9,7 @@ a refused draft is held with gate `filtered` and the filter's rule, logged and c
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -53,21 +54,78 @@ THOUGHT_OVERLAP = 0.6  # share of a draft's words in the thought's own inner tex
 SENTENCE_END = re.compile(r"[.!?…](?=[\"')\]»”’]*\s|[\"')\]»”’]*$)")
 _WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
 _TOKENS = re.compile(r"[\w']+", re.UNICODE)
+# Template slots a weak model leaves. Square brackets and slot words are placeholders anywhere; a
+# `{name}`, `{{ name }}` or `<NAME>` only in a message that does not talk about code (an engineer
+# writing "the template renders {name}" or "set it to <API_KEY>" means the braces).
 _PLACEHOLDERS = (
     re.compile(
         r"\[(?!task-\d+\]|mem-\d+\])[^\[\]\n]{0,40}\b(insert|your|name|company|here|placeholder|xxx?)\b[^\[\]\n]{0,40}\]",
         re.I,
     ),
-    re.compile(r"\{[^{}\n]{0,40}\b(insert|your|name|company|here|placeholder)\b[^{}\n]{0,40}\}", re.I),
+    re.compile(r"\{[^{}\n]{0,40}\b(insert|your|here|placeholder)\b[^{}\n]{0,40}\}", re.I),
     re.compile(r"\[[a-z]+(?:_[a-z]+)+\]"),  # [company_name]
-    re.compile(r"\{\{[^{}]{0,60}\}\}|\{[a-z]+(?:_[a-z]+)*\}"),  # {{ name }}, {name}, {company_name}
-    re.compile(r"<[A-Za-z]+(?:_[A-Za-z]+)*>"),  # <NAME>, <message_info>
     re.compile(r"\[(?:x|n|\.\.\.|…)\]", re.I),  # [x], [...]
     re.compile(r"\[[a-z]+ ?\d+\]", re.I),  # [service1], [task 1], [Name2]
 )
+_SLOTS_OUTSIDE_CODE_TALK = (
+    re.compile(r"\{\{[^{}]{0,60}\}\}|\{[a-z]+(?:_[a-z]+)*\}"),  # {{ name }}, {name}, {company_name}
+    re.compile(
+        r"<(?:[A-Z]{2,}(?:_[A-Z]+)*|[a-z]+(?:_[a-z]+)+|[Yy]our [A-Za-z ]{1,30})>"
+    ),  # <NAME>, <message_info>
+)
+# Words that say a message is about code, markup or data: its braces and brackets are meant.
+CODE_TALK = frozenset(
+    "template templates f-string f-strings fstring format placeholder placeholders variable variables "
+    "jinja string strings interpolation python javascript typescript js code regex json yaml html css "
+    "tag tags element component key field fields param params parameter config syntax brace braces "
+    "render renders header env api payload schema snippet function escape escaped newline".split()
+)
+# Spans that are quoted code or data, never the writer's own prose: fenced blocks, code spans,
+# f-strings, real HTML elements (the placeholders and debris checks do not look inside them).
+HTML_TAGS = (
+    "a abbr article aside b blockquote body br button canvas code div em footer form h1 h2 h3 h4 h5 h6 "
+    "head header hr html i iframe img input label li link main meta nav ol option p pre script section "
+    "select small span strong style sub sup svg table tbody td template textarea th thead title tr u ul video"
+).split()
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.S)
+_FSTRING = re.compile(r"""\b[fF](["'])(?:(?!\1).){0,400}\1""")
+_TAG = re.compile(r"</?(?:" + "|".join(HTML_TAGS) + r")\b[^<>\n]{0,200}>", re.I)
 _RUN = re.compile(r"([^\s.!?\-])\1{" + str(RUN - 1) + ",}")
 _URL = re.compile(r"\b(?:https?://|www\.)\S*", re.I)
-_DEBRIS = re.compile(r'[{}\[\]]\s*[,:]\s*[{}\[\]"\']|"\s*:|[{\[]\s*[}\]]|\}\s*\}|\]\s*\]|\\n|\\"')
+_DEBRIS = re.compile(r'[{}\[\]]\s*[,:]\s*[{}\[\]"\']|"\w*"\s*:\s*["\d\[{]|[{\[]\s*[}\]]|\}\s*\}|\]\s*\]')
+_TEMPLATE_CODE = re.compile(r"\{\{[^{}\n]{0,60}\}\}|\{%[^{}\n]{0,60}%\}")
+_ESCAPES = re.compile(r'\\n|\\"')  # a literal \n or \": debris, unless the message talks about code
+_JSON = json.JSONDecoder()
+
+
+def quoted_code(text: str) -> str:
+    """The text with its code and data blanked: fenced blocks, code spans, f-strings, HTML elements
+    and JSON values (an object or list of at least one item that parses), each as one space."""
+    text = _TAG.sub(" ", _FSTRING.sub(" ", _CODE.sub(" ", text)))
+    out, i = [], 0
+    while i < len(text):
+        if text[i] in "{[":
+            try:
+                value, end = _JSON.raw_decode(text, i)
+            except ValueError:
+                value, end = None, i
+            if isinstance(value, (dict, list)) and value:
+                out.append(" ")
+                i = end
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def talks_code(text: str) -> bool:
+    """Whether a message is about code or markup: it quotes some, or names it."""
+    return quoted_code(text) != text or any(w.strip(".,:;!?()") in CODE_TALK for w in text.casefold().split())
+
+
+def _only_emoji(text: str) -> bool:
+    chars = [c for c in text if not c.isspace()]
+    return 0 < len(chars) <= 8 and all(_emoji(c) for c in chars)
 
 
 def _words(text: str) -> list[str]:
@@ -107,11 +165,14 @@ def _echo(text: str, extra: Iterable[str]) -> str | None:
     return None
 
 
-def _degenerate(text: str) -> str | None:
-    stripped = "".join(text.split())
+def _degenerate(text: str, code_talk: bool) -> str | None:
     if not _WORD.search(_URL.sub(" ", text)):
-        return "no word"
-    symbols = sum(1 for c in stripped if not c.isalnum() and c not in ".,!?'’\"-:;()")
+        return None if _only_emoji(text) else "no word"
+    text = _URL.sub(" ", quoted_code(text))
+    if code_talk:  # a template's own {{ expression }} or {% tag %}, named as such
+        text = _TEMPLATE_CODE.sub(" ", text)
+    stripped = "".join(text.split())
+    symbols = sum(1 for c in stripped if not c.isalnum() and c not in ".,!?'’\"-:;()" and not _emoji(c))
     if stripped and symbols / len(stripped) > MAX_SYMBOLS:
         return f"{symbols} symbols in {len(stripped)} characters"
     run = _RUN.search(text)
@@ -120,12 +181,22 @@ def _degenerate(text: str) -> str | None:
     unit = re.search(r"(\S{1,3}?)\1{4,}", text)
     if unit and not unit.group(1).isalpha() and any(c.isalnum() for c in unit.group(1)):
         return f"{unit.group(1)!r} repeated"
-    debris = _DEBRIS.search(text)
+    debris = _DEBRIS.search(text) or (None if code_talk else _ESCAPES.search(text))
     if debris:
         return f"markup debris {debris.group(0)!r}"
     if len(_WORD.findall(text)) < 2 and re.search(r"[\[\]{}<>]", text):
         return "a fragment in brackets"
     return None
+
+
+def _emoji(c: str) -> bool:
+    """An emoji's parts: the pictograph, a variation selector, a skin tone, the joiner."""
+    return (
+        unicodedata.category(c) == "So"
+        or 0xFE00 <= ord(c) <= 0xFE0F
+        or 0x1F3FB <= ord(c) <= 0x1F3FF
+        or ord(c) == 0x200D
+    )
 
 
 def _leaked(text: str, inner: str) -> bool:
@@ -145,11 +216,12 @@ def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = (
 
     `echoes` are more fixed texts the prompt showed (the engine's notes): repeating them is an echo.
     """
-    for pattern in _PLACEHOLDERS:
-        found = pattern.search(text)
+    prose, code_talk = quoted_code(text), talks_code(text)
+    for pattern in (*_PLACEHOLDERS, *(() if code_talk else _SLOTS_OUTSIDE_CODE_TALK)):
+        found = pattern.search(prose)
         if found:
             return TextVerdict(TextRule.PLACEHOLDER, f"placeholder {found.group(0)[:40]!r}")
-    why = _degenerate(text)
+    why = _degenerate(text, code_talk)
     if why:
         return TextVerdict(TextRule.DEGENERATE, why)
     if inner_thoughts and _leaked(text, inner_thoughts):

@@ -1,0 +1,134 @@
+"""Draft filters that pass what a capable model writes (issue 21, item 3).
+
+Engineers, support and product people talk about HTML, templates, code and data. Before, any
+`<word>` or `{word}` was a placeholder and a JSON snippet was "markup debris": 4 of 9 ordinary
+engineers' messages were refused. Each message here must pass; beside them, what a weak model
+leaves must still be refused, each with its rule.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ideaco.office.rules.drafts import TextRule, check_text, quoted_code, talks_code
+
+MUST_PASS = [
+    # engineers: markup and templates
+    "The <div> wrapper breaks the flex layout on Safari; I'll swap it for a <section>.",
+    "Never put user input inside <script> tags, escape it first.",
+    "Replace the <br> tags with CSS margins, please.",
+    'Our login form still uses <input type="password" autocomplete="off">, which annoys password managers.',
+    "The Jinja template renders {{ user.name }} before the greeting, so the order looks wrong.",
+    'In Python, f"Hello {name}" is clearer than concatenation.',
+    "The f-string prints {count} items even when the list is empty.",
+    "Use `{name}` in the format string and pass name as a keyword.",
+    "The error template has a {request_id} placeholder we never fill; I'll fix it.",
+    "Set the header to <API_KEY> from the vault, not the literal string.",
+    # engineers: data and code
+    'The endpoint returns {"id": 42, "status": "ok"} on success.',
+    'Can you check why {"error": "timeout", "retry": true} comes back on every third call?',
+    "The config is [1, 2, 3] for the three regions.",
+    'The payload {"items": [], "total": 0} means the search found nothing.',
+    "Run `pytest -q tests/test_sync.py` before you push.",
+    "```\ngit rebase -i HEAD~3\n```\nthen squash the fixups.",
+    "`x->next = NULL;` is missing in the delete path, that's the crash.",
+    "Regex `^\\d{3}-\\d{4}$` rejects the new phone format.",
+    "The log line shows \\n instead of a line break; the escape is doubled in the JSON encoder.",
+    "Use === instead of == in that comparison.",
+    "Bumped the version to 2.4.1 and tagged it v2.4.1.",
+    "Staging is at 10.0.3.17:8080 until DNS catches up.",
+    "The cron runs at */15 * * * * which is every fifteen minutes.",
+    "Memory went from 512 MB to 1.2 GB after the upgrade (+134%).",
+    "The API design doc is in the wiki: https://wiki.example.com/api/v2?tab=design#errors",
+    "We should add a `@retry(times=3)` decorator to the fetch function.",
+    "SELECT count(*) FROM orders WHERE status = 'open'; returns 0 on staging.",
+    "The <Button> component ignores the disabled prop.",
+    "Array indexes start at [0], so the last one is [n-1].",
+    "Merged PR #482, closing the sync bug.",
+    # support
+    "Hi Dana, I've reset the customer's password; they should get an email in a few minutes.",
+    "Ticket #1043: the customer says the export button does nothing on Firefox 128.",
+    "Customer reports error code E-502 when uploading files over 2 GB.",
+    "They wrote: 'the app logs me out every 5 minutes'. Can someone on backend look?",
+    "Refund issued ($49.99), and I apologised for the double charge.",
+    "Escalating: three enterprise customers hit the same SSO loop today.",
+    # product
+    "Q3 goal: cut onboarding from 7 steps to 4, measured by completion rate.",
+    "Let's A/B test the pricing page: $9/month vs $99/year.",
+    "The roadmap slide says 'Offline mode — Q4', let's not promise a date yet.",
+    "Users love the dark mode 🎉",
+    "Great work on the launch, team! 👏👏",
+    "👍",
+    "🚀🚀",
+    "Priority order: (1) sync, (2) search, (3) sharing.",
+    "NPS went from 31 to 42 — best quarter so far.",
+    # other languages
+    "好的，我来看看同步的问题。",
+    "了解です。明日までにレビューします。",
+    "D'accord, je m'en occupe cet après-midi.",
+    "Vale, lo reviso después de la reunión.",
+    "Привет! Я посмотрю логи сегодня.",
+    "Ja, das Deployment läuft um 15:00 Uhr.",
+    # everyday
+    "Lunch at 12:30?",
+    "Can we move the standup to 10:15 tomorrow?",
+    "I'm out Friday; Ben covers on-call.",
+]
+
+MUST_NOT_PASS = [
+    ("[insert message here]", TextRule.PLACEHOLDER),
+    ("Hi [Your Name], welcome to the team!", TextRule.PLACEHOLDER),
+    ("Welcome to [company_name]!", TextRule.PLACEHOLDER),
+    ("{{ name }} says hi", TextRule.PLACEHOLDER),
+    ("Hi {name}, welcome to {company}!", TextRule.PLACEHOLDER),
+    ("Dear <NAME>, thanks for your message.", TextRule.PLACEHOLDER),
+    ("[<message_info>] Your team is launching", TextRule.PLACEHOLDER),
+    ("Hello <your name>, see you soon", TextRule.PLACEHOLDER),
+    ("I am pleased with all of your services, including [service1].", TextRule.PLACEHOLDER),
+    ("[6] },{", TextRule.DEGENERATE),
+    ("25% of your staff delivers...}},{'topicSaturation':6}]}", TextRule.DEGENERATE),
+    ('ok"}, {"content": "yes', TextRule.DEGENERATE),
+    ("Sure thing\\n\\nBest\\n", TextRule.DEGENERATE),
+    ("http://www.", TextRule.DEGENERATE),
+    ("1.1.1.1.1.1", TextRule.DEGENERATE),
+    ("}}}}]]]] ok", TextRule.DEGENERATE),
+    ("Sooooooo good", TextRule.DEGENERATE),
+    ("#$%^&*()!@#", TextRule.DEGENERATE),
+]
+
+
+@pytest.mark.parametrize("text", MUST_PASS)
+def test_what_a_capable_model_writes_passes(text: str) -> None:
+    assert check_text(text) is None
+
+
+@pytest.mark.parametrize(("text", "expected"), MUST_NOT_PASS)
+def test_what_a_weak_model_leaves_is_still_refused(text: str, expected: TextRule) -> None:
+    verdict = check_text(text)
+    assert verdict is not None and verdict.rule == expected, verdict
+
+
+def test_the_table_is_big_enough_to_mean_something() -> None:
+    assert len(MUST_PASS) >= 50
+
+
+def test_code_and_data_are_blanked_and_prose_is_kept() -> None:
+    assert (
+        quoted_code('see {"id": 42} and `x{y}` then f"{a}" in <div class="x">') == "see   and   then   in  "
+    )
+    assert quoted_code("Hi {name}, [x] and {} stay") == "Hi {name}, [x] and {} stay"
+    assert quoted_code("[6] },{") == "  },{"  # a list parses; what follows it is still debris
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("The template renders {name}.", True),
+        ("Use `ls` here.", True),
+        ('It returns {"a": 1}.', True),
+        ("Hi {name}, welcome!", False),
+        ("See you at lunch.", False),
+    ],
+)
+def test_a_message_talks_about_code_when_it_quotes_or_names_some(text: str, code: bool) -> None:
+    assert talks_code(text) is code
