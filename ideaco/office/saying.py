@@ -14,7 +14,7 @@ from ideaco.mind.thought import TOOL_ARGS, Thought
 from ideaco.office import documents, person, skillbook
 from ideaco.office.conversation import ESCALATION, ConversationKind
 from ideaco.office.org import ToolContext, tools_allowed
-from ideaco.office.rules import toolcaps
+from ideaco.office.rules import drafts, toolcaps
 from ideaco.office.scratch import Scratch
 from ideaco.office.speaking import (
     GROUP_KINDS,
@@ -28,6 +28,7 @@ from ideaco.office.speaking import (
     target_for,
     tell_outsiders,
 )
+from ideaco.office.state import Employee
 from ideaco.office.steps import DraftStep, OweStep, Step
 from ideaco.office.think import ThinkContext, ThinkResult
 from ideaco.office.toolchain import Chain
@@ -49,9 +50,14 @@ def owe(scratch: Scratch, employee: str, owed: Owed, now: datetime) -> list[Step
 
 
 def _clean(
-    office: OfficeView, thought: Thought, draft: str, where: str, result: ThinkResult
+    office: OfficeView, thought: Thought, draft: str, where: str, result: ThinkResult, me: Employee
 ) -> tuple[str, Verdict | None]:
-    """A draft as it can be posted, or why it is not fit to (no echo, placeholder, debris, private text)."""
+    """A draft as it can be posted, or why it is not fit to (no echo, placeholder, debris, private
+    text); the ids it shows in brackets read as what they name."""
+    named = drafts.name_ids(draft, {t.id: t.description[:60] for t in me.mind.tasks})
+    if named != draft:
+        result.corrections.append(f"{where}: ids in brackets named as what they name")
+    draft = named
     text, verdict, note = clean_draft(draft, thought.innerThoughts, compact=office.config.compact_schema)
     if note:
         result.corrections.append(f"{where}: {note}")
@@ -83,7 +89,7 @@ def speak(
     for i, draft in enumerate(texts):
         conv = scratch.conversations[conv_id]
         where = f"messages[{i}]"
-        text, verdict = _clean(office, thought, draft, where, result)
+        text, verdict = _clean(office, thought, draft, where, result, me)
         if verdict is None:
             verdict = gate_draft(
                 scratch,
@@ -165,7 +171,7 @@ def actions(
         content = str(action.args.get("content") or "").strip()[:2000]
         if not to or not content:
             continue  # an empty action is the schema's way of saying "none"
-        content, filtered = _clean(office, thought, content, where, result)
+        content, filtered = _clean(office, thought, content, where, result, scratch.employees[emp_id])
         target = target_for(scratch, emp_id, to, names)
         result.steps += scratch.take(now)
         if target is None:

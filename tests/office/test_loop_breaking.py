@@ -282,3 +282,23 @@ async def test_a_silent_thought_is_never_superseded(make_office) -> None:
     await office.run(timedelta(minutes=3))
     assert office.journal.thoughts
     assert all(t["gate"] == "chose_silence" and not t["rethink"] for t in office.journal.thoughts)
+
+
+async def test_a_task_id_in_what_is_posted_reads_as_the_task(make_office) -> None:
+    """Issue 21: "My task [task-1] has not moved" reached the chat; colleagues know tasks by what they are."""
+
+    def answer(request):
+        if who(request).conversation != "boss:alice":
+            return thought()
+        if "[task-1]" not in request.messages[-1]["content"]:
+            create = [{"op": "create", "description": "Draft the API plan"}]
+            return thought(False, taskOps=create)
+        return thought(True, "Still on [task-1], almost done.")
+
+    office = make_office(
+        answer, casual=False, script=[{"at": "00:00", "to": "boss:alice", "text": "Status?"}]
+    )
+    office.start()
+    await step_until(office, lambda: any(m["sender"] == "alice" for m in messages_in(office, "boss:alice")))
+    (said,) = [m["text"] for m in messages_in(office, "boss:alice") if m["sender"] == "alice"][:1]
+    assert said == "Still on 'Draft the API plan', almost done."

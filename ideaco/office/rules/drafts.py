@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -230,6 +230,22 @@ def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = (
     if echo:
         return TextVerdict(TextRule.PROMPT_ECHO, f"repeats the prompt: {echo!r}")
     return None
+
+
+_IDS = re.compile(r"\s?\[((?:task|mem)-\d+)\]")
+
+
+def name_ids(text: str, names: Mapping[str, str]) -> str:
+    """A draft with the engine's ids in brackets read as what they name (issue 21): `[task-1]` as the
+    task's description in quotes; an id it cannot name (a memory's, another's task) left out. The
+    prompt shows ids for the answer's ops; colleagues reading the chat know tasks by what they are."""
+
+    def said(found: re.Match[str]) -> str:
+        what = names.get(found.group(1))
+        return f" '{what}'" if what else ""
+
+    named = _IDS.sub(said, text)
+    return named.strip() if named != text else text
 
 
 def finish(text: str, bound: int) -> str | None:

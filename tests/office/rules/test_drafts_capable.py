@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from ideaco.office.rules.drafts import TextRule, check_text, quoted_code, talks_code
+from ideaco.office.rules.drafts import TextRule, check_text, name_ids, quoted_code, talks_code
 
 MUST_PASS = [
     # engineers: markup and templates
@@ -132,3 +132,19 @@ def test_code_and_data_are_blanked_and_prose_is_kept() -> None:
 )
 def test_a_message_talks_about_code_when_it_quotes_or_names_some(text: str, code: bool) -> None:
     assert talks_code(text) is code
+
+
+@pytest.mark.parametrize(
+    ("draft", "posted"),
+    [
+        (
+            "My task [task-1] has not moved for three thoughts.",
+            "My task 'Write the launch checklist' has not moved for three thoughts.",
+        ),
+        ("Done with [task-1], noted in [mem-3].", "Done with 'Write the launch checklist', noted in."),
+        ("Is [task-9] yours?", "Is yours?"),  # not one of mine: nothing to name it by
+        ("No ids here [beta].", "No ids here [beta]."),
+    ],
+)
+def test_ids_in_brackets_read_as_what_they_name(draft: str, posted: str) -> None:
+    assert name_ids(draft, {"task-1": "Write the launch checklist"}) == posted
