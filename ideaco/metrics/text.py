@@ -7,27 +7,16 @@ messages were posted.
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from ideaco.wording import normalise, words  # noqa: F401  (the metrics' words are the loop breaker's)
 
 WINDOW = 50  # earlier agent messages of the conversation a message is compared with
 NEAR = 0.5  # Jaccard similarity of character 4-grams at or above which two texts are near-duplicates
 CHAR_N = 4
 WORD_N = 3  # echo: word 3-grams
-
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-
-
-def words(text: str) -> list[str]:
-    """The words of a text, lower-cased (letters and digits; an apostrophe inside a word is kept)."""
-    return _WORD.findall(text.lower())
-
-
-def normalise(text: str) -> str:
-    """Lower case, punctuation gone, single spaces: two texts equal here are duplicates."""
-    return " ".join(words(text))
 
 
 def char_grams(text: str, n: int = CHAR_N) -> frozenset[str]:

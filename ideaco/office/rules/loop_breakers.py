@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from ideaco.cycle import LoopRule
 from ideaco.ids import BOSS, SYSTEM
 from ideaco.office.conversation import Message
+from ideaco.wording import normalise
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,6 @@ class RingVerdict(LoopVerdict):
     """A ring verdict also says until when the conversation is closed to agent posts."""
 
     closed_until: datetime | None = None
-
-
-def _normalize(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 def _since_boss(history: Sequence[Message], since_reset: datetime | None = None) -> list[Message]:
@@ -62,14 +59,14 @@ def check_duplicate(
     and a send_message saying the same, a cross-room copy) are a duplicate too.
     """
     window = timedelta(seconds=window_s)
-    key = _normalize(text)
+    key = normalise(text)
     for msg in reversed(history):
-        if msg.sender == sender and now - msg.at < window and _normalize(msg.text) == key:
+        if msg.sender == sender and now - msg.at < window and normalise(msg.text) == key:
             return LoopVerdict(
                 False, LoopRule.DUPLICATE, f"{sender} already posted this text at {msg.at.isoformat()}"
             )
     for msg in elsewhere:
-        if msg.sender == sender and now - msg.at < window and _normalize(msg.text) == key:
+        if msg.sender == sender and now - msg.at < window and normalise(msg.text) == key:
             detail = f"{sender} already posted this text in {msg.conversation} at {msg.at.isoformat()}"
             return LoopVerdict(False, LoopRule.DUPLICATE, detail)
     return LoopVerdict(True)

@@ -36,7 +36,8 @@ def build(*senders: str, start=T0, step: float = 1.0) -> History:
         (secs(60) - US, "alice", "Ship it.", False),
         (secs(59.999), "alice", "Ship it.", False),
         (secs(0), "alice", "  ship   IT. ", False),  # case and spacing aside
-        (secs(0), "alice", "Ship it!", True),  # different text
+        (secs(0), "alice", "Ship it!", False),  # punctuation aside (the metric's normalise, issue 21)
+        (secs(0), "alice", "Ship it now.", True),  # different words
         (secs(0), "bob", "Ship it.", True),  # different sender
     ],
 )
@@ -253,3 +254,13 @@ def test_the_ceiling_owes_one_escalation_a_stretch() -> None:
     assert not owes_escalation(T0, None)  # escalated, and no boss line or task op since
     assert not owes_escalation(T0, T0)  # the reset is no later than the escalation
     assert owes_escalation(T0, T0 + US)  # the boss wrote (or a task op happened) after it
+
+
+def test_the_loop_breaker_and_the_metric_call_the_same_texts_duplicates() -> None:
+    """Issue 21: the breaker ignored case and spacing only, the metric punctuation too."""
+    from ideaco.metrics.text import normalise as metric_normalise
+    from ideaco.office.rules import loop_breakers
+
+    assert loop_breakers.normalise is metric_normalise
+    assert metric_normalise("Working on it.") == metric_normalise("working   on it!")
+    assert metric_normalise("👍") != metric_normalise("🎉")
