@@ -226,3 +226,60 @@ def test_to_dict_shows_comfort_and_zone_that_from_dict_ignores():
 @pytest.mark.parametrize(("patience", "allowed"), [(40.0, True), (39.99, False), (100.0, True), (0.0, False)])
 def test_only_the_red_zone_may_not_claim_more_work(patience: float, allowed: bool) -> None:
     assert may_claim(Stamina(patience=patience, fatigue=0.0, stress=0.0)) is allowed
+
+
+# --- the hourly bounds (spec 2.6: chat_negative and repetition count at most twice an hour) --------
+
+
+def test_the_hourly_bounds_are_the_spec() -> None:
+    from ideaco.mind.stamina import HOUR, PER_HOUR
+
+    assert PER_HOUR == {"chat_negative": 2, "repetition": 2} and HOUR == timedelta(hours=1)
+
+
+@pytest.mark.parametrize("event", ["chat_negative", "repetition"])
+def test_an_hourly_event_counts_twice_then_not_until_the_first_leaves_the_hour(event: str) -> None:
+    from ideaco.mind.stamina import counts
+
+    other = ({"chat_negative", "repetition"} - {event}).pop()  # bounded too: its count is its own
+    st = apply(apply(MID, other, T0), other, T0)
+    st = apply(apply(st, event, T0), event, T0 + timedelta(minutes=10))
+    twice = st
+    assert twice.patience == MID.patience + 2 * EVENTS[other][0] + 2 * EVENTS[event][0]
+    for at, changes in [
+        (T0 + timedelta(minutes=59, seconds=59), False),  # both still within the hour
+        (T0 + timedelta(hours=1), True),  # at exactly an hour the first has left it
+    ]:
+        assert counts(twice, event, at) is changes
+        after = apply(twice, event, at)
+        assert (after.patience != twice.patience) is changes
+        assert (after.fatigue != twice.fatigue) is changes
+    # The window keeps only the hour before `now`, so a later event's count is its own.
+    later = apply(twice, event, T0 + timedelta(hours=1))
+    assert [e for e, _ in later.recent].count(event) == 2
+    assert [e for e, _ in later.recent].count(other) == 0  # they left the hour with the first
+
+
+def test_without_a_moment_every_event_counts_and_nothing_is_remembered() -> None:
+    st = MID
+    for _ in range(3):
+        st = apply(st, "repetition")
+    assert st.patience == MID.patience + 3 * EVENTS["repetition"][0] and st.recent == ()
+
+
+def test_an_event_without_a_bound_always_counts_and_is_not_remembered() -> None:
+    from ideaco.mind.stamina import counts
+
+    st = apply(apply(MID, "chat_positive", T0), "chat_positive", T0)
+    assert st.recent == () and counts(st, "chat_positive", T0) and not counts(st, "no_such_event", T0)
+
+
+def test_a_saved_stamina_without_recent_events_reads_as_none() -> None:
+    d = MID.to_dict()
+    d.pop("recent", None)
+    assert Stamina.from_dict(d).recent == ()
+
+
+def test_recovery_at_the_moment_of_the_last_activity_changes_nothing() -> None:
+    st = mark_active(MID, T0)
+    assert recover(st, T0) == st
