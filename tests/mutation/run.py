@@ -28,7 +28,10 @@ TARGETS = {
         ["tests/metrics"],
     ),
     "gates": (["ideaco/office/rules/gates.py"], ["tests/office/rules/test_gates.py"]),
-    "drafts": (["ideaco/office/rules/drafts.py"], ["tests/office/rules/test_drafts.py"]),
+    "drafts": (
+        ["ideaco/office/rules/drafts.py"],
+        ["tests/office/rules/test_drafts.py", "tests/office/rules/test_drafts_capable.py"],
+    ),
     "stamina": (["ideaco/mind/stamina.py"], ["tests/mind/test_stamina.py"]),
 }
 SWAPS = {

@@ -148,3 +148,31 @@ def test_a_message_talks_about_code_when_it_quotes_or_names_some(text: str, code
 )
 def test_ids_in_brackets_read_as_what_they_name(draft: str, posted: str) -> None:
     assert name_ids(draft, {"task-1": "Write the launch checklist"}) == posted
+
+
+@pytest.mark.parametrize(
+    ("text", "passes"),
+    [
+        ("👍" * 8, True),  # a few emoji are a reply
+        ("👍" * 9, False),  # more are no words
+        ("👍🏽", True),  # a skin tone
+        ("👨\u200d👩\u200d👧", True),  # a family joined by zero-width joiners
+        ("❤️", True),  # a variation selector
+        ("", False),
+        ("[of course", True),  # two words beside a bracket: a sentence
+        ("[of", False),  # one: a fragment
+    ],
+)
+def test_emoji_and_bracket_fragments_on_both_sides(text: str, passes: bool) -> None:
+    assert (check_text(text) is None) is passes
+
+
+def test_a_short_draft_is_never_the_thought_leaked() -> None:
+    inner = "ship it now please team"
+    assert check_text("ship it now please", inner_thoughts=inner).rule == TextRule.LEAKED_THOUGHT  # 4 words
+    assert check_text("ship it now", inner_thoughts=inner) is None  # 3 words: too short to tell
+
+
+def test_a_draft_without_ids_is_left_as_it_is() -> None:
+    assert name_ids("No ids here ", {}) == "No ids here "
+    assert name_ids(" See [task-1] ", {"task-1": "x"}) == "See 'x'"
