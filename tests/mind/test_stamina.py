@@ -243,6 +243,7 @@ def test_an_hourly_event_counts_twice_then_not_until_the_first_leaves_the_hour(e
 
     other = ({"chat_negative", "repetition"} - {event}).pop()  # bounded too: its count is its own
     st = apply(apply(MID, other, T0), other, T0)
+    assert counts(st, event, T0) and not counts(st, other, T0)
     st = apply(apply(st, event, T0), event, T0 + timedelta(minutes=10))
     twice = st
     assert twice.patience == MID.patience + 2 * EVENTS[other][0] + 2 * EVENTS[event][0]
