@@ -29,12 +29,23 @@ REPLY = {
 }
 
 
+OWN_SCENARIO = """\
+company: Wheel Works
+employees:
+  - {id: alice, name: Alice, role: Engineer, archetype: old-hand}
+script:
+  - {at: "00:00", to: "boss:alice", text: "Alice, status please."}
+"""
+
+
 def main(ideaco: str) -> int:
     with tempfile.TemporaryDirectory() as tmp, FakeOpenAIServer(default=REPLY) as fake:
         env = {"PATH": str(Path(ideaco).parent), "HOME": tmp, "LANG": "C.UTF-8"}
+        # A scenario of one's own, by its path (its archetype comes from the wheel's package data).
+        (Path(tmp) / "office.yaml").write_text(OWN_SCENARIO, encoding="utf-8")
         for args in (
             ["run", "startup", "--duration", "10m", "--out", "by-name"],
-            ["run", "rest-vs-graphql.yaml", "--duration", "10m", "--out", "by-file-name"],
+            ["run", "office.yaml", "--duration", "10m", "--out", "by-file-name"],
         ):
             done = subprocess.run(
                 [ideaco, *args, "--base-url", fake.base_url], cwd=tmp, env=env, capture_output=True, text=True
