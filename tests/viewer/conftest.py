@@ -35,8 +35,8 @@ def ideaco(*args: str | Path) -> Any:
 class _Hostile:
     """The guard's scripted answers, the first one that speaks given hostile text and thoughts.
 
-    The engine's draft filter holds that draft (a `<script>` reads as a placeholder), so it shows
-    as a silence whose draft and inner thoughts are hostile; the boss's line carries the message.
+    Its draft and inner thoughts are hostile markup (a real `<script>` element is code, which the
+    draft filters let through since issue 21); the boss's line carries the message too.
     """
 
     def __init__(self) -> None:

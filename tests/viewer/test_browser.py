@@ -113,8 +113,9 @@ def test_hostile_text_shows_as_text_and_never_runs(page):
         == 0
     )
     detail = page.find_element("id", "detail-body")
-    for silence in page.find_elements("css selector", "#grid .sil"):  # the model's held draft
-        page.execute_script("arguments[0].click()", silence)  # held by the draft filter or a gate
+    # The model's hostile draft: posted, or held by a gate; its thought shows either way.
+    for mark in page.find_elements("css selector", "#grid .sil, #grid .msg"):
+        page.execute_script("arguments[0].click()", mark)
         if HOSTILE_INNER in detail.text:
             break
     assert HOSTILE_INNER in detail.text and HOSTILE in detail.text
