@@ -54,7 +54,9 @@ def _clean(
 ) -> tuple[str, Verdict | None]:
     """A draft as it can be posted, or why it is not fit to (no echo, placeholder, debris, private
     text); the ids it shows in brackets read as what they name."""
-    named = drafts.name_ids(draft, {t.id: t.description[:60] for t in me.mind.tasks})
+    named = (
+        drafts.name_ids(draft, {t.id: t.description[:60] for t in me.mind.tasks}) if "[" in draft else draft
+    )
     if named != draft:
         result.corrections.append(f"{where}: ids in brackets named as what they name")
     draft = named

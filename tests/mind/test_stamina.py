@@ -9,11 +9,14 @@ import pytest
 
 from ideaco.mind.stamina import (
     EVENTS,
+    HOUR,
+    PER_HOUR,
     REFLECTION_QUESTIONS,
     Stamina,
     affinity_event,
     apply,
     comfort,
+    counts,
     mark_active,
     may_claim,
     prompt_note,
@@ -232,15 +235,11 @@ def test_only_the_red_zone_may_not_claim_more_work(patience: float, allowed: boo
 
 
 def test_the_hourly_bounds_are_the_spec() -> None:
-    from ideaco.mind.stamina import HOUR, PER_HOUR
-
     assert PER_HOUR == {"chat_negative": 2, "repetition": 2} and HOUR == timedelta(hours=1)
 
 
 @pytest.mark.parametrize("event", ["chat_negative", "repetition"])
 def test_an_hourly_event_counts_twice_then_not_until_the_first_leaves_the_hour(event: str) -> None:
-    from ideaco.mind.stamina import counts
-
     other = ({"chat_negative", "repetition"} - {event}).pop()  # bounded too: its count is its own
     st = apply(apply(MID, other, T0), other, T0)
     assert counts(st, event, T0) and not counts(st, other, T0)
@@ -269,8 +268,6 @@ def test_without_a_moment_every_event_counts_and_nothing_is_remembered() -> None
 
 
 def test_an_event_without_a_bound_always_counts_and_is_not_remembered() -> None:
-    from ideaco.mind.stamina import counts
-
     st = apply(apply(MID, "chat_positive", T0), "chat_positive", T0)
     assert st.recent == () and counts(st, "chat_positive", T0) and not counts(st, "no_such_event", T0)
 

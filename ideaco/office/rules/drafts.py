@@ -96,31 +96,33 @@ _DEBRIS = re.compile(r'[{}\[\]]\s*[,:]\s*[{}\[\]"\']|"\w*"\s*:\s*["\d\[{]|[{\[]\
 _TEMPLATE_CODE = re.compile(r"\{\{[^{}\n]{0,60}\}\}|\{%[^{}\n]{0,60}%\}")
 _ESCAPES = re.compile(r'\\n|\\"')  # a literal \n or \": debris, unless the message talks about code
 _JSON = json.JSONDecoder()
+_OPENINGS = re.compile(r"[{\[]")
 
 
 def quoted_code(text: str) -> str:
     """The text with its code and data blanked: fenced blocks, code spans, f-strings, HTML elements
     and JSON values (an object or list of at least one item that parses), each as one space."""
     text = _TAG.sub(" ", _FSTRING.sub(" ", _CODE.sub(" ", text)))
-    out, i = [], 0
-    while i < len(text):
-        if text[i] in "{[":
-            try:
-                value, end = _JSON.raw_decode(text, i)
-            except ValueError:
-                value, end = None, i
-            if isinstance(value, (dict, list)) and value:
-                out.append(" ")
-                i = end
-                continue
-        out.append(text[i])
-        i += 1
-    return "".join(out)
+    out, kept = [], 0  # text[:kept] is decided
+    for opening in _OPENINGS.finditer(text):
+        start = opening.start()
+        if start < kept:
+            continue  # inside a JSON value already blanked
+        try:
+            value, end = _JSON.raw_decode(text, start)
+        except ValueError:
+            continue
+        if isinstance(value, (dict, list)) and value:
+            out += [text[kept:start], " "]
+            kept = end
+    return "".join([*out, text[kept:]])
 
 
-def talks_code(text: str) -> bool:
-    """Whether a message is about code or markup: it quotes some, or names it."""
-    return quoted_code(text) != text or any(w.strip(".,:;!?()") in CODE_TALK for w in text.casefold().split())
+def talks_code(text: str, prose: str | None = None) -> bool:
+    """Whether a message is about code or markup: it quotes some (`prose`, its `quoted_code`,
+    differs from it), or names it."""
+    prose = quoted_code(text) if prose is None else prose
+    return prose != text or any(w.strip(".,:;!?()") in CODE_TALK for w in text.casefold().split())
 
 
 def _only_emoji(text: str) -> bool:
@@ -165,10 +167,10 @@ def _echo(text: str, extra: Iterable[str]) -> str | None:
     return None
 
 
-def _degenerate(text: str, code_talk: bool) -> str | None:
+def _degenerate(text: str, prose: str, code_talk: bool) -> str | None:
     if not _WORD.search(_URL.sub(" ", text)):
         return None if _only_emoji(text) else "no word"
-    text = _URL.sub(" ", quoted_code(text))
+    text = _URL.sub(" ", prose)
     if code_talk:  # a template's own {{ expression }} or {% tag %}, named as such
         text = _TEMPLATE_CODE.sub(" ", text)
     stripped = "".join(text.split())
@@ -216,12 +218,13 @@ def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = (
 
     `echoes` are more fixed texts the prompt showed (the engine's notes): repeating them is an echo.
     """
-    prose, code_talk = quoted_code(text), talks_code(text)
+    prose = quoted_code(text)
+    code_talk = talks_code(text, prose)
     for pattern in (*_PLACEHOLDERS, *(() if code_talk else _SLOTS_OUTSIDE_CODE_TALK)):
         found = pattern.search(prose)
         if found:
             return TextVerdict(TextRule.PLACEHOLDER, f"placeholder {found.group(0)[:40]!r}")
-    why = _degenerate(text, code_talk)
+    why = _degenerate(text, prose, code_talk)
     if why:
         return TextVerdict(TextRule.DEGENERATE, why)
     if inner_thoughts and _leaked(text, inner_thoughts):

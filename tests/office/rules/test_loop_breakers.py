@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ideaco.metrics.text import normalise as metric_normalise
 from ideaco.office.rules import (
     LoopVerdict,
     RingVerdict,
@@ -11,6 +12,7 @@ from ideaco.office.rules import (
     check_ring,
     closes_ring,
     is_closed,
+    loop_breakers,
     may_rethink,
     pair_streak,
     thought_superseded,
@@ -258,9 +260,6 @@ def test_the_ceiling_owes_one_escalation_a_stretch() -> None:
 
 def test_the_loop_breaker_and_the_metric_call_the_same_texts_duplicates() -> None:
     """Issue 21: the breaker ignored case and spacing only, the metric punctuation too."""
-    from ideaco.metrics.text import normalise as metric_normalise
-    from ideaco.office.rules import loop_breakers
-
     assert loop_breakers.normalise is metric_normalise
     assert metric_normalise("Working on it.") == metric_normalise("working   on it!")
     assert metric_normalise("👍") != metric_normalise("🎉")
