@@ -22,6 +22,7 @@ from ideaco.llm.config import LLMSettings, model_for
 from ideaco.llm.factory import LLMStack
 from ideaco.mind.tasks import counts_by_status
 from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, speculate_for
+from ideaco.office.agent_work import AgentWork
 from ideaco.office.ahead import Ahead
 from ideaco.office.build import StateError as ResumeError
 from ideaco.office.build import check_resumable, office_from_scenario, office_from_state
@@ -243,6 +244,7 @@ def _open_scenario(
             meta=meta,
             ahead=_ahead(model, run_clock, stack),
         )
+        office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack)
     except BaseException:
         stack.close()
         lock.release()
@@ -372,6 +374,7 @@ def _reopen(
         config=config,
         ahead=_ahead(model, run_clock, stack),
     )
+    office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack)
     if length is not None:
         office.end_at = now + length  # both bounded by check_clock and parse_duration: no overflow
     elif office.end_at is None or office.end_at <= now:

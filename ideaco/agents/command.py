@@ -183,16 +183,18 @@ def produce_document(
     path: str,
     documents: Mapping[str, str],
     allowed: bool,
+    *,
+    stdin: str | None = None,
 ) -> AgentOutcome:
     """Run the agent command for the document at `path` (relative to `workdir`, the department's
     workspace); its content, or why there is none. `workdir` itself is never written.
 
-    The seam for the document tools (issue 20, items 1-2): where `write_document` or
-    `revise_document` takes the content a thought gave, an agent employee's comes from here,
-    `produce_document(agent_of(office.config.agents, emp.id), workspace / department, piece, path,
-    documents, office.config.allow_agent_commands)`; a refused outcome is the tool's refusal (its
-    reason the employee reads), and the content lands in `applied` like any other, so a resume and
-    a replay rebuild it without running the command again."""
+    Where `write_document` or `revise_document` takes the content a thought gave, an agent
+    employee's comes from here, through `runner.CommandLLM` (`office/agent_work.py` asks for it
+    before the think is decided): a refused outcome is the tool's refusal (its reason the employee
+    reads), and the content lands in `applied` like any other, so a resume rebuilds it without
+    running the command again and a replay answers it from the recording. `stdin`: what the
+    command reads, when the caller built it already (else from `piece`, `path` and `documents`)."""
     argv = [str(part) for part in agent_spec.command]
     if not allowed:
         return AgentOutcome(
@@ -212,7 +214,8 @@ def produce_document(
         target = scratch / relative
         before = target.read_bytes() if target.is_file() else None
         out, err = Path(tmp) / "stdout", Path(tmp) / "stderr"
-        reason = _run(argv, scratch, stdin_text(piece, path, documents), agent_spec.timeout_s, out, err)
+        text = stdin if stdin is not None else stdin_text(piece, path, documents)
+        reason = _run(argv, scratch, text, agent_spec.timeout_s, out, err)
         if reason:
             return AgentOutcome(False, None, reason, True)
         wrote = (

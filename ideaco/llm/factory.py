@@ -35,6 +35,8 @@ class LLMStack:
     layout: Layout | None = None  # how the embedded model runs (None: an endpoint or a replay)
     balancer: BalancedLLM | None = None  # several endpoints
     limits: LimitedLLM | None = None  # the concurrency cap: what it let through (calls, in flight)
+    replayed: ReplayLLM | None = None  # the recording a replay answers from
+    recorder: RecordingLLM | None = None  # the --record file's writer
 
     def endpoint_counts(self) -> dict[str, dict[str, int]]:
         """Per endpoint: calls answered and failures ({} with one endpoint, none, or a replay)."""
@@ -87,6 +89,7 @@ def build_llm(
     servers: list[EmbeddedServer] = []
     layout: Layout | None = None
     balancer: BalancedLLM | None = None
+    recorder: RecordingLLM | None = None
     base: LLM
     try:
         if replay is not None:
@@ -111,7 +114,7 @@ def build_llm(
             )
         llm: LLM = base
         if record is not None:
-            llm = RecordingLLM(llm, record, record_file)
+            llm = recorder = RecordingLLM(llm, record, record_file)
         if requests_per_second is not None and replay is None:  # a replay asks no one
             llm = PacedLLM(llm, Pacer(requests_per_second))
         llm = RetryingLLM(llm, attempts=retry_attempts, base_delay=retry_base_delay)
@@ -131,4 +134,6 @@ def build_llm(
         layout=layout,
         balancer=balancer,
         limits=limits,
+        replayed=base if isinstance(base, ReplayLLM) else None,
+        recorder=recorder,
     )

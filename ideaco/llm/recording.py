@@ -93,6 +93,10 @@ class RecordingLLM:
         tentative.deferred(lambda: self._write(request, result))
         return result
 
+    def beside(self, inner: LLM) -> RecordingLLM:
+        """Another caller's calls recorded in the same file (an agent command's, agents/runner.py)."""
+        return RecordingLLM(inner, self.path, self._file)
+
     def _write(self, request: ChatRequest, result: ChatResult) -> None:
         if self._file is None:
             raise RecordFileError(f"--record {self.path}: the recording is closed")

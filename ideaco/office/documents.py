@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Protocol
 
+from ideaco.agents.command import AgentOutcome
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import dm_conversation_id
 from ideaco.mind import memory, relationships, stamina, tasks
@@ -60,19 +61,29 @@ def act(
     result: Outcome,
     now: datetime,
     owe: Callable[[Scratch, str, Owed, datetime], list[Step]],
+    *,
+    made: AgentOutcome | None = None,
 ) -> None:
     """One document tool call (another tool is dropped, said in the corrections): its tool step,
-    what it changed, and the thinks it owes (`owe` places one), added to `result`."""
+    what it changed, and the thinks it owes (`owe` places one), added to `result`. `made`: what an
+    agent employee's command gave for this write (`agent_work.py`), which replaces its content."""
     if action.tool not in TOOLS:
         result.corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
         return
     employee, thought = ctx.employee, ctx.thought_id
     owing: Owing = []
-    outcome = _call(
-        office, scratch, scratch.employees[employee], action.tool, action.args, thought, now, owing
+    args, by = action.args, ""
+    if made is not None and made.ok:
+        args, by = {**args, "content": made.content}, f" (content by the agent command's {made.source})"
+    elif made is not None and not made.ran:  # not allowed: the chat model's words, and what would have run
+        result.corrections.append(f"{where}: {made.reason}")
+    outcome: str | Refusal = (
+        Refusal(made.reason)
+        if made is not None and made.ran and not made.ok
+        else _call(office, scratch, scratch.employees[employee], action.tool, args, thought, now, owing)
     )
     ok = not isinstance(outcome, Refusal)
-    message = outcome if ok else f"{action.tool} refused: {outcome.reason}"
+    message = f"{outcome}{by}" if ok else f"{action.tool} refused: {outcome.reason}"
     if not ok:  # the employee reads why in its next thought
         scratch.employee(employee).mind.notes.append(str(message))
     result.steps += [ToolStep(action.tool, ok, str(message)), *scratch.take(now)]

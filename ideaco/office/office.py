@@ -15,12 +15,14 @@ import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from ideaco.cycle import LoopRule, Phase, Trigger
 from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.llm.base import LLM
 from ideaco.office import applying, calls, looks, persistence, reading, starting, taskboard, thinking
+from ideaco.office.agent_work import AgentWork
 from ideaco.office.ahead import Ahead
 from ideaco.office.clock import Clock
 from ideaco.office.company import Company
@@ -84,6 +86,7 @@ class Office:
         self._wake_versions: dict[str, int] = {}
         self.calls = calls.Calls()  # model calls in flight
         self.ahead = ahead or Ahead()  # calls started before their think's moment (off by default)
+        self.agent_work = AgentWork.for_config(config)  # agent employees' commands (issue 20)
         self.typing: dict[str, Typing] = {}  # thinks whose typing pause is under way
         self.thinking: dict[str, ThinkContext] = {}  # thinks whose model call is under way
         self._replay_at: datetime | None = None  # set while logged records are applied again
@@ -248,10 +251,7 @@ class Office:
         )
         self.thinking[emp.id] = self._saves.begun[emp.id] = ctx
 
-        async def finish() -> None:
-            await self._finish(ctx)
-
-        self.clock.call_at(now + timedelta(seconds=self.config.think_seconds), finish)
+        self.clock.call_at(now + timedelta(seconds=self.config.think_seconds), partial(self._finish, ctx))
 
     async def _finish(self, ctx: ThinkContext) -> None:
         await self.ahead.settle(ctx.call)  # a model that answers at once leaves nothing to do early
@@ -260,6 +260,7 @@ class Office:
             await self.ahead.wait(ctx.call)  # the call's own failure is the think's result, not ours
         if ctx.call.cancelled() and not self.stop_event.is_set():
             raise asyncio.CancelledError(f"model call of {ctx.thought_id} cancelled")
+        await self.agent_work.prepare(self, ctx)  # an agent employee's documents, made by its command
         result = thinking.decide(self, ctx, self.now())
         if self.thinking.get(ctx.employee) is ctx:
             del self.thinking[ctx.employee]
@@ -371,8 +372,7 @@ class Office:
             self.stop_reason = reason
             self.failed = failed
         self.stop_event.set()
-        # Do not wait for model calls in flight (a slow model takes minutes): their thinks are
-        # cut and re-woken on resume, like a kill's.
+        # No wait for calls in flight (a slow model takes minutes): cut, re-woken on resume like a kill's.
         self.cancel_inflight()
 
     async def run(self, duration: timedelta | None = None, *, until: datetime | None = None) -> None:

@@ -167,7 +167,7 @@ def actions(
             result.steps += skillbook.act(scratch, emp_id, action, now)
             continue
         if action.tool != "send_message":  # a document tool (issue 20), or an unknown one: dropped
-            documents.act(office, scratch, ctx, action, where, result, now, owe)
+            documents.act(office, scratch, ctx, action, where, result, now, owe, made=ctx.agent.get(i))
             continue
         to = str(action.args.get("to") or "").strip().lstrip("@")
         content = str(action.args.get("content") or "").strip()[:2000]

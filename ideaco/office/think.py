@@ -32,6 +32,7 @@ class ThinkContext:
     note: str = ""  # the engine's note this think read (a system request is re-asked if held)
     rethinks: int = 0  # re-thinks this think already is (a superseded draft gets at most one)
     began: dict[str, Any] = field(default_factory=dict)  # what starting it took (logged, replayed)
+    agent: dict[int, Any] = field(default_factory=dict)  # action index -> an agent command's outcome
 
 
 @dataclass

@@ -1,0 +1,115 @@
+"""An agent command as a call: one request per document, answered by running the command, or by a recording.
+
+An agent employee's document (issue 20, item 6) is made like a model's answer: an `AgentRequest`
+says what runs (the command, its time limit) and what it reads (the piece, the path, the relevant
+documents, a digest of the department's files); `CommandLLM` answers it by running the command
+(`command.produce_document`, in a worker thread so the office's other calls go on), and its
+answer is the outcome as JSON. Because it is a request like any other, `--record` writes its
+line and `--replay` answers it from the recording without running anything, so a replay
+rebuilds the same workspace. The department's files travel beside the request (`files`), never
+in its key: a run directory's path or a file the command does not change keeps a key stable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ideaco.agents.command import AgentOutcome, AgentSpec, produce_document, stdin_text
+from ideaco.llm.base import ChatRequest, ChatResult
+
+MODEL = "agent-command"  # the request's model: never a chat model's name
+
+
+@dataclass(frozen=True)
+class AgentRequest(ChatRequest):
+    """A request for one document by an agent command; `files` (path -> text) are the department's."""
+
+    files: tuple[tuple[str, str], ...] = ()
+    timeout_s: float = 600.0
+
+
+def request_for(
+    spec: AgentSpec, files: Mapping[str, str], piece: str, path: str, documents: Mapping[str, str], tag: str
+) -> AgentRequest:
+    """The request whose answer is the document at `path` the command writes (or why it did not)."""
+    digest = hashlib.sha256(json.dumps(sorted(files.items()), ensure_ascii=False).encode("utf-8")).hexdigest()
+    command = {"command": [str(p) for p in spec.command], "timeout_s": spec.timeout_s, "path": path}
+    return AgentRequest(
+        messages=(
+            {"role": "system", "content": json.dumps(command, ensure_ascii=False)},
+            {"role": "user", "content": stdin_text(piece, path, documents)},
+            {"role": "user", "content": f"workspace sha256 {digest}"},
+        ),
+        model=MODEL,
+        max_tokens=0,
+        temperature=0.0,
+        json_schema=None,
+        tag=tag,
+        files=tuple(sorted(files.items())),
+        timeout_s=spec.timeout_s,
+    )
+
+
+@dataclass(frozen=True)
+class _Spec:
+    command: tuple[str, ...]
+    timeout_s: float
+
+
+def outcome_of(result: ChatResult) -> AgentOutcome:
+    """The outcome an answer (live or replayed) carries."""
+    data = json.loads(result.content)
+    return AgentOutcome(
+        bool(data["ok"]),
+        data.get("content"),
+        str(data.get("reason", "")),
+        bool(data["ran"]),
+        data.get("source", ""),
+    )
+
+
+def _answer(outcome: AgentOutcome, started: float) -> ChatResult:
+    body = {
+        "ok": outcome.ok,
+        "content": outcome.content,
+        "reason": outcome.reason,
+        "ran": outcome.ran,
+        "source": outcome.source,
+    }
+    latency = (time.monotonic() - started) * 1000
+    return ChatResult(content=json.dumps(body, ensure_ascii=False), model=MODEL, latency_ms=latency)
+
+
+def _produce(request: AgentRequest) -> AgentOutcome:
+    """Lay the department's files out in a folder, then run the command on a copy of it."""
+    command = json.loads(request.messages[0]["content"])
+    spec = _Spec(tuple(command["command"]), request.timeout_s)
+    with tempfile.TemporaryDirectory(prefix="ideaco-workspace-") as tmp:
+        root = Path(tmp)
+        for name, text in request.files:
+            target = root / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        stdin = request.messages[1]["content"]
+        return produce_document(spec, root, "", command["path"], {}, allowed=True, stdin=stdin)
+
+
+class CommandLLM:
+    """Answers `AgentRequest`s by running their command (only ever built with --allow-agent-commands)."""
+
+    async def complete(self, request: ChatRequest) -> ChatResult:
+        if not isinstance(request, AgentRequest):
+            raise TypeError("CommandLLM answers agent requests only")
+        started = time.monotonic()
+        outcome = await asyncio.to_thread(_produce, request)
+        return _answer(outcome, started)
+
+    async def aclose(self) -> None:
+        return None

@@ -1,0 +1,103 @@
+"""An agent employee through the CLI (issue 20, item 6): Bob's documents come from a command.
+
+Without --allow-agent-commands the command never runs: the chat model's content is written and
+the thought says what would have run. With it, the command writes version 1 (stdout) and the
+revision (the file it rewrites in its scratch copy, after reading the review on stdin). A
+`--replay` of that run's recording rebuilds the same workspace without running the command.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.cli.test_workspace_replay import PATH, V1, _files, _run, respond
+from tests.fakes.openai_server import FakeOpenAIServer
+from tests.office.conftest import scenario_dict
+
+AGENT = r"""
+import pathlib, sys
+brief = sys.stdin.read()
+with open(sys.argv[1], "a", encoding="utf-8") as ran:
+    ran.write("ran\n")
+target = pathlib.Path("specs/api.md")
+if target.exists():  # a revision: the file rewritten here, with what the review said
+    notes = brief.split("(rejected):", 1)[1].strip().splitlines()[0]
+    target.write_text(target.read_text(encoding="utf-8") + f"\nFixed: {notes}\n", encoding="utf-8")
+else:
+    first = brief.split("# Task", 1)[1].strip().splitlines()[0]
+    print(f"# API spec (agent)\n\nFor: {first}")
+"""
+
+
+def _office(tmp_path: Path) -> tuple[Path, Path]:
+    agent, ran = tmp_path / "agent.py", tmp_path / "ran.log"
+    agent.write_text(AGENT, encoding="utf-8")
+    data = scenario_dict(script=[{"at": "00:00", "to": "boss:bob", "text": "Please write the API spec."}])
+    bob = next(e for e in data["employees"] if e["id"] == "bob")
+    bob["agent"] = {"command": [sys.executable, str(agent), str(ran)], "timeout": "30s"}
+    scenario = tmp_path / "office.yaml"
+    scenario.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return scenario, ran
+
+
+def _thoughts(run: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (run / "thoughts.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def _tool_lines(run: Path) -> list[str]:
+    return [
+        s["message"]
+        for t in _thoughts(run)
+        for s in t["applied"]["steps"]
+        if s["step"] == "tool" and s["tool"].endswith("_document")
+    ]
+
+
+def test_without_the_flag_the_chat_model_writes_and_the_thought_says_what_would_have_run(
+    tmp_path: Path,
+) -> None:
+    scenario, ran = _office(tmp_path)
+    common = ["run", str(scenario), "--seed", "1", "--duration", "1h", "--model", "scripted"]
+    with FakeOpenAIServer(handler=lambda body: json.dumps(respond(body))) as fake:
+        _run([*common, "--base-url", fake.base_url, "--out", str(tmp_path / "plain")])
+    assert not ran.exists()  # never run
+    assert _files(tmp_path / "plain")[f"eng/{PATH}"].startswith(V1.encode())
+    corrections = [c for t in _thoughts(tmp_path / "plain") for c in t.get("corrections") or ()]
+    assert any("would have run:" in c and "agent.py" in c for c in corrections)
+
+
+def test_the_command_writes_and_revises_and_a_replay_rebuilds_it_without_running(tmp_path: Path) -> None:
+    scenario, ran = _office(tmp_path)
+    recording = tmp_path / "answers.jsonl"
+    common = ["run", str(scenario), "--seed", "1", "--duration", "1h", "--model", "scripted"]
+    live, again = tmp_path / "live", tmp_path / "again"
+    with FakeOpenAIServer(handler=lambda body: json.dumps(respond(body))) as fake:
+        _run(
+            [
+                *common,
+                "--base-url",
+                fake.base_url,
+                "--out",
+                str(live),
+                "--record",
+                str(recording),
+                "--allow-agent-commands",
+            ]
+        )
+        _run([*common, "--base-url", fake.base_url, "--out", str(tmp_path / "plain")])
+    assert ran.read_text().count("ran") == 2  # the first version and the one revision
+    text = _files(live)[f"eng/{PATH}"].decode()
+    assert text == "# API spec (agent)\n\nFor: Please write the API spec.\n\nFixed: round 0\n"
+    sources = [m.rsplit("(content by the agent command's ", 1)[-1] for m in _tool_lines(live)]
+    assert sources == ["stdout)", "file)"]
+    # The plain run (no flag) wrote the chat model's words: a different workspace.
+    assert _files(tmp_path / "plain") != _files(live)
+    _run([*common, "--base-url", "http://127.0.0.1:9/v1", "--out", str(again), "--replay", str(recording)])
+    assert ran.read_text().count("ran") == 2  # the replay ran nothing
+    assert _files(again) == _files(live)
+    assert _tool_lines(again) == _tool_lines(live)
