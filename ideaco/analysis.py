@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.mind import relationships, stamina, tasks
-from ideaco.reviews import documents
+from ideaco.reviews import documents, requirements
 from ideaco.store.runlog import RunLog, RunLogError
 from ideaco.store.usage import usage_totals
 
@@ -350,5 +350,5 @@ def report(run: RunLog, hist: History | None = None) -> dict[str, Any]:
             "by_employee": {e: [p.to_dict(start) for p in pts] for e, pts in hist.stamina.items()},
         },
     }
-    work = documents(run.thoughts)
+    work = documents(run.thoughts) | {"requirements": requirements(run.thoughts, run.changes, run.messages)}
     return out | ({"documents": work} if work["documents"] else {})  # a run that wrote none: as before

@@ -2,12 +2,15 @@
 
 `documents(thoughts)` is the report's `documents` section: each document (author, versions,
 rejections, where its review stands, its reviewer), how many were written, and per reviewer the
-verdicts given and the share that were rejections.
+verdicts given and the share that were rejections. `requirements(...)` times each requirement
+from the boss's hand-over to its lead's report and to the boss's approval.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 REJECTED = ("rejected", "failed")
@@ -53,3 +56,68 @@ def documents(thoughts: Iterable[dict[str, Any]]) -> dict[str, Any]:
         for who, t in verdicts.items()
     }
     return {"written": written, "documents": rows, "reviewers": reviewers}
+
+
+_APPROVE = re.compile(r"^\s*/approve\s+(req-\d+)\s*$", re.IGNORECASE)  # as office/requirements.py reads it
+
+
+def requirements(
+    thoughts: Iterable[dict[str, Any]],
+    changes: Iterable[dict[str, Any]] = (),
+    messages: Iterable[dict[str, Any]] = (),
+) -> list[dict[str, Any]]:
+    """Each requirement: when the boss handed it over, and how long until its lead reported it done
+    and until the boss approved it (seconds of simulated time; None while it has not happened).
+
+    Read from what was applied (the lead's task, the company's sign-offs) and from the boss's
+    `/approve req-N` lines, which sign a reported requirement off."""
+    events: list[tuple[str, dict[str, Any]]] = []
+    for record in thoughts:
+        events += [(str(record.get("at")), s) for s in (record.get("applied") or {}).get("steps") or ()]
+    for record in changes:
+        events += [(str(record.get("at")), s) for s in record.get("steps") or ()]
+    for m in messages:
+        if m.get("sender") == "boss" and (room := _approved_by(str(m.get("text") or ""))):
+            events.append((str(m.get("at")), {"step": "approve", "room": room}))
+    rows: dict[str, dict[str, Any]] = {}
+    signoffs: dict[str, str] = {}
+    for at, step in sorted(events, key=lambda e: e[0]):
+        kind = step.get("step") if isinstance(step, dict) else None
+        if kind == "mind":
+            for task in (step.get("tasks") or {}).get("added") or ():
+                room = task.get("requirement")
+                if room and task.get("origin") == "boss" and room not in rows:
+                    rows[room] = {
+                        "requirement": room,
+                        "lead": task.get("owner"),
+                        "asked_at": at,
+                        "reported_after_s": None,
+                        "approved_after_s": None,
+                        "status": "open",
+                    }
+        elif kind == "company":
+            now = (step.get("company") or {}).get("signoffs") or {}
+            for room, status in now.items():
+                if signoffs.get(room) != status:
+                    _mark(rows.get(room), status, at)
+            signoffs = dict(now)
+        elif kind == "approve" and signoffs.get(step["room"]) == "reported":
+            signoffs[step["room"]] = "approved"
+            _mark(rows.get(step["room"]), "approved", at)
+    return list(rows.values())
+
+
+def _approved_by(text: str) -> str | None:
+    match = _APPROVE.match(text)
+    return match.group(1).lower() if match else None
+
+
+def _mark(row: dict[str, Any] | None, status: str, at: str) -> None:
+    if row is None:
+        return
+    row["status"] = status
+    after = round((datetime.fromisoformat(at) - datetime.fromisoformat(row["asked_at"])).total_seconds(), 1)
+    if status == "reported" and row["reported_after_s"] is None:
+        row["reported_after_s"] = after
+    if status == "approved":
+        row["approved_after_s"] = after

@@ -244,8 +244,22 @@ def documents_table(data: dict[str, Any]) -> Table:
         f"{safe_text(str(who))} {t['rejections']}/{t['reviews']} rejected"
         for who, t in work["reviewers"].items()
     )
-    table.caption = f"reviewers: {rates}" if rates else None
+    timed = [_requirement_line(data, r) for r in work.get("requirements") or ()]
+    table.caption = "\n".join(([f"reviewers: {rates}"] if rates else []) + timed) or None
     return table
+
+
+def _requirement_line(data: dict[str, Any], row: dict[str, Any]) -> str:
+    """One requirement: reported and approved, in minutes after the boss handed it over."""
+
+    def after(seconds: float | None) -> str:
+        return "not yet" if seconds is None else f"after {seconds / 60:.0f} min"
+
+    lead = data["employees"].get(row["lead"], {}).get("name", row["lead"])
+    return (
+        f"{row['requirement']} (lead {safe_text(str(lead))}): reported {after(row['reported_after_s'])}, "
+        f"approved by the boss {after(row['approved_after_s'])}"
+    )
 
 
 def show(console: Console, data: dict[str, Any]) -> None:

@@ -6,9 +6,10 @@ and the boss's `/approve req-1` closes it."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from ideaco import reviews
 from ideaco.office.office import Office
 from ideaco.office.rules.documents import version_hash
 from tests.office.conftest import MakeOffice, prompt_of, step_until, thought, who
@@ -127,3 +128,18 @@ async def test_a_requirement_goes_from_the_boss_to_two_approved_documents_and_ba
 
     office.post_as_boss("alice", "/approve req-1")
     assert office.company_model.signoffs == {"req-1": "approved"}
+
+    # The report times it: handed over at 09:00, reported when the last piece was approved, then
+    # approved by the boss's line (read from what was applied and from the boss's message alone).
+    reported = next(
+        t["at"] for t in office.journal.thoughts for s in t["applied"]["steps"] if s["step"] == "company"
+    )
+    [row] = reviews.requirements(office.journal.thoughts, office.journal.changes, office.journal.messages)
+    start = datetime.fromisoformat(office.journal.changes[0]["at"])
+    assert row["requirement"] == "req-1" and row["lead"] == "alice" and row["status"] == "approved"
+    assert row["reported_after_s"] == round((datetime.fromisoformat(reported) - start).total_seconds(), 1) > 0
+    assert (
+        row["approved_after_s"] == round((office.now() - start).total_seconds(), 1) >= row["reported_after_s"]
+    )
+    early = reviews.requirements(office.journal.thoughts, office.journal.changes, [])  # no /approve line yet
+    assert early[0]["status"] == "reported" and early[0]["approved_after_s"] is None

@@ -24,6 +24,7 @@ from ideaco.store.workspace import Workspace
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import START, scenario_dict, step_until, thought
 from tests.office.test_documents import PATH, V2, Script, _tool, review_script
+from tests.office.test_requirement_flow import Team
 
 
 def _office(tmp_path: Path, name: str, script: Script) -> tuple[Office, RunDir]:
@@ -197,6 +198,7 @@ async def test_report_lists_the_documents_their_rounds_and_each_reviewers_reject
         }
     ]
     assert work["reviewers"] == {"alice": {"reviews": 3, "rejections": 2, "rejection_rate": 0.667}}
+    assert work["requirements"] == []  # Bob was asked in his boss chat: no requirement to time
     summary = json.loads(out.stdout)["collaboration"]["summary"]  # what a sweep compares
     assert summary["documents_approved"] == 1 and summary["review_rejection_rate"] == 0.6667
     assert summary["calls_per_approved_document"] == summary["calls"]
@@ -246,3 +248,24 @@ async def test_the_viewer_shows_each_documents_versions_diffs_and_review_thread(
     assert doc["history"][-2]["argument"] == "errors are in the shared guide"
     page = render(data, records)
     assert 'data-tab="documents"' in page and "documentsTab" in page
+
+
+async def test_report_times_a_requirement_from_the_hand_over_to_the_boss_approval(tmp_path: Path) -> None:
+    team = Team()  # the scripted requirement of test_requirement_flow: two pieces, four reviews
+    office, rundir = _office(tmp_path, "required", team)
+    team.office = office
+    office.start()
+    assert office.apply_tool("assign_requirement", {"to": "eng", "description": "Build the users API"}).ok
+    await step_until(office, lambda: bool(team.reports), within=timedelta(hours=4))
+    office.post_as_boss("alice", "/approve req-1")
+    office.checkpoint()
+    office.journal.close()
+    out = CliRunner().invoke(app, ["report", str(rundir.path), "--no-plots", "--json"])
+    assert out.exit_code == 0, out.output
+    [row] = json.loads(out.stdout)["documents"]["requirements"]
+    minutes = (office.now() - START).total_seconds() / 60
+    assert row["status"] == "approved" and 0 < row["reported_after_s"] <= row["approved_after_s"]
+    assert round(row["approved_after_s"] / 60) == round(minutes)
+    human = CliRunner().invoke(app, ["report", str(rundir.path), "--no-plots"], env={"COLUMNS": "200"})
+    assert f"req-1 (lead Alice): reported after {row['reported_after_s'] / 60:.0f} min" in human.output
+    assert f"approved by the boss after {minutes:.0f} min" in human.output
