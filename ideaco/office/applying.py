@@ -147,6 +147,7 @@ def apply_step(office: ApplyingOffice, step: Step, posts: dict[str, Message] | N
             office.state.board.pop(taken, None)
         for offer in step.added:
             office.state.board[offer.id] = offer
+            _handed_out(office, offer.id)  # an offer's id is a task id: the next one goes on from it
         return step
     if isinstance(step, NoticeStep):
         notice = step.message or (posts or {}).get(step.message_id)
@@ -298,10 +299,14 @@ def _mind(office: ApplyingOffice, step: MindStep) -> Step:
         conv, upto = step.read
         emp.desk.cursors[conv] = max(emp.desk.cursors.get(conv, 0), upto)
     for task in step.changes.tasks.added:  # ids go on from the highest handed out
-        number = task.id.rsplit("-", 1)[-1]
-        if number.isdigit():
-            office.counters["task"] = max(office.counters.get("task", 0), int(number))
+        _handed_out(office, task.id)
     return step
+
+
+def _handed_out(office: ApplyingOffice, task_id: str) -> None:
+    number = task_id.rsplit("-", 1)[-1]
+    if number.isdigit():
+        office.counters["task"] = max(office.counters.get("task", 0), int(number))
 
 
 def _employee(office: ApplyingOffice, step: EmployeeStep) -> Step:

@@ -238,3 +238,31 @@ def test_board_work_is_owed_to_a_member_once_from_its_dibs(make_office) -> None:
     # A think whose prompt listed the work counts as being told.
     taskboard.mark_shown(office, grinder, START + timedelta(seconds=12))
     assert taskboard.opened_alert(office, grinder, START + timedelta(seconds=12)) is None
+
+
+async def test_work_offered_in_two_thoughts_gets_two_ids_and_both_stay_on_the_board(make_office) -> None:
+    again = {"at": "00:10", "to": "boss:lead", "text": "Please put the annual report on the board too."}
+    offered: list[str] = []
+
+    def answer(request):
+        tag, text = who(request), prompt_of(request)
+        for key in ("quarterly-report", "annual-report"):
+            if (
+                tag.employee == "lead"
+                and f"{key.split('-')[0]} report on the board" in text
+                and key not in offered
+            ):
+                offered.append(key)
+                offer = {"op": "offer", "description": key.replace("-", " "), "claimKey": key}
+                return thought(True, "It is on the board.", interest=7, taskOps=[offer])
+        return thought()
+
+    office = team(make_office, answer, script=(again,))
+    office.start()
+    await step_until(office, lambda: len(offered) >= 2 and not office.thinking)
+    # An offer's id is a task id: the second thought's offer does not take the first one's id.
+    assert sorted((o.id, o.claim_key) for o in office.state.board.values()) == [
+        ("task-1", "quarterly-report"),
+        ("task-2", "annual-report"),
+    ]
+    assert office.counters["task"] == 2
