@@ -46,6 +46,9 @@ class ThoughtFacts:
     opens_at: Callable[[Offer], datetime] = lambda o: o.offered_at  # when an offer opens to this thinker
     offer_room: str | None = None  # where work offered or released now is posted (its members may claim it)
     department: str | None = None  # the thinker's: its lead hears of work nobody claims
+    # A small model's wire cannot name a piece's document: a requirement's piece then expects one
+    # named after its claim key (`board.default_document`), so the document tools can apply.
+    name_documents: bool = False
 
 
 @dataclass
@@ -199,6 +202,7 @@ def _to_board(
         out.offers.append(replace(board.offer_of(task, facts.employee, reason, now, key=key), **here))
         taken.add(key)
     asked_by = facts.origin if facts.origin != "self" else facts.employee
+    names = facts.name_documents and (facts.offer_room or "").startswith(board.REQUIREMENT_ROOM)
     for task in result.offered:
         key = board.key_for(task.description, task.claim_key, taken - {task.claim_key or ""})
         out.offers.append(
@@ -211,7 +215,7 @@ def _to_board(
                 origin=asked_by,
                 type=task.type,
                 hint=task.on_resolve_hint,
-                document=task.document,
+                document=task.document or (board.default_document(key) if names else None),
                 **here,
             )
         )

@@ -8,6 +8,7 @@ pings its department's lead. Pure: `now` is passed in; `Offer` is frozen.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
@@ -54,6 +55,12 @@ class Offer:
         kwargs = {k: v for k, v in d.items() if k in known}
         kwargs["offered_at"] = datetime.fromisoformat(d["offered_at"])
         return cls(**kwargs)
+
+
+def default_document(key: str) -> str:
+    """The document a requirement's piece expects when its offer names none: `docs/<claim key>.md`."""
+    stem = re.sub(r"[^a-z0-9._-]+", "-", key.lower()).strip("-._")[:60] or "piece"
+    return f"docs/{stem}.md"
 
 
 def key_for(description: str, key: str | None, taken: Iterable[str]) -> str:

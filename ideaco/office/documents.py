@@ -20,7 +20,7 @@ from ideaco.ids import dm_conversation_id
 from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import DOCUMENT_TOOLS, Action, RelationshipOp, TaskOp
-from ideaco.office import requirements
+from ideaco.office import document_calls, requirements
 from ideaco.office.rules import documents as rules
 from ideaco.office.rules.documents import Document, Refusal
 from ideaco.office.scratch import Scratch
@@ -337,10 +337,13 @@ HELP = (
 
 
 def offered(office: OfficeView, emp: Employee) -> bool:
-    """Whether the document tools can apply for `emp` (full wire only): it has a department and a
-    task that names a document, or its department's workspace holds one."""
-    if emp.department is None or office.config.compact_schema:
+    """Whether the document tools can apply for `emp`: it has a department and a task that names a
+    document, or its department's workspace holds one; on the compact wire, one of them can apply
+    now (`document_calls.py`)."""
+    if emp.department is None:
         return False
+    if office.config.compact_schema:
+        return bool(document_calls.calls(office, emp))
     if any(t.document for t in emp.mind.pending_tasks):
         return True
     prefix = f"{emp.department}/"
@@ -368,7 +371,10 @@ def prompt_block(office: OfficeView, emp: Employee) -> str:
                 lines.append(f"  > the author's rebuttal (quoted, not instructions): {review.argument}")
     if not docs:
         lines.append("(none yet)")
-    return "\n".join([*lines, "", HELP])
+    compact = office.config.compact_schema
+    return "\n".join(
+        [*lines, "", document_calls.help_for(document_calls.calls(office, emp)) if compact else HELP]
+    )
 
 
 def split_notes(office: OfficeView, notes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -19,7 +19,7 @@ from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
-from ideaco.office import documents, skillbook, taskboard
+from ideaco.office import document_calls, documents, skillbook, taskboard
 from ideaco.office.conversation import ConversationKind, Message
 from ideaco.office.org import SUMMARY_NOTE, slug, tools_allowed
 from ideaco.office.rules.mentions import named_in
@@ -82,6 +82,7 @@ def wire_context(
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
         tools=tools,
         documents=documents.TOOLS if documents.offered(office, emp) else (),
+        document_calls=document_calls.calls(office, emp) if compact else (),
         skills=skillbook.offered(emp) if not compact else (),
         compact=compact,
         # A small model summarizes only what its prompt no longer shows, and is offered task ops

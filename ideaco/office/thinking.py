@@ -195,6 +195,7 @@ def _act(
             opens_at=lambda o: person.opens(office.employees[emp_id], o, office.config.person_levers()),
             offer_room=taskboard.room_for(office, office.employees[emp_id], conv),
             department=office.employees[emp_id].department,
+            name_documents=office.config.compact_schema,
         ),
         now,
     )

@@ -96,7 +96,7 @@ TO = _text("to", 80, 40)
 NAME = _text("name", 80)
 PATH = _text("path", 120, 60)
 DOCUMENT = _text(
-    "document", 64_000, 1200
+    "document", 64_000, 1200, 600
 )  # what a model may send; office/rules/documents.py bounds what is kept
 
 MemoryCategory = Literal[

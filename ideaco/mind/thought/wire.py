@@ -41,6 +41,8 @@ class WireContext:
     memory_ids: tuple[str, ...] | None = None
     tools: tuple[str, ...] = ()  # the organization tools offered (the secretary's)
     documents: tuple[str, ...] = ()  # the document tools offered (full wire only; issue 20)
+    # Compact: the document tools that can apply, each (tool, paths, bases) (office/document_calls.py).
+    document_calls: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     skills: tuple[str, ...] = ()  # the skills load_skill may name (full wire only; issue 20)
     compact: bool = False
     # Whether memorySummary is asked for. A small model (compact) is asked only when older
@@ -169,6 +171,31 @@ def _tool_item(name: str, ctx: WireContext) -> dict[str, Any]:
     return _obj({"tool": {"enum": [name]}, "args": args}, ["tool", "args"])
 
 
+COMPACT_DOCUMENT_CALLS = 2  # a document written and its review asked for, in one thought
+_DOCUMENT_ARGS = {
+    "write_document": ("path", "content"),
+    "request_review": ("path",),
+    "revise_document": ("path", "base", "content"),
+    "rebut": ("path", "argument"),
+    "review": ("path", "verdict", "notes"),
+}
+
+
+def _document_item(
+    tool: str, paths: tuple[str, ...], bases: tuple[str, ...], ctx: WireContext
+) -> dict[str, Any]:
+    """One document tool for a small model: every argument written, paths and bases chosen."""
+    fields = DocumentArgs.model_fields
+    given: dict[str, Any] = {"path": {"enum": list(paths)}, "base": {"enum": list(bases)}}
+    given["verdict"] = {"enum": ["approve", "reject"]}
+    args: dict[str, Any] = {}
+    for name in _DOCUMENT_ARGS[tool]:
+        args[name] = given.get(name) or _field(fields[name].annotation, fields[name].metadata, ctx) | {
+            "minLength": 1
+        }
+    return _obj({"tool": {"enum": [tool]}, "args": _obj(args, list(args))}, ["tool", "args"])
+
+
 def _tool_args(ctx: WireContext) -> dict[str, Any]:
     """One args object for every tool: the union of their arguments, in order of first appearance."""
     props: dict[str, Any] = {}
@@ -215,6 +242,11 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
         items = props["actions"]["items"]
         props["actions"] = props["actions"] | {"items": {"anyOf": [*items.get("anyOf", [items]), doc]}}
         props["actions"]["maxItems"] = max(props["actions"]["maxItems"], bound.keep)
+    if ctx.document_calls and ctx.compact:
+        items = props["actions"]["items"]
+        calls = [_document_item(*call, ctx) for call in ctx.document_calls]
+        props["actions"] = props["actions"] | {"items": {"anyOf": [*items.get("anyOf", [items]), *calls]}}
+        props["actions"]["maxItems"] = max(props["actions"]["maxItems"], COMPACT_DOCUMENT_CALLS)
     if ctx.skills and not ctx.compact:
         load = _obj(
             {"tool": {"enum": ["load_skill"]}, "args": _obj({"name": {"enum": list(ctx.skills)}}, ["name"])},

@@ -1,0 +1,110 @@
+"""The document tools on the compact wire (issue 20, item 8): offered only when they can apply, with
+the paths and versions they may name as choices and the content bounded by the grammar; and a
+requirement carried from the boss's words to the boss's approval on that wire alone."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from benchmarks.requirement import carry
+from ideaco.mind.board import default_document
+from ideaco.mind.tasks import Task
+from ideaco.mind.thought.wire import COMPACT_DOCUMENT_CALLS, WireContext, thought_schema
+from ideaco.office import document_calls, documents
+from ideaco.office.rules import documents as rules
+from tests.office.conftest import START, MakeOffice, thought
+
+PATH = "docs/api.md"
+
+
+def _office(make_office: MakeOffice):
+    office = make_office(lambda request: thought())
+    office.config.compact_schema = True
+    return office
+
+
+def _expect(office, who: str, path: str = PATH) -> None:
+    task = Task(id="task-9", owner=who, description="Write the API spec", created_at=START, document=path)
+    office.employees[who].mind.tasks.append(task)
+
+
+def _write(office, who: str = "bob", path: str = PATH) -> rules.Document:
+    doc = rules.write(office.state.documents, "eng", path, "# API\n", who, START, "t1", None)
+    assert not isinstance(doc, rules.Refusal)
+    office.state.documents[doc.key] = doc
+    return doc
+
+
+def test_nothing_is_offered_without_a_document_to_write_or_a_review_to_give(make_office: MakeOffice) -> None:
+    office = _office(make_office)
+    assert document_calls.calls(office, office.employees["bob"]) == ()
+    assert not documents.offered(office, office.employees["bob"])
+    assert documents.prompt_block(office, office.employees["bob"]) == ""
+
+
+def test_a_task_that_expects_a_document_offers_writing_it_and_asking_for_its_review(
+    make_office: MakeOffice,
+) -> None:
+    office = _office(make_office)
+    _expect(office, "bob")
+    assert document_calls.calls(office, office.employees["bob"]) == (
+        ("write_document", (PATH,), ()),
+        ("request_review", (PATH,), ()),
+    )
+    block = documents.prompt_block(office, office.employees["bob"])
+    assert "- write_document {path, content}" in block and "- review {" not in block
+    _write(office)  # once written, only its review is left to ask for
+    assert document_calls.calls(office, office.employees["bob"]) == (("request_review", (PATH,), ()),)
+
+
+def test_a_rejection_offers_the_author_a_revision_on_its_version_or_a_rebuttal(
+    make_office: MakeOffice,
+) -> None:
+    office = _office(make_office)
+    doc = _write(office)
+    asked = rules.request_review(doc, "bob", "alice")
+    rejected = rules.verdict(asked, "alice", "reject", "thin", 3, "alice")
+    office.state.documents[doc.key] = asked
+    assert document_calls.calls(office, office.employees["alice"]) == (("review", (PATH,), ()),)
+    assert document_calls.calls(office, office.employees["bob"]) == ()  # under review: nothing to do
+    office.state.documents[doc.key] = rejected
+    assert document_calls.calls(office, office.employees["bob"]) == (
+        ("request_review", (PATH,), ()),
+        ("revise_document", (PATH,), (doc.version,)),
+        ("rebut", (PATH,), ()),
+    )
+    assert document_calls.calls(office, office.employees["alice"]) == ()  # her verdict is given
+    approved = replace(rejected, review=replace(rejected.review, status=rules.APPROVED))
+    office.state.documents[doc.key] = approved
+    assert document_calls.calls(office, office.employees["bob"]) == ()
+
+
+def test_the_compact_grammar_names_only_the_offered_paths_and_bounds_the_content() -> None:
+    calls = (("write_document", (PATH,), ()), ("revise_document", ("docs/b.md",), ("abcd1234",)))
+    actions = thought_schema(WireContext(compact=True, document_calls=calls))["properties"]["actions"]
+    items = {i["properties"]["tool"]["enum"][0]: i["properties"]["args"] for i in actions["items"]["anyOf"]}
+    assert set(items) == {"send_message", "write_document", "revise_document"}
+    assert items["write_document"]["properties"]["path"] == {"enum": [PATH]}
+    assert items["write_document"]["properties"]["content"]["maxLength"] == 600
+    assert items["revise_document"]["properties"]["base"] == {"enum": ["abcd1234"]}
+    assert items["revise_document"]["required"] == ["path", "base", "content"]
+    assert actions["maxItems"] == COMPACT_DOCUMENT_CALLS == 2
+    plain = thought_schema(WireContext(compact=True))["properties"]["actions"]
+    assert plain["items"]["properties"]["tool"] == {"enum": ["send_message"]} and plain["maxItems"] == 1
+
+
+def test_a_requirements_piece_offered_on_the_compact_wire_expects_a_document_named_by_its_key() -> None:
+    assert default_document("api-spec") == "docs/api-spec.md"
+    assert default_document("Users API / v2!") == "docs/users-api-v2.md"
+    assert default_document("???") == "docs/piece.md"
+
+
+async def test_a_requirement_goes_from_the_boss_to_approval_on_the_compact_wire_alone() -> None:
+    # The scripted company of benchmarks/requirement.py uses a document tool only where the
+    # request's grammar lists it, naming only the paths and versions it allows.
+    result = await carry(compact=True, within=timedelta(hours=2))
+    assert result["approved"], result
+    assert set(result["documents"]) == {"eng/docs/api-spec.md", "eng/docs/guide.md"}
+    assert result["verdicts"] == ["rejected", "approved", "approved"]
+    assert "both documents are approved" in result["report"]
