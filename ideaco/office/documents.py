@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Protocol
 
+from ideaco import skills
 from ideaco.agents.command import AgentOutcome
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import dm_conversation_id
@@ -178,11 +179,11 @@ def lead_of(scratch: Scratch, department: str) -> str | None:
 def _request(scratch: Scratch, doc: Document, emp: Employee, owing: Owing) -> str | Refusal:
     dept = scratch.company.departments[doc.department]
     staff = [m for m in dept.members if m in scratch.employees and not scratch.employees[m].dismissed]
-    reviewer = (
-        doc.review.reviewer
-        if doc.review
-        else rules.reviewer_for(emp.id, lead_of(scratch, doc.department), staff)
-    )
+    task = next((t.description for t in emp.mind.tasks if t.id == doc.task), "")
+    piece = f"review {doc.path} {task}"  # a member whose skills fit it ("code-review") is named
+    skilled = [m for m in staff if skills.fits(skills.names_of(scratch.employees[m].persona), piece)]
+    lead = lead_of(scratch, doc.department)
+    reviewer = doc.review.reviewer if doc.review else rules.reviewer_for(emp.id, lead, staff, skilled)
     new = rules.request_review(doc, emp.id, reviewer)
     if isinstance(new, Refusal) or new.review is None:
         return new

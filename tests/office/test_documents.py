@@ -11,6 +11,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
 from ideaco.mind import stamina
 from ideaco.office.rules.documents import version_hash
 from tests.office.conftest import MakeOffice, prompt_of, step_until, thought, who
@@ -157,3 +159,18 @@ async def test_with_relationships_and_memory_switched_off_a_review_moves_only_st
     alice = office.employees["alice"].mind
     assert "bob" not in alice.relationships and not alice.memory.long_term
     assert office.employees["bob"].mind.stamina.patience != 100.0
+
+
+@pytest.mark.parametrize(("skill", "reviewer"), [("code-review", "dana"), ("customer-support", "alice")])
+async def test_a_member_whose_skills_fit_the_review_is_named_its_reviewer(
+    make_office: MakeOffice, skill: str, reviewer: str
+) -> None:
+    # Dana reviews code (code-review fits "review"): Bob's document goes to her, not to Alice, the
+    # lead; with a skill that does not fit, the lead reviews it as before.
+    office = make_office(review_script())
+    office.employees["dana"].persona["skills"] = [{"name": skill, "summary": "what Dana does"}]
+    office.start()
+    office.post_as_boss("bob", "Please write the API spec.")
+    key = f"eng/{PATH}"
+    await step_until(office, lambda: key in office.state.documents and office.state.documents[key].review)
+    assert office.state.documents[key].review.reviewer == reviewer

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -271,9 +272,15 @@ def rebut(doc: Document, author: str, argument: str) -> Document | Refusal:
     return replace(doc, review=replace(review, status=REBUTTED, argument=argument))
 
 
-def reviewer_for(author: str, lead: str | None, members: list[str]) -> str | None:
-    """Whom a review goes to: the department's lead, unless it wrote the document; then the first
-    other member."""
+def reviewer_for(
+    author: str, lead: str | None, members: list[str], skilled: Sequence[str] = ()
+) -> str | None:
+    """Whom a review goes to: the first of `skilled` (members whose skills fit the review: the lead
+    names them) who is not the author; else the department's lead, unless it wrote the document;
+    then the first other member."""
+    fitting = next((m for m in skilled if m != author), None)
+    if fitting is not None:
+        return fitting
     if lead is not None and lead != author:
         return lead
     return next((m for m in members if m != author), None)

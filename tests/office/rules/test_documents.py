@@ -80,6 +80,10 @@ def test_the_reviewer_is_the_lead_unless_the_lead_wrote_it() -> None:
     assert rules.reviewer_for("bob", "alice", ["alice", "bob"]) == "alice"
     assert rules.reviewer_for("alice", "alice", ["alice", "bob"]) == "bob"
     assert rules.reviewer_for("alice", "alice", ["alice"]) is None
+    # A member whose skills fit the review is named before the lead; never the author.
+    assert rules.reviewer_for("bob", "alice", ["alice", "bob", "dana"], ["dana"]) == "dana"
+    assert rules.reviewer_for("bob", "alice", ["alice", "bob", "dana"], ["bob"]) == "alice"
+    assert rules.reviewer_for("bob", "alice", ["alice", "bob", "dana"], ["bob", "dana"]) == "dana"
     refused = rules.request_review(_doc(author="alice"), "alice", None)
     assert isinstance(refused, Refusal)
     assert isinstance(rules.request_review(_doc(), "alice", "carol"), Refusal)  # only its author asks
