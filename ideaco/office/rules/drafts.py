@@ -67,12 +67,24 @@ _PLACEHOLDERS = (
     re.compile(r"\[(?:x|n|\.\.\.|…)\]", re.I),  # [x], [...]
     re.compile(r"\[[a-z]+ ?\d+\]", re.I),  # [service1], [task 1], [Name2]
 )
+# A template's generic one-word slots (`I will finish [task] by [time]`), lowercase or capitalised,
+# alone or two joined (`[date and time]`). Not a tag in capitals (`[TASK]`, `[ERROR]`), a Markdown
+# link (`[details](https://...)`), an index (`array[item]`) or a word outside the list (`[beta]`).
+SLOT_WORDS = (
+    "name target action topic task time date day person colleague project item reason detail details "
+    "thing something someone placeholder location place venue event deadline description number "
+    "amount recipient email link url address city"
+).split()
+_SLOT = "(?:" + "|".join(f"[{w[0]}{w[0].upper()}]{w[1:]}" for w in SLOT_WORDS) + ")"
 _SLOTS_OUTSIDE_CODE_TALK = (
     re.compile(r"\{\{[^{}]{0,60}\}\}|\{[a-z]+(?:_[a-z]+)*\}"),  # {{ name }}, {name}, {company_name}
     re.compile(
         r"<(?:[A-Z]{2,}(?:_[A-Z]+)*|[a-z]+(?:_[a-z]+)+|[Yy]our [A-Za-z ]{1,30})>"
     ),  # <NAME>, <message_info>
+    re.compile(rf"(?<![\w\]])\[{_SLOT}(?:(?: | and | or |/){_SLOT})?\](?![\w(\[])"),  # [topic], [date/time]
 )
+# A Markdown checkbox, `- [x] done` or `[ ] docs` at a line's start: a list item, not a slot or debris.
+_CHECKBOX = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\[[ xX]\](?=[ \t]+\S)", re.M)
 # Words that say a message is about code, markup or data: its braces and brackets are meant.
 CODE_TALK = frozenset(
     "template templates f-string f-strings fstring format placeholder placeholders variable variables "
@@ -220,6 +232,7 @@ def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = (
     """
     prose = quoted_code(text)
     code_talk = talks_code(text, prose)
+    prose = _CHECKBOX.sub(" ", prose)
     for pattern in (*_PLACEHOLDERS, *(() if code_talk else _SLOTS_OUTSIDE_CODE_TALK)):
         found = pattern.search(prose)
         if found:
@@ -235,16 +248,23 @@ def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = (
     return None
 
 
-_IDS = re.compile(r"\s?\[((?:task|mem)-\d+)\]")
+# An engine id as a model copies it from the prompt: in brackets, in parentheses or bare. A bare one
+# stands alone (not `pre-task-3d`, `task-3_x`, `task-3.5`, `task-3@host`); a URL is left as it is.
+_ID = r"((?:task|mem)-\d+)"
+_IDS = re.compile(rf"{_URL.pattern}|\s?(?:\[{_ID}\]|\({_ID}\)|(?<![\w\-/.#@:=]){_ID}(?![\w\-/@]|\.\w))", re.I)
 
 
 def name_ids(text: str, names: Mapping[str, str]) -> str:
-    """A draft with the engine's ids in brackets read as what they name (issue 21): `[task-1]` as the
-    task's description in quotes; an id it cannot name (a memory's, another's task) left out. The
-    prompt shows ids for the answer's ops; colleagues reading the chat know tasks by what they are."""
+    """A draft with the engine's ids read as what they name (issue 21): `[task-1]`, `(task-1)` or a
+    bare `task-1` as the task's description in quotes; an id it cannot name (a memory's, another's
+    task) left out. The prompt shows ids for the answer's ops; colleagues reading the chat know tasks
+    by what they are."""
 
     def said(found: re.Match[str]) -> str:
-        what = names.get(found.group(1))
+        found_id = found.group(1) or found.group(2) or found.group(3)
+        if not found_id:
+            return found.group(0)  # a URL
+        what = names.get(found_id.casefold())
         return f" '{what}'" if what else ""
 
     named = _IDS.sub(said, text)

@@ -117,3 +117,45 @@ def test_a_draft_is_cut_back_to_its_last_sentence_only_when_it_ran_into_its_boun
 def test_a_draft_that_ran_into_its_bound_with_no_sentence_end_is_unfinished() -> None:
     assert finish("words " * 20, 120) is None
     assert finish("Done. And then", 14) == "Done."
+
+
+def test_the_end_of_a_draft_is_no_echo_when_it_is_shorter_than_a_shingle() -> None:
+    note = "The room has been quiet for a while."
+    assert rule("Quiet for a while.", echoes=[note]) is None  # its last four words, not five
+    assert rule("It has been quiet for a while.", echoes=[note]) == TextRule.PROMPT_ECHO
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["👍\ufe00", "👍\ufe0f", "👍\U0001f3fb", "👍\U0001f3ff"],  # each end of the selectors and skin tones
+)
+def test_emoji_with_the_first_and_last_selector_and_skin_tone_are_a_reply(text: str) -> None:
+    assert check_text(text) is None
+
+
+def test_what_the_thought_said_is_given_by_name() -> None:
+    with pytest.raises(TypeError):
+        check_text("ship it now please", "ship it now please team")  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I will finish [task] by [time]", TextRule.PLACEHOLDER),
+        ("Moved to [Date].", TextRule.PLACEHOLDER),  # capitalised
+        ("Sent at [date/time] to [recipient].", TextRule.PLACEHOLDER),  # two joined
+        ("[topic] first, then lunch", TextRule.PLACEHOLDER),
+        ("Moved to [DATE] in the log.", None),  # capitals: a tag
+        ("The [beta] flag is on.", None),  # not a slot word
+        ("Read [details](https://example.com/d) first.", None),  # a Markdown link
+        ("Check items[item] in the loop.", None),  # an index
+        ("The [task]s are done.", None),  # a word goes on past the bracket
+        ("The format prints [time] first.", None),  # a message about code means it
+        ("- [x] tests\n- [ ] docs", None),  # a checkbox at a line's start
+        ("Hi [x], welcome", TextRule.PLACEHOLDER),  # not at a line's start
+    ],
+)
+def test_one_word_slots_are_placeholders_and_meant_brackets_are_not(
+    text: str, expected: TextRule | None
+) -> None:
+    assert rule(text) == expected

@@ -45,6 +45,19 @@ MUST_PASS = [
     "The <Button> component ignores the disabled prop.",
     "Array indexes start at [0], so the last one is [n-1].",
     "Merged PR #482, closing the sync bug.",
+    # engineers: square brackets that are meant (issue 21, item 4)
+    "The [beta] flag is on for the staging tenants.",
+    "The steps are in [the runbook](https://wiki.example.com/runbook), see [details](https://x.io/d).",
+    "- [x] migrations written\n- [ ] docs updated\n- [X] reviewed by Ben",
+    "[x] smoke test passed, the load test is next.",
+    "Check `array[0]` and then items[index] in the loop.",
+    "[WIP] fix login redirect on Safari",
+    "As shown in [1], the cache halves the p95.",
+    "The ticket says 'the app crashs' [sic], but it's the export that fails.",
+    "[ERROR] disk full on db-2 again, I'm cleaning the old snapshots.",
+    "[TASK] Rotate the API keys before Friday.",
+    "The log format is [time] [level] message, so grep on the level.",
+    "Shipped to [beta] and [canary] today, prod on Monday.",
     # support
     "Hi Dana, I've reset the customer's password; they should get an email in a few minutes.",
     "Ticket #1043: the customer says the export button does nothing on Firefox 128.",
@@ -85,6 +98,13 @@ MUST_NOT_PASS = [
     ("[<message_info>] Your team is launching", TextRule.PLACEHOLDER),
     ("Hello <your name>, see you soon", TextRule.PLACEHOLDER),
     ("I am pleased with all of your services, including [service1].", TextRule.PLACEHOLDER),
+    ("I will finish [task] by [time]", TextRule.PLACEHOLDER),
+    ("Let's discuss [topic] with [target] and then [action]", TextRule.PLACEHOLDER),
+    ("Meet me on [Date] at [Time] in [location].", TextRule.PLACEHOLDER),
+    ("Please send the report to [email] by [date and time].", TextRule.PLACEHOLDER),
+    ("I talked to [colleague] about [project], see [link].", TextRule.PLACEHOLDER),
+    ("The deadline moved because of [reason].", TextRule.PLACEHOLDER),
+    ("Hi [x], welcome aboard", TextRule.PLACEHOLDER),
     ("[6] },{", TextRule.DEGENERATE),
     ("25% of your staff delivers...}},{'topicSaturation':6}]}", TextRule.DEGENERATE),
     ('ok"}, {"content": "yes', TextRule.DEGENERATE),
@@ -144,10 +164,18 @@ def test_a_message_talks_about_code_when_it_quotes_or_names_some(text: str, code
         ("Done with [task-1], noted in [mem-3].", "Done with 'Write the launch checklist', noted in."),
         ("Is [task-9] yours?", "Is yours?"),  # not one of mine: nothing to name it by
         ("No ids here [beta].", "No ids here [beta]."),
+        ("Done with (task-1), noted in (mem-3)!", "Done with 'Write the launch checklist', noted in!"),
+        ("Report: task-1 is finished.", "Report: 'Write the launch checklist' is finished."),
+        ("Task-1 and [TASK-1] too", "'Write the launch checklist' and 'Write the launch checklist' too"),
+        ("Giving up on task-9.", "Giving up on."),
+        # not an id of its own: part of a word, a path, a version, an address, a URL
+        ("See pre-task-1d, task-1d and task-1_x.", "See pre-task-1d, task-1d and task-1_x."),
+        ("Paths: src/task-1, id=task-1, #task-1, task-1@host, task-1.5", None),
+        ("Open https://tracker.example.com/task-1 or www.example.com/(task-1)", None),
     ],
 )
-def test_ids_in_brackets_read_as_what_they_name(draft: str, posted: str) -> None:
-    assert name_ids(draft, {"task-1": "Write the launch checklist"}) == posted
+def test_ids_read_as_what_they_name(draft: str, posted: str | None) -> None:
+    assert name_ids(draft, {"task-1": "Write the launch checklist"}) == (posted or draft)
 
 
 @pytest.mark.parametrize(
