@@ -11,7 +11,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ideaco.wording import normalise, words  # noqa: F401  (the metrics' words are the loop breaker's)
+from ideaco.wording import normalise, words  # the metrics' words are the loop breaker's
 
 WINDOW = 50  # earlier agent messages of the conversation a message is compared with
 NEAR = 0.5  # Jaccard similarity of character 4-grams at or above which two texts are near-duplicates
@@ -60,7 +60,7 @@ def repetition(messages: Iterable[dict[str, Any]], agents: set[str]) -> dict[str
         if sender in agents:
             count += 1
             lengths.append(len(tokens))
-            text = " ".join(tokens)
+            text = normalise(m.get("text") or "")  # what the loop breaker compares
             shingles = char_grams(text)
             window = earlier.setdefault(conv, [])
             mine = own.setdefault(sender, [])

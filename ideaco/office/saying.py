@@ -53,12 +53,11 @@ def _clean(
     office: OfficeView, thought: Thought, draft: str, where: str, result: ThinkResult, me: Employee
 ) -> tuple[str, Verdict | None]:
     """A draft as it can be posted, or why it is not fit to (no echo, placeholder, debris, private
-    text); the ids it shows in brackets read as what they name."""
-    named = (
-        drafts.name_ids(draft, {t.id: t.description[:60] for t in me.mind.tasks}) if "[" in draft else draft
-    )
+    text); the engine's ids it shows read as what they name."""
+    shows_ids = "task-" in draft.lower() or "mem-" in draft.lower()
+    named = drafts.name_ids(draft, {t.id: t.description[:60] for t in me.mind.tasks}) if shows_ids else draft
     if named != draft:
-        result.corrections.append(f"{where}: ids in brackets named as what they name")
+        result.corrections.append(f"{where}: ids named as what they name")
     draft = named
     text, verdict, note = clean_draft(draft, thought.innerThoughts, compact=office.config.compact_schema)
     if note:

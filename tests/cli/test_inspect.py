@@ -513,7 +513,7 @@ def test_inspect_shows_the_changes_between_thoughts_in_their_place(tmp_path: Pat
     text = CliRunner().invoke(app, ["inspect", str(out)], env={"COLUMNS": "120"}).stdout
     release = text.index("between thoughts: released from a hold · Ben")
     assert "note    You were on hold since 09:40" in text[release:]
-    assert text.rindex("\n09:4", 0, release) < release < text.index("Ben in sync · boss  t000071")  # in place
+    assert text.rindex("\n09:4", 0, release) < release < text.index("Ben in sync · boss  t000065")  # in place
     document = json.loads(CliRunner().invoke(app, ["inspect", str(out), "--json"]).stdout)
     causes = [c["cause"] for c in document["changes"]]
     assert "release" in causes

@@ -203,9 +203,10 @@ def _employee(
         if "is overdue" in note or "is critical" in note:
             task = (_NOTE_TASK.findall(note) or [""])[0]
             if name in ("Cyd", "Dov"):
-                return _say(
-                    f"Giving up on {task}.", taskOps=[{"op": "fail", "taskId": task, "reason": "no time"}]
-                )
+                ops = [{"op": "fail", "taskId": task, "reason": "no time"}]
+                if name == "Dov":  # what he gives up leaves him work he cannot do: he escalates, worn out
+                    ops.append({"op": "create", "description": "Find a reviewer for my work"})
+                return _say(f"Giving up on {task}.", taskOps=ops)
             return _say(
                 f"Closing {task} now.",
                 taskOps=[{"op": "resolve", "taskId": task, "result": "done in a rush"}],

@@ -295,3 +295,10 @@ def test_a_persona_s_archetype_else_its_id_else_none() -> None:
         "none": ["cyd"],
         "zen-slacker": ["ben"],
     }
+
+
+def test_wordless_messages_are_duplicates_only_when_the_loop_breaker_says_so() -> None:
+    # "👍" then "🎉" are two messages (their normalised texts differ); "👍" twice is a duplicate.
+    different = repetition([msg("a", "👍", secs=0), msg("a", "🎉", secs=1)], {"a"})
+    same = repetition([msg("a", "👍", secs=0), msg("a", " 👍 ", secs=1)], {"a"})
+    assert (different["duplicate_rate"], same["duplicate_rate"]) == (0.0, 0.5)

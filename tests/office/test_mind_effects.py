@@ -648,3 +648,17 @@ async def test_a_report_held_by_a_gate_is_delayed_not_dropped(make_office) -> No
     assert back["conversation"] == ROOM
     said = [m for m in office.journal.messages if m["sender"] == "alice" and m["text"] == report]
     assert len(said) == 1
+
+
+@pytest.mark.parametrize("shown", ["[task-1]", "(task-1)", "task-1", "Task-1"])
+async def test_a_posted_message_shows_a_task_by_what_it_is_never_by_its_id(make_office, shown) -> None:
+    said = f"Status of {shown}: almost done."
+    mind = Mind().then("alice", BOSS_A, thought(taskOps=[create("Benchmark REST and GraphQL")]))
+    mind.then("alice", BOSS_A, thought(True, said))
+    office = make_office(mind, casual=False)
+    office.start()
+    await think(office, "alice", BOSS_A, "Benchmark both, please.")
+    record = await think(office, "alice", BOSS_A, "Where is it?")
+    [posted] = [m["text"] for m in office.journal.messages if m["id"] in record["messages"]]
+    assert posted == "Status of 'Benchmark REST and GraphQL': almost done."
+    assert "messages[0]: ids named as what they name" in record["corrections"]
