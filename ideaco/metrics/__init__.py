@@ -9,6 +9,7 @@ metric (what a sweep compares across variants, `SUMMARY` lists them).
 from __future__ import annotations
 
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -59,6 +60,7 @@ SUMMARY = (
     Metric("documents_approved", "documents approved", "higher"),
     Metric("review_rejection_rate", "review verdicts that rejected"),
     Metric("calls_per_approved_document", "calls per approved document", "lower", "cost"),
+    Metric("requirement_approval_s", "requirement to the boss's approval, median", "lower"),
     Metric("duplicate_rate", "duplicate messages", "lower"),
     Metric("near_duplicate_rate", "near-duplicate messages", "lower"),
     Metric("echo", "echo of earlier text", "lower"),
@@ -123,6 +125,9 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         "documents_approved": approved,
         "review_rejection_rate": round(rejections / verdicts, 4) if verdicts else None,
         "calls_per_approved_document": round(calls / approved, 3) if approved else None,
+        "requirement_approval_s": _median(
+            r["approved_after_s"] for r in reviews.requirements(run.thoughts, run.changes, messages)
+        ),
         "duplicate_rate": words["duplicate_rate"],
         "near_duplicate_rate": words["near_duplicate_rate"],
         "echo": words["echo"],
@@ -231,3 +236,9 @@ def affinity_trajectories(run: RunLog) -> dict[str, dict[str, list[dict[str, Any
                     {"at": at, "before": change["before"], "after": change["after"]}
                 )
     return out
+
+
+def _median(values: Iterable[float | None]) -> float | None:
+    """The median of the values that are known (None when none is)."""
+    known = [v for v in values if v is not None]
+    return round(statistics.median(known), 1) if known else None

@@ -47,6 +47,7 @@ EXPECTED = {
     "documents_approved": 0,
     "review_rejection_rate": None,
     "calls_per_approved_document": None,
+    "requirement_approval_s": None,
     "duplicate_rate": 0.3816,
     "near_duplicate_rate": 0.0658,
     "echo": 0.2727,

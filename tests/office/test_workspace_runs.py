@@ -266,6 +266,8 @@ async def test_report_times_a_requirement_from_the_hand_over_to_the_boss_approva
     minutes = (office.now() - START).total_seconds() / 60
     assert row["status"] == "approved" and 0 < row["reported_after_s"] <= row["approved_after_s"]
     assert round(row["approved_after_s"] / 60) == round(minutes)
+    summary = json.loads(out.stdout)["collaboration"]["summary"]  # what a sweep compares
+    assert summary["requirement_approval_s"] == row["approved_after_s"]
     human = CliRunner().invoke(app, ["report", str(rundir.path), "--no-plots"], env={"COLUMNS": "200"})
     assert f"req-1 (lead Alice): reported after {row['reported_after_s'] / 60:.0f} min" in human.output
     assert f"approved by the boss after {minutes:.0f} min" in human.output
