@@ -3,7 +3,8 @@
 The boss asks the secretary, in plain words, to hand Engineering a requirement; its lead offers
 two pieces, two members claim them, write their documents and ask for a review; the lead
 rejects one once, its author revises it, both are approved, the lead reports, and the boss
-signs it off with `/approve req-1`. A scripted model plays everyone, reading only what each
+signs it off in plain words ("Good work, I approve it."), which the lead passes on with
+`sign_off`. A scripted model plays everyone, reading only what each
 request offers: its answer uses a tool only if the request's schema lists it, and names only
 the paths and versions the schema allows, so on the compact wire (the embedded model's) the
 requirement gets through only if the grammar offers each tool when it can apply.
@@ -45,6 +46,7 @@ SCENARIO = {
         {"id": "charlie", "name": "Charlie", "role": "Technical writer", "archetype": "warm-hearted"},
     ],
 }
+APPROVAL = "Good work, I approve it."
 _KEY = re.compile(r"claim key ([a-z0-9-]+)")
 
 
@@ -68,7 +70,7 @@ def offered(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The tools a request's schema lets an answer call, each with its arguments' schema."""
     actions = schema["properties"]["actions"]
     items = actions.get("prefixItems") or actions["items"].get("anyOf") or [actions["items"]]
-    return {item["properties"]["tool"]["enum"][0]: item["properties"]["args"] for item in items}
+    return {tool: item["properties"]["args"] for item in items for tool in item["properties"]["tool"]["enum"]}
 
 
 _LISTED = re.compile(r"^- (\S+) \(version (\w+), by ([^)]+)\)(?:: (\w+), reviewer ([^,]+),)?", re.M)
@@ -164,6 +166,10 @@ class Company:
             keys = _KEY.findall(prompt.split("## Claimable tasks", 1)[1].split("\n\n", 1)[0])
             if keys:  # Bob takes the first piece he is shown, Charlie the last
                 return out | {"taskOps": [{"op": "create", "claimKey": keys[0 if me == "bob" else -1]}]}
+        if "sign_off" in tools and APPROVAL in prompt:  # the boss's word, passed on by the lead
+            rooms = tools["sign_off"]["properties"].get("requirement", {}).get("enum") or ["req-1"]
+            call = {"requirement": rooms[0], "verdict": "approve", "notes": APPROVAL}
+            return out | {"actions": [{"tool": "sign_off", "args": call}]}
         if room.startswith("boss:") and "is done. Result:" in prompt:
             return _silent("The requirement is done: both documents are approved.")
         return out
@@ -204,7 +210,7 @@ async def carry(compact: bool, within: timedelta = timedelta(hours=6)) -> dict[s
         said = [m["text"] for m in office.journal.messages if m["conversation"] == "boss:alice"]
         if office.company_model.signoffs.get("req-1") == "reported" and said and not reported:
             reported = said[-1]  # the lead told the boss: the boss signs it off
-            office.post_as_boss("alice", "/approve req-1")
+            office.post_as_boss("alice", APPROVAL)
         if office.company_model.signoffs.get("req-1") == "approved":
             break
     await office.drain()

@@ -4,12 +4,15 @@ A small model's grammar (the compact wire) offers a document tool only when it c
 offers task ops only with tasks to touch: `write_document` for a task's expected document not
 written yet, `request_review` for one's own document not under review (or being written now),
 `revise_document` and `rebut` for one's own rejected document (its version as the only base),
-`review` for a document one is asked to review. Each call's paths (and bases) are choices in the
-grammar, so a small model cannot name a document that is not there.
+`review` for a document one is asked to review, `sign_off` for a lead reading the boss's words in
+its boss chat while a requirement of its department waits for them. Each call's paths (and bases,
+and requirements) are choices in the grammar, so a small model cannot name what is not there.
 """
 
 from __future__ import annotations
 
+from ideaco.ids import BOSS, boss_conversation_id
+from ideaco.office import requirements
 from ideaco.office.rules import documents as rules
 from ideaco.office.state import Employee
 from ideaco.office.view import OfficeView
@@ -23,11 +26,12 @@ HELP = {
     "revise_document": "revise_document {path, base, content}: the whole new text, after the review notes",
     "rebut": "rebut {path, argument}: say why the rejection is wrong",
     "review": "review {path, verdict: approve|reject, notes}: judge the document you are asked to review",
+    "sign_off": "sign_off {requirement, verdict: approve|reopen, notes}: pass on the boss's word on it",
 }
 
 
-def calls(office: OfficeView, emp: Employee) -> tuple[Call, ...]:
-    """The document tools `emp` can use in this thought, each with its choices (none: no tools)."""
+def calls(office: OfficeView, emp: Employee, conversation: str | None = None) -> tuple[Call, ...]:
+    """The document tools `emp` can use in this thought (in `conversation`), each with its choices."""
     dept = emp.department
     if dept is None:
         return ()
@@ -57,7 +61,24 @@ def calls(office: OfficeView, emp: Employee) -> tuple[Call, ...]:
         out.append(("rebut", paths, ()))
     if asked:
         out.append(("review", asked, ()))
+    waiting = _waiting_for_the_boss(office, emp, conversation)
+    if waiting:
+        out.append(("sign_off", waiting, ()))
     return tuple(out)
+
+
+def _waiting_for_the_boss(office: OfficeView, emp: Employee, conversation: str | None) -> tuple[str, ...]:
+    """The requirements of `emp`'s department reported to the boss, when `emp` leads it and reads
+    unread words of the boss's in its boss chat (only the boss's word signs one off)."""
+    dept = office.company_model.departments.get(emp.department or "")
+    conv = office.conversations.get(conversation or "")
+    if dept is None or dept.lead != emp.id or conv is None or conversation != boss_conversation_id(emp.id):
+        return ()
+    if not any(m.sender == BOSS for m in conv.since(emp.desk.cursors.get(conv.id, 0))):
+        return ()
+    rooms = {c.id for c in office.conversations.values() if c.department == dept.id}
+    signoffs = office.company_model.signoffs
+    return tuple(r for r in sorted(signoffs) if signoffs[r] == requirements.REPORTED and r in rooms)
 
 
 def help_for(offered: tuple[Call, ...]) -> str:

@@ -337,23 +337,23 @@ HELP = (
 )
 
 
-def offered(office: OfficeView, emp: Employee) -> bool:
+def offered(office: OfficeView, emp: Employee, conversation: str | None = None) -> bool:
     """Whether the document tools can apply for `emp`: it has a department and a task that names a
     document, or its department's workspace holds one; on the compact wire, one of them can apply
     now (`document_calls.py`)."""
     if emp.department is None:
         return False
     if office.config.compact_schema:
-        return bool(document_calls.calls(office, emp))
+        return bool(document_calls.calls(office, emp, conversation))
     if any(t.document for t in emp.mind.pending_tasks):
         return True
     prefix = f"{emp.department}/"
     return any(key.startswith(prefix) for key in office.state.documents)
 
 
-def prompt_block(office: OfficeView, emp: Employee) -> str:
+def prompt_block(office: OfficeView, emp: Employee, conversation: str | None = None) -> str:
     """The department's documents, their versions and reviews (the notes quoted), and the tools."""
-    if not offered(office, emp):
+    if not offered(office, emp, conversation):
         return ""
     docs = [d for d in office.state.documents.values() if d.department == emp.department]
     lines = ["## Documents in your department's workspace"]
@@ -374,7 +374,11 @@ def prompt_block(office: OfficeView, emp: Employee) -> str:
         lines.append("(none yet)")
     compact = office.config.compact_schema
     return "\n".join(
-        [*lines, "", document_calls.help_for(document_calls.calls(office, emp)) if compact else HELP]
+        [
+            *lines,
+            "",
+            document_calls.help_for(document_calls.calls(office, emp, conversation)) if compact else HELP,
+        ]
     )
 
 

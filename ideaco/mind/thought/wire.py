@@ -178,6 +178,7 @@ _DOCUMENT_ARGS = {
     "revise_document": ("path", "base", "content"),
     "rebut": ("path", "argument"),
     "review": ("path", "verdict", "notes"),
+    "sign_off": ("requirement", "verdict", "notes"),
 }
 
 
@@ -187,7 +188,8 @@ def _document_item(
     """One document tool for a small model: every argument written, paths and bases chosen."""
     fields = DocumentArgs.model_fields
     given: dict[str, Any] = {"path": {"enum": list(paths)}, "base": {"enum": list(bases)}}
-    given["verdict"] = {"enum": ["approve", "reject"]}
+    given["requirement"] = {"enum": list(paths)}  # sign_off's choices are requirements
+    given["verdict"] = {"enum": ["approve", "reopen" if tool == "sign_off" else "reject"]}
     args: dict[str, Any] = {}
     for name in _DOCUMENT_ARGS[tool]:
         args[name] = given.get(name) or _field(fields[name].annotation, fields[name].metadata, ctx) | {
