@@ -66,6 +66,7 @@ _PLACEHOLDERS = (
     re.compile(r"\[[a-z]+(?:_[a-z]+)+\]"),  # [company_name]
     re.compile(r"\[(?:x|n|\.\.\.|…)\]", re.I),  # [x], [...]
     re.compile(r"\[[a-z]+ ?\d+\]", re.I),  # [service1], [task 1], [Name2]
+    re.compile(r"\(insert\b[^()\n]{0,40}\)", re.I),  # (insert text), (Insert name here)
 )
 # A template's generic one-word slots (`I will finish [task] by [time]`), lowercase or capitalised,
 # alone or two joined (`[date and time]`). Not a tag in capitals (`[TASK]`, `[ERROR]`), a Markdown
@@ -167,7 +168,14 @@ def shingles(text: str, size: int = SHINGLE) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(words[i : i + size]) for i in range(len(words) - size + 1))
 
 
+# The prompt's own clock line, "It is Monday 09:37." (weekday, zero-padded time, full stop), copied.
+_CLOCK_LINE = re.compile(r"\bIt is (?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day \d\d:\d\d\.(?!\d)")
+
+
 def _echo(text: str, extra: Iterable[str]) -> str | None:
+    clock = _CLOCK_LINE.search(text)
+    if clock:
+        return clock.group(0)
     folded = " ".join(_words(text))
     for signature in SIGNATURES:
         if re.search(rf"\b{signature}\b", folded):

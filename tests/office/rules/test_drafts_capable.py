@@ -86,6 +86,9 @@ MUST_PASS = [
     "Lunch at 12:30?",
     "Can we move the standup to 10:15 tomorrow?",
     "I'm out Friday; Ben covers on-call.",
+    "It is Monday, 9:37 and the build is green again.",
+    "Insert the SIM card (chip side down) before you boot it.",
+    "We meet Monday 09:30. Bring the numbers.",
 ]
 
 MUST_NOT_PASS = [
@@ -105,6 +108,8 @@ MUST_NOT_PASS = [
     ("I talked to [colleague] about [project], see [link].", TextRule.PLACEHOLDER),
     ("The deadline moved because of [reason].", TextRule.PLACEHOLDER),
     ("Hi [x], welcome aboard", TextRule.PLACEHOLDER),
+    ("Your message is here (insert text) for further discussion and feedback.", TextRule.PLACEHOLDER),
+    ("It is Monday 09:37. There are new messages...", TextRule.PROMPT_ECHO),
     ("[6] },{", TextRule.DEGENERATE),
     ("25% of your staff delivers...}},{'topicSaturation':6}]}", TextRule.DEGENERATE),
     ('ok"}, {"content": "yes', TextRule.DEGENERATE),
