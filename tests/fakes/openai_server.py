@@ -327,6 +327,11 @@ class _ChatHandler(BaseHTTPRequestHandler):
         except ValueError:
             self._send_json(400, {"error": {"message": "fake server: body is not JSON"}})
             return
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            # A request cut short (a call cancelled by a stop while it was being sent) has no
+            # messages: answered as a bad request, never handed to a test's handler.
+            self._send_json(400, {"error": {"message": "fake server: no messages in the body"}})
+            return
         fake._enter()
         try:
             spec = _resolve(fake._next_spec(body), body)
