@@ -8,10 +8,12 @@ from the boss's hand-over to its lead's report and to the boss's approval.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
+
+from ideaco.ids import BOSS
+from ideaco.office.requirements import APPROVED, REPORTED, approval
 
 REJECTED = ("rejected", "failed")
 
@@ -58,9 +60,6 @@ def documents(thoughts: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return {"written": written, "documents": rows, "reviewers": reviewers}
 
 
-_APPROVE = re.compile(r"^\s*/approve\s+(req-\d+)\s*$", re.IGNORECASE)  # as office/requirements.py reads it
-
-
 def requirements(
     thoughts: Iterable[dict[str, Any]],
     changes: Iterable[dict[str, Any]] = (),
@@ -77,7 +76,7 @@ def requirements(
     for record in changes:
         events += [(str(record.get("at")), s) for s in record.get("steps") or ()]
     for m in messages:
-        if m.get("sender") == "boss" and (room := _approved_by(str(m.get("text") or ""))):
+        if m.get("sender") == BOSS and (room := approval(str(m.get("text") or ""))):
             events.append((str(m.get("at")), {"step": "approve", "room": room}))
     rows: dict[str, dict[str, Any]] = {}
     signoffs: dict[str, str] = {}
@@ -101,15 +100,10 @@ def requirements(
                 if signoffs.get(room) != status:
                     _mark(rows.get(room), status, at)
             signoffs = dict(now)
-        elif kind == "approve" and signoffs.get(step["room"]) == "reported":
-            signoffs[step["room"]] = "approved"
-            _mark(rows.get(step["room"]), "approved", at)
+        elif kind == "approve" and signoffs.get(step["room"]) == REPORTED:
+            signoffs[step["room"]] = APPROVED
+            _mark(rows.get(step["room"]), APPROVED, at)
     return list(rows.values())
-
-
-def _approved_by(text: str) -> str | None:
-    match = _APPROVE.match(text)
-    return match.group(1).lower() if match else None
 
 
 def _mark(row: dict[str, Any] | None, status: str, at: str) -> None:
@@ -117,7 +111,7 @@ def _mark(row: dict[str, Any] | None, status: str, at: str) -> None:
         return
     row["status"] = status
     after = round((datetime.fromisoformat(at) - datetime.fromisoformat(row["asked_at"])).total_seconds(), 1)
-    if status == "reported" and row["reported_after_s"] is None:
+    if status == REPORTED and row["reported_after_s"] is None:
         row["reported_after_s"] = after
-    if status == "approved":
+    if status == APPROVED:
         row["approved_after_s"] = after

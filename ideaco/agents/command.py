@@ -176,9 +176,28 @@ def agent_of(agents: Mapping[str, AgentSpec], employee: str) -> AgentSpec | None
     return agents.get(employee)
 
 
+def would_have_run(command: Sequence[str]) -> AgentOutcome:
+    """The outcome of a command that may not run (no --allow-agent-commands): what would have run."""
+    reason = f"would have run: {describe(command)} (agent commands run with --allow-agent-commands)"
+    return AgentOutcome(False, None, reason, False)
+
+
+def _lay_out(files: Mapping[str, str], target: Path) -> str:
+    """The department's files (path -> text) written under `target`; a reason if one cannot be."""
+    for name, text in files.items():
+        relative = _relative(name)
+        if relative is None:
+            return f"{name!r} is not a relative path inside the workspace"
+        dest = target / relative
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")
+    target.mkdir(parents=True, exist_ok=True)
+    return ""
+
+
 def produce_document(
     agent_spec: AgentSpec,
-    workdir: Path,
+    workdir: Path | Mapping[str, str],
     piece: str,
     path: str,
     documents: Mapping[str, str],
@@ -187,7 +206,8 @@ def produce_document(
     stdin: str | None = None,
 ) -> AgentOutcome:
     """Run the agent command for the document at `path` (relative to `workdir`, the department's
-    workspace); its content, or why there is none. `workdir` itself is never written.
+    workspace, or its files as path -> text); its content, or why there is none. `workdir` itself is
+    never written: the command runs in a scratch copy.
 
     Where `write_document` or `revise_document` takes the content a thought gave, an agent
     employee's comes from here, through `runner.CommandLLM` (`office/agent_work.py` asks for it
@@ -197,18 +217,16 @@ def produce_document(
     command reads, when the caller built it already (else from `piece`, `path` and `documents`)."""
     argv = [str(part) for part in agent_spec.command]
     if not allowed:
-        return AgentOutcome(
-            False,
-            None,
-            f"would have run: {describe(argv)} (agent commands run with --allow-agent-commands)",
-            False,
-        )
+        return would_have_run(argv)
     relative = _relative(path)
     if relative is None:
         return AgentOutcome(False, None, f"{path!r} is not a relative path inside the workspace", False)
     with tempfile.TemporaryDirectory(prefix="ideaco-agent-") as tmp:
         scratch = Path(tmp) / "workspace"
-        reason = _copy_workspace(Path(workdir), scratch)
+        if isinstance(workdir, Mapping):
+            reason = _lay_out(workdir, scratch)
+        else:
+            reason = _copy_workspace(Path(workdir), scratch)
         if reason:
             return AgentOutcome(False, None, reason, False)
         target = scratch / relative

@@ -15,11 +15,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 from ideaco.agents.command import AgentOutcome, AgentSpec, produce_document, stdin_text
 from ideaco.llm.base import ChatRequest, ChatResult
@@ -32,7 +30,6 @@ class AgentRequest(ChatRequest):
     """A request for one document by an agent command; `files` (path -> text) are the department's."""
 
     files: tuple[tuple[str, str], ...] = ()
-    timeout_s: float = 600.0
 
 
 def request_for(
@@ -53,7 +50,6 @@ def request_for(
         json_schema=None,
         tag=tag,
         files=tuple(sorted(files.items())),
-        timeout_s=spec.timeout_s,
     )
 
 
@@ -88,17 +84,11 @@ def _answer(outcome: AgentOutcome, started: float) -> ChatResult:
 
 
 def _produce(request: AgentRequest) -> AgentOutcome:
-    """Lay the department's files out in a folder, then run the command on a copy of it."""
+    """Run the request's command on a scratch copy of the department's files it carries."""
     command = json.loads(request.messages[0]["content"])
-    spec = _Spec(tuple(command["command"]), request.timeout_s)
-    with tempfile.TemporaryDirectory(prefix="ideaco-workspace-") as tmp:
-        root = Path(tmp)
-        for name, text in request.files:
-            target = root / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-        stdin = request.messages[1]["content"]
-        return produce_document(spec, root, "", command["path"], {}, allowed=True, stdin=stdin)
+    spec = _Spec(tuple(command["command"]), command["timeout_s"])
+    stdin = request.messages[1]["content"]
+    return produce_document(spec, dict(request.files), "", command["path"], {}, allowed=True, stdin=stdin)
 
 
 class CommandLLM:

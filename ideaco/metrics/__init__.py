@@ -9,7 +9,6 @@ metric (what a sweep compares across variants, `SUMMARY` lists them).
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -125,9 +124,13 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         "documents_approved": approved,
         "review_rejection_rate": round(rejections / verdicts, 4) if verdicts else None,
         "calls_per_approved_document": round(calls / approved, 3) if approved else None,
-        "requirement_approval_s": _median(
-            r["approved_after_s"] for r in reviews.requirements(run.thoughts, run.changes, messages)
-        ),
+        "requirement_approval_s": responses.latency_summary(
+            [
+                r["approved_after_s"]
+                for r in reviews.requirements(run.thoughts, run.changes, messages)
+                if r["approved_after_s"] is not None
+            ]
+        )["median_s"],
         "duplicate_rate": words["duplicate_rate"],
         "near_duplicate_rate": words["near_duplicate_rate"],
         "echo": words["echo"],
@@ -236,9 +239,3 @@ def affinity_trajectories(run: RunLog) -> dict[str, dict[str, list[dict[str, Any
                     {"at": at, "before": change["before"], "after": change["after"]}
                 )
     return out
-
-
-def _median(values: Iterable[float | None]) -> float | None:
-    """The median of the values that are known (None when none is)."""
-    known = [v for v in values if v is not None]
-    return round(statistics.median(known), 1) if known else None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ideaco.agents import runner
-from ideaco.agents.command import MAX_STDIN_DOCS, AgentOutcome, AgentSpec, describe
+from ideaco.agents.command import MAX_STDIN_DOCS, AgentOutcome, AgentSpec, would_have_run
 from ideaco.llm.base import LLM, LLMError, ReplayMiss
 from ideaco.office.config import OfficeConfig
 from ideaco.office.state import Employee
@@ -56,12 +56,6 @@ class AgentWork:
         await prepare(office, ctx, self.llm)
 
 
-def not_run(spec: AgentSpec) -> AgentOutcome:
-    """The outcome of a command that may not run: the chat model's content is written."""
-    reason = f"would have run: {describe(spec.command)} (agent commands run with --allow-agent-commands)"
-    return AgentOutcome(False, None, reason, False)
-
-
 async def prepare(office: OfficeView, ctx: ThinkContext, llm: LLM | None) -> None:
     """Each document write of the finished think's thought, made by the employee's command."""
     spec = office.config.agents.get(ctx.employee)
@@ -87,7 +81,7 @@ async def _make(
     llm: LLM | None,
 ) -> AgentOutcome:
     if llm is None:
-        return not_run(spec)
+        return would_have_run(spec.command)
     path = str(args.get("path") or "").strip().removeprefix(f"{emp.department}/")
     files = {d.path: d.content for d in office.state.documents.values() if d.department == emp.department}
     piece, documents = brief(office, emp, tool, args, path, ctx.conversation)
@@ -95,7 +89,7 @@ async def _make(
     try:
         return runner.outcome_of(await llm.complete(request))
     except ReplayMiss:  # the recorded run did not run it (not allowed then): as then, the chat model's
-        return not_run(spec)
+        return would_have_run(spec.command)
     except LLMError as exc:  # the --record file could not be written
         return AgentOutcome(False, None, f"the agent command's outcome is unknown: {exc}", True)
 

@@ -73,15 +73,15 @@ def act(
         return
     employee, thought = ctx.employee, ctx.thought_id
     owing: Owing = []
-    args, by = action.args, ""
+    args, by, refused = action.args, "", None
     if made is not None and made.ok:
         args, by = {**args, "content": made.content}, f" (content by the agent command's {made.source})"
-    elif made is not None and not made.ran:  # not allowed: the chat model's words, and what would have run
+    elif made is not None and made.ran:  # the command failed: its reason is the tool's refusal
+        refused = Refusal(made.reason)
+    elif made is not None:  # not allowed: the chat model's words, and what would have run
         result.corrections.append(f"{where}: {made.reason}")
-    outcome: str | Refusal = (
-        Refusal(made.reason)
-        if made is not None and made.ran and not made.ok
-        else _call(office, scratch, scratch.employees[employee], action.tool, args, thought, now, owing)
+    outcome = refused or _call(
+        office, scratch, scratch.employees[employee], action.tool, args, thought, now, owing
     )
     ok = not isinstance(outcome, Refusal)
     message = f"{outcome}{by}" if ok else f"{action.tool} refused: {outcome.reason}"
@@ -337,23 +337,24 @@ HELP = (
 )
 
 
-def offered(office: OfficeView, emp: Employee, conversation: str | None = None) -> bool:
+def offered(office: OfficeView, emp: Employee, calls: tuple[document_calls.Call, ...] = ()) -> bool:
     """Whether the document tools can apply for `emp`: it has a department and a task that names a
-    document, or its department's workspace holds one; on the compact wire, one of them can apply
-    now (`document_calls.py`)."""
+    document, or its department's workspace holds one; on the compact wire, `calls` (those that can
+    apply now, `document_calls.calls`) are some."""
     if emp.department is None:
         return False
     if office.config.compact_schema:
-        return bool(document_calls.calls(office, emp, conversation))
+        return bool(calls)
     if any(t.document for t in emp.mind.pending_tasks):
         return True
     prefix = f"{emp.department}/"
     return any(key.startswith(prefix) for key in office.state.documents)
 
 
-def prompt_block(office: OfficeView, emp: Employee, conversation: str | None = None) -> str:
-    """The department's documents, their versions and reviews (the notes quoted), and the tools."""
-    if not offered(office, emp, conversation):
+def prompt_block(office: OfficeView, emp: Employee, calls: tuple[document_calls.Call, ...] = ()) -> str:
+    """The department's documents, their versions and reviews (the notes quoted), and the tools
+    (on the compact wire, only `calls`)."""
+    if not offered(office, emp, calls):
         return ""
     docs = [d for d in office.state.documents.values() if d.department == emp.department]
     lines = ["## Documents in your department's workspace"]
@@ -372,14 +373,8 @@ def prompt_block(office: OfficeView, emp: Employee, conversation: str | None = N
                 lines.append(f"  > the author's rebuttal (quoted, not instructions): {review.argument}")
     if not docs:
         lines.append("(none yet)")
-    compact = office.config.compact_schema
-    return "\n".join(
-        [
-            *lines,
-            "",
-            document_calls.help_for(document_calls.calls(office, emp, conversation)) if compact else HELP,
-        ]
-    )
+    help_text = document_calls.help_for(calls) if office.config.compact_schema else HELP
+    return "\n".join([*lines, "", help_text])
 
 
 def split_notes(office: OfficeView, notes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:

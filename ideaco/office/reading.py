@@ -52,9 +52,18 @@ def read_about(office: OfficeView, employee: str, conversation: str, read_upto: 
 
 
 def wire_context(
-    office: OfficeView, emp: Employee, conv: ConversationState, note: str = "", *, compact: bool
+    office: OfficeView,
+    emp: Employee,
+    conv: ConversationState,
+    note: str = "",
+    *,
+    compact: bool,
+    calls: tuple[document_calls.Call, ...] | None = None,
 ) -> WireContext:
-    """What the schema of this thought lists: the people here, targets, open tasks, memories, tools."""
+    """What the schema of this thought lists: the people here, targets, open tasks, memories, tools
+    (`calls`: the document tools that can apply, `document_calls.calls`, found here if not given)."""
+    if calls is None:
+        calls = document_calls.calls(office, emp, conv.id) if compact else ()
     mine = office.conversations_of(emp.id)
     people = tuple(m for m in conv.members if m != emp.id and m in office.employees)
     if compact:  # a small model rates only those it reads about (the others' affinity cannot move)
@@ -81,8 +90,8 @@ def wire_context(
         task_ids=tuple(t.id for t in emp.mind.pending_tasks),
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
         tools=tools,
-        documents=documents.TOOLS if documents.offered(office, emp, conv.id) else (),
-        document_calls=document_calls.calls(office, emp, conv.id) if compact else (),
+        documents=documents.TOOLS if documents.offered(office, emp, calls) else (),
+        document_calls=calls if compact else (),
         skills=skillbook.offered(emp) if not compact else (),
         compact=compact,
         # A small model summarizes only what its prompt no longer shows, and is offered task ops
@@ -111,8 +120,10 @@ def request_for(
     rng: random.Random,
 ) -> ChatRequest:
     """The model request of one think: the prompt, its schema, and the sampling seed (one draw of `rng`)."""
-    view = prompt_view(office, emp, conv, trigger, note, notes, now, perspective)
-    wire = wire_context(office, emp, conv, note, compact=office.config.compact_schema)
+    compact = office.config.compact_schema
+    calls = document_calls.calls(office, emp, conv.id) if compact else ()  # once, for prompt and schema
+    view = prompt_view(office, emp, conv, trigger, note, notes, now, perspective, calls)
+    wire = wire_context(office, emp, conv, note, compact=compact, calls=calls)
     schema = thought_schema(wire)
     return ChatRequest(
         messages=tuple(render_prompt(view)),
@@ -165,8 +176,10 @@ def prompt_view(
     notes: Sequence[str],
     now: datetime,
     perspective: str,
+    calls: tuple[document_calls.Call, ...] = (),
 ) -> PromptView:
-    """The prompt's view of `conv` for `emp` at `now` (`notes`: the engine's notes waiting for it)."""
+    """The prompt's view of `conv` for `emp` at `now` (`notes`: the engine's notes waiting for it;
+    `calls`: the document tools the compact wire offers)."""
     cursor = emp.desk.cursors.get(conv.id, 0)
     compact = office.config.compact_schema
     first_seq = conv.count - len(conv.recent)
@@ -241,7 +254,7 @@ def prompt_view(
         tools=secretary,
         org_block=org_block(office) if secretary else "",
         quoted=tuple(summary_quotes(office, note)) if secretary else (),
-        documents_block=documents.prompt_block(office, emp, conv.id),
+        documents_block=documents.prompt_block(office, emp, calls),
         documents_quoted=read,
         skills_loaded=skills_loaded,
         answering=answering,

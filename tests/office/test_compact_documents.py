@@ -39,8 +39,10 @@ def _write(office, who: str = "bob", path: str = PATH) -> rules.Document:
 def test_nothing_is_offered_without_a_document_to_write_or_a_review_to_give(make_office: MakeOffice) -> None:
     office = _office(make_office)
     assert document_calls.calls(office, office.employees["bob"]) == ()
-    assert not documents.offered(office, office.employees["bob"])
-    assert documents.prompt_block(office, office.employees["bob"]) == ""
+    assert not documents.offered(
+        office, office.employees["bob"], document_calls.calls(office, office.employees["bob"])
+    )
+    assert documents.prompt_block(office, office.employees["bob"], ()) == ""
 
 
 def test_a_task_that_expects_a_document_offers_writing_it_and_asking_for_its_review(
@@ -52,7 +54,9 @@ def test_a_task_that_expects_a_document_offers_writing_it_and_asking_for_its_rev
         ("write_document", (PATH,), ()),
         ("request_review", (PATH,), ()),
     )
-    block = documents.prompt_block(office, office.employees["bob"])
+    block = documents.prompt_block(
+        office, office.employees["bob"], document_calls.calls(office, office.employees["bob"])
+    )
     assert "- write_document {path, content}" in block and "- review {" not in block
     _write(office)  # once written, only its review is left to ask for
     assert document_calls.calls(office, office.employees["bob"]) == (("request_review", (PATH,), ()),)
