@@ -1,7 +1,7 @@
 """Run the benchmarks and print one table: `python -m benchmarks [--quick] [--only NAME ...]`.
 
 NAME is one of: engine, life, prompt, persistence, embedded, secretary, profile, sweep, people, viewer,
-concurrency, costs, requirement (comma-separated or repeated).
+concurrency, costs, requirement, flow (comma-separated or repeated).
 `--quick` uses tiny sizes (a smoke run, well under 30 s) and skips the embedded model.
 """
 
@@ -32,6 +32,7 @@ BENCHES = (
     "concurrency",
     "costs",
     "requirement",
+    "flow",
 )
 
 

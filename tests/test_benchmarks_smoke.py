@@ -76,3 +76,18 @@ def test_the_embedded_bench_finds_the_longest_wait_and_the_router() -> None:
     routed = RoutedLLM([object(), object()], router)  # type: ignore[list-item]
     assert _router(BudgetLLM(routed)) is router  # found through the stack's wrappers
     assert _router(BudgetLLM(object())) is None  # type: ignore[arg-type]
+
+
+def test_the_flow_trace_counts_the_thought_and_the_calls_back_into_the_engine(tmp_path) -> None:
+    import asyncio
+
+    from benchmarks import flow
+
+    trace = asyncio.run(flow.trace_thought(False, tmp_path))
+    assert "ideaco.mind.prompt" in trace.modules  # the think built a prompt
+    assert sum(trace.crossings.values()) > len(trace.modules)
+    calls_back = flow.Trace()
+    assert flow._stage("ideaco.office.decide.speech") == "decide"
+    assert flow._stage("ideaco.office.engine.office") == "engine"
+    assert flow._stage("ideaco.mind.prompt") == ""
+    assert calls_back.callbacks == 0

@@ -1,0 +1,274 @@
+"""The path of one thought through the package (issue 27, item 8): `python -m benchmarks --only flow`.
+
+Two scripted thoughts are traced with `sys.setprofile`, from the wake that starts them to the end
+of their resolve (the wake, the think's begin and its finish: the three events of the office that
+belong to that thought, nothing else of the office's run):
+
+- `speak`: the boss writes to Alice in her 1-on-1; she answers with one line.
+- `dm+ops`: the same, and she also DMs Bob and writes a task, a memory and a relationship op.
+
+Printed for each: the ideaco modules entered, the calls from one ideaco module into another, and
+the calls from a module of `office.decide` or `office.resolve` into `office.engine` (a call back
+into the engine: a stage handing a value down never calls up). Counts, not times: the same on any
+machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from benchmarks.table import Row
+from ideaco.llm.base import ChatRequest, ChatResult, Usage
+
+NAME = "flow"
+START = datetime(2026, 1, 5, 9, 0)
+PACKAGE = Path(__import__("ideaco").__file__).resolve().parent
+SCENARIO = {
+    "name": "flow",
+    "company": "Acme Labs",
+    "start": START.isoformat(),
+    "departments": [{"id": "eng", "name": "Engineering", "members": ["alice", "bob"]}],
+    "employees": [
+        {"id": "alice", "name": "Alice", "role": "Engineer", "archetype": "old-hand"},
+        {"id": "bob", "name": "Bob", "role": "Engineer", "archetype": "warm-hearted"},
+    ],
+}
+LINE = "Yes, the API draft will be ready by noon."
+
+
+def _answer(ops: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "innerThoughts": "the boss asks about the draft",
+        "topicSaturation": 2,
+        "interestLevel": 8,
+        "shouldSpeak": True,
+        "reason": "the boss asked me",
+        "messages": [{"content": LINE}],
+        "actions": [],
+        "memorySummary": None,
+        "memoryOps": [],
+        "relationshipOps": [],
+        "taskOps": [],
+    }
+    if ops:
+        out["actions"] = [
+            {"tool": "send_message", "args": {"to": "bob", "content": "Can you review the draft?"}}
+        ]
+        out["memoryOps"] = [
+            {
+                "op": "add",
+                "type": "long_term",
+                "content": "The draft is due at noon",
+                "category": "task",
+                "importance": 7,
+            }
+        ]
+        out["relationshipOps"] = [
+            {"employeeId": "bob", "name": "Bob", "impression": "reliable", "affinity": 60}
+        ]
+        out["taskOps"] = [{"op": "create", "description": "Finish the API draft", "type": "oneshot"}]
+    return out
+
+
+class _Model:
+    """Alice's scripted answer; everyone else stays silent."""
+
+    def __init__(self, ops: bool) -> None:
+        self.ops = ops
+
+    async def complete(self, request: ChatRequest) -> ChatResult:
+        import json
+
+        mine = request.tag.startswith("alice in boss:alice")
+        body = _answer(self.ops) if mine else {**_answer(False), "shouldSpeak": False, "messages": []}
+        return ChatResult(content=json.dumps(body), model=request.model, usage=Usage(10, 5), latency_ms=1.0)
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _module(frame: FrameType) -> str | None:
+    path = frame.f_code.co_filename
+    if not path.startswith(str(PACKAGE)):
+        return None
+    return frame.f_globals.get("__name__")
+
+
+# Until the office is in stage packages, its flat modules by the stage they will belong to.
+_FLAT = {
+    **dict.fromkeys(
+        ("thinking", "saying", "speaking", "documents", "org", "toolchain", "skillbook"), "decide"
+    ),
+    **dict.fromkeys(("requirements", "scratch", "agent_work"), "decide"),
+    **dict.fromkeys(("applying", "between", "records"), "resolve"),
+    **dict.fromkeys(("office", "ahead", "calls", "build", "persistence", "starting", "upcoming"), "engine"),
+}
+
+
+def _stage(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) > 3 and parts[1] == "office":
+        return parts[2]
+    return _FLAT.get(parts[2], "") if len(parts) == 3 and parts[1] == "office" else ""
+
+
+@dataclass
+class Trace:
+    modules: set[str] = field(default_factory=set)
+    crossings: Counter = field(default_factory=Counter)
+    callbacks: int = 0
+
+    def __call__(self, frame: FrameType, event: str, _arg: Any) -> None:
+        if event != "call":
+            return
+        callee = _module(frame)
+        if callee is None:
+            return
+        self.modules.add(callee)
+        caller = frame.f_back and _module(frame.f_back)
+        if caller and caller != callee:
+            self.crossings[(caller, callee)] += 1
+            if _stage(caller) in ("decide", "resolve") and _stage(callee) == "engine":
+                self.callbacks += 1
+
+
+async def trace_thought(ops: bool, tmp: Path) -> Trace:
+    """The trace of Alice's one thought after the boss's line in her 1-on-1."""
+    from ideaco.office.build import office_from_scenario
+    from ideaco.scenario import Scenario
+
+    clock_mod = _clock()
+    journal_mod = _journal()
+    office = office_from_scenario(
+        Scenario.model_validate(SCENARIO),
+        tmp,
+        llm=_Model(ops),
+        clock=clock_mod.SimClock(START),
+        seed=1,
+        journal=journal_mod.MemoryJournal(),
+    )
+    office.start()
+    await office.run(timedelta(seconds=1))
+    trace = Trace()
+    traced = ("_on_wake", "begin_think", "_finish")
+    originals = {name: getattr(office, name) for name in traced}
+
+    def wrap(name: str):
+        original = originals[name]
+
+        if asyncio.iscoroutinefunction(original):
+
+            async def run_async(*args: Any, **kwargs: Any) -> Any:
+                if not _is_alice(name, args):
+                    return await original(*args, **kwargs)
+                sys.setprofile(trace)
+                try:
+                    return await original(*args, **kwargs)
+                finally:
+                    sys.setprofile(None)
+
+            return run_async
+
+        def run(*args: Any, **kwargs: Any) -> Any:
+            if not _is_alice(name, args):
+                return original(*args, **kwargs)
+            sys.setprofile(trace)
+            try:
+                return original(*args, **kwargs)
+            finally:
+                sys.setprofile(None)
+
+        return run
+
+    for name in traced:
+        setattr(office, name, wrap(name))
+    office.post_as_boss("boss:alice", "Alice, is the API draft on track?")
+    spoke = lambda: any(m["sender"] == "alice" for m in office.journal.messages)  # noqa: E731
+    while not spoke():
+        if not await office.step():
+            raise RuntimeError("Alice never answered")
+    return trace
+
+
+def _is_alice(name: str, args: tuple[Any, ...]) -> bool:
+    if name == "_finish":
+        return getattr(args[0], "employee", None) == "alice"
+    return bool(args) and args[0] == "alice"
+
+
+def _clock():
+    from ideaco.office import clock
+
+    return clock
+
+
+def _journal():
+    from ideaco.office import journal
+
+    return journal
+
+
+async def measure(quick: bool = False) -> list[Row]:
+    import tempfile
+
+    rows: list[Row] = []
+    targets = {"speak": (15, 80), "dm+ops": (None, 120)}
+    for label, ops in (("speak", False), ("dm+ops", True)):
+        with tempfile.TemporaryDirectory() as tmp:
+            trace = await trace_thought(ops, Path(tmp))
+        office = sum(1 for m in trace.modules if m.startswith("ideaco.office"))
+        crossings = sum(trace.crossings.values())
+        top = ", ".join(
+            f"{a.split('.')[-1]}->{b.split('.')[-1]} {n}" for (a, b), n in trace.crossings.most_common(3)
+        )
+        max_modules, max_calls = targets[label]
+        if max_modules is not None:
+            rows.append(
+                Row(
+                    NAME,
+                    f"modules entered, one thought ({label})",
+                    len(trace.modules),
+                    "",
+                    "",
+                    f"<= {max_modules}",
+                    len(trace.modules) <= max_modules,
+                    f"{office} of them in office/",
+                )
+            )
+        rows.append(
+            Row(
+                NAME,
+                f"calls across module boundaries ({label})",
+                crossings,
+                "",
+                "",
+                f"<= {max_calls}",
+                crossings <= max_calls,
+                f"most: {top}",
+            )
+        )
+        rows.append(
+            Row(
+                NAME,
+                f"calls back into the engine from decide/resolve ({label})",
+                trace.callbacks,
+                "",
+                "",
+                "0",
+                trace.callbacks == 0,
+            )
+        )
+    return rows
+
+
+if __name__ == "__main__":
+    from benchmarks.table import markdown
+
+    print(markdown(asyncio.run(measure())))
