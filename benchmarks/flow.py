@@ -141,7 +141,7 @@ class Trace:
 
 async def trace_thought(ops: bool, tmp: Path) -> Trace:
     """The trace of Alice's one thought after the boss's line in her 1-on-1."""
-    from ideaco.office.build import office_from_scenario
+    from ideaco.office.engine.build import office_from_scenario
     from ideaco.scenario import Scenario
 
     clock_mod = _clock()
@@ -204,13 +204,13 @@ def _is_alice(name: str, args: tuple[Any, ...]) -> bool:
 
 
 def _clock():
-    from ideaco.office import clock
+    from ideaco.office.engine import clock
 
     return clock
 
 
 def _journal():
-    from ideaco.office import journal
+    from ideaco.office.resolve import journal
 
     return journal
 

@@ -18,13 +18,13 @@ import yaml
 from benchmarks.policies import PollingWakes
 from ideaco.llm.config import LLMSettings
 from ideaco.llm.factory import LLMStack, build_llm
-from ideaco.office.ahead import Ahead
-from ideaco.office.build import office_from_scenario
-from ideaco.office.clock import Clock, SimClock
-from ideaco.office.config import config_for
-from ideaco.office.journal import MemoryJournal, RunJournal
-from ideaco.office.office import Office
-from ideaco.office.waking import WakePolicy
+from ideaco.office.engine.build import office_from_scenario
+from ideaco.office.engine.clock import Clock, SimClock
+from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.office import Office
+from ideaco.office.perceive.waking import WakePolicy
+from ideaco.office.resolve.journal import MemoryJournal, RunJournal
+from ideaco.office.rules.config import config_for
 from ideaco.persona import ARCHETYPES
 from ideaco.scenario import Scenario
 from ideaco.store.rundir import RunDir

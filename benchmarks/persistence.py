@@ -29,9 +29,10 @@ from ideaco.cycle import Phase, Trigger
 from ideaco.llm.base import ChatResult, Usage
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.thought import validate_thought
-from ideaco.office.clock import SimClock
-from ideaco.office.office import Office
-from ideaco.office.thinking import ThinkContext, decide
+from ideaco.office.core.think import ThinkContext
+from ideaco.office.decide.decision import decide
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.engine.office import Office
 
 NAME = "persistence"
 FLAT = 1.25  # "flat": the cost at 100x the events within this factor

@@ -15,9 +15,9 @@ from typing import Any
 from benchmarks.embedded import busy_embedded, embedded_stack
 from benchmarks.table import Row
 from ideaco.ids import SECRETARY
-from ideaco.office.build import office_from_scenario
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
+from ideaco.office.engine.build import office_from_scenario
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.scenario import Scenario
 
 NAME = "secretary"

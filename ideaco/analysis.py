@@ -350,5 +350,5 @@ def report(run: RunLog, hist: History | None = None) -> dict[str, Any]:
             "by_employee": {e: [p.to_dict(start) for p in pts] for e, pts in hist.stamina.items()},
         },
     }
-    work = documents(run.thoughts) | {"requirements": requirements(run.thoughts, run.changes, run.messages)}
+    work = documents(run.thoughts) | {"requirements": requirements(run.thoughts, run.changes)}
     return out | ({"documents": work} if work["documents"] else {})  # a run that wrote none: as before

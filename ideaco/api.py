@@ -29,8 +29,8 @@ from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
 from ideaco.mind.memory import MemoryItem
 from ideaco.mind.tasks import Task
-from ideaco.office.conversation import Message
-from ideaco.office.office import Office
+from ideaco.office.core.conversation import Message
+from ideaco.office.engine.office import Office
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, parse_run_duration, read_log
 from ideaco.store.runlog import RunLog
 

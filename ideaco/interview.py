@@ -22,8 +22,8 @@ from ideaco.mind.interview import ANSWER_CHARS, SCHEMA, Interviewee, interview_p
 from ideaco.mind.mind import Mind
 from ideaco.mind.prompt import Person
 from ideaco.mind.stamina import Stamina
-from ideaco.office.config import Switches
-from ideaco.office.view import OfficeView
+from ideaco.office.perceive.view import OfficeView
+from ideaco.office.rules.config import Switches
 from ideaco.store.runlog import MOMENT_FORMS, EmployeeRecord, RunLog, parse_moment
 
 MAX_TOKENS = 400

@@ -12,8 +12,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from ideaco.ids import BOSS
-from ideaco.office.requirements import APPROVED, REPORTED, approval
+from ideaco.office.decide.tools.requirements import APPROVED, REPORTED
 
 REJECTED = ("rejected", "failed")
 
@@ -61,23 +60,18 @@ def documents(thoughts: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 
 def requirements(
-    thoughts: Iterable[dict[str, Any]],
-    changes: Iterable[dict[str, Any]] = (),
-    messages: Iterable[dict[str, Any]] = (),
+    thoughts: Iterable[dict[str, Any]], changes: Iterable[dict[str, Any]] = ()
 ) -> list[dict[str, Any]]:
     """Each requirement: when the boss handed it over, and how long until its lead reported it done
     and until the boss approved it (seconds of simulated time; None while it has not happened).
 
-    Read from what was applied (the lead's task, the company's sign-offs) and from the boss's
-    `/approve req-N` lines, which sign a reported requirement off."""
+    Read from what was applied (the lead's task, the company's sign-offs), by thoughts and by the
+    changes between them (the boss's `/approve req-N` line is one, with the sign-off it applied)."""
     events: list[tuple[str, dict[str, Any]]] = []
     for record in thoughts:
         events += [(str(record.get("at")), s) for s in (record.get("applied") or {}).get("steps") or ()]
     for record in changes:
         events += [(str(record.get("at")), s) for s in record.get("steps") or ()]
-    for m in messages:
-        if m.get("sender") == BOSS and (room := approval(str(m.get("text") or ""))):
-            events.append((str(m.get("at")), {"step": "approve", "room": room}))
     rows: dict[str, dict[str, Any]] = {}
     signoffs: dict[str, str] = {}
     for at, step in sorted(events, key=lambda e: e[0]):
@@ -100,9 +94,6 @@ def requirements(
                 if signoffs.get(room) != status:
                     _mark(rows.get(room), status, at)
             signoffs = dict(now)
-        elif kind == "approve" and signoffs.get(step["room"]) == REPORTED:
-            signoffs[step["room"]] = APPROVED
-            _mark(rows.get(step["room"]), APPROVED, at)
     return list(rows.values())
 
 

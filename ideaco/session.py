@@ -22,15 +22,15 @@ from ideaco.llm.config import LLMSettings, model_for
 from ideaco.llm.factory import LLMStack
 from ideaco.mind.tasks import counts_by_status
 from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, speculate_for
-from ideaco.office.agent_work import AgentWork
-from ideaco.office.ahead import Ahead
-from ideaco.office.build import StateError as ResumeError
-from ideaco.office.build import check_resumable, office_from_scenario, office_from_state
-from ideaco.office.clock import Clock, SimClock
-from ideaco.office.config import OfficeConfig, Switches, config_for
-from ideaco.office.journal import MemoryJournal, RunJournal
-from ideaco.office.office import Office
-from ideaco.office.summary import add_session_calls, calls_section, stop_reason, summarize
+from ideaco.office.engine.agent_work import AgentWork
+from ideaco.office.engine.build import StateError as ResumeError
+from ideaco.office.engine.build import check_resumable, office_from_scenario, office_from_state
+from ideaco.office.engine.clock import Clock, SimClock
+from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.office import Office
+from ideaco.office.resolve.journal import MemoryJournal, RunJournal
+from ideaco.office.resolve.summary import add_session_calls, calls_section, stop_reason, summarize
+from ideaco.office.rules.config import OfficeConfig, Switches, config_for
 from ideaco.persona import PersonaError
 from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration, scenario_problems
 from ideaco.shipped import is_shipped, locate_scenario

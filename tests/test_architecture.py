@@ -78,24 +78,28 @@ def test_mind_and_llm_never_import_office_or_cli_and_nothing_imports_cli() -> No
 
 def test_inside_the_office_nothing_imports_the_office_back() -> None:
     graph = _imports()
-    importers = sorted(n for n, targets in graph.items() if "ideaco.office.office" in targets)
-    assert all(not n.startswith("ideaco.office.") or n == "ideaco.office.build" for n in importers), importers
+    importers = sorted(n for n, targets in graph.items() if "ideaco.office.engine.office" in targets)
+    assert all(not n.startswith("ideaco.office.") or n == "ideaco.office.engine.build" for n in importers), (
+        importers
+    )
 
 
-MAX_LINES = 420  # "no module over about 400 lines": 5% slack, no exceptions
+# A module that is one job may reach about 600 lines (issue 27, item 6); the cap flags one doing two
+# jobs, and is never a reason to place code: a job that outgrows it becomes a package.
+MAX_LINES = 600
 
 
-def test_no_module_over_about_400_lines() -> None:
+def test_no_module_over_about_600_lines() -> None:
     long = {
         name: n for name, path in _modules().items() if (n := len(path.read_text().splitlines())) > MAX_LINES
     }
     assert not long, long
 
 
-def test_only_the_office_applies_steps() -> None:
-    """office/applying.py is the body of Office.resolve: no other module calls into it."""
-    importers = sorted(n for n, targets in _imports().items() if "ideaco.office.applying" in targets)
-    assert importers == ["ideaco.office.office"]
+def test_only_the_engine_applies_steps() -> None:
+    """office/resolve/apply.py is the body of Office.resolve: only the engine calls into it."""
+    importers = sorted(n for n, targets in _imports().items() if "ideaco.office.resolve.apply" in targets)
+    assert importers == ["ideaco.office.engine.office", "ideaco.office.engine.starting"]
 
 
 def test_the_line_cap_holds_as_formatted() -> None:
@@ -111,3 +115,63 @@ def test_the_line_cap_holds_as_formatted() -> None:
         if pattern.search(line)
     ]
     assert not found, found
+
+
+# The office's stages (ideaco/office/__init__.py): which stages each may import.
+STAGES = {
+    "core": {"core"},
+    "rules": {"rules", "core"},
+    "perceive": {"perceive", "rules", "core"},
+    "decide": {"decide", "perceive", "rules", "core"},
+    "resolve": {"resolve", "perceive", "rules", "core"},
+    "engine": {"engine", "resolve", "decide", "perceive", "rules", "core"},
+}
+# Imports against the direction still to be taken out (issue 27): this list only shrinks.
+AGAINST_THE_DIRECTION: set[tuple[str, str]] = {
+    ("core.state", "rules.documents"),
+    ("core.steps", "rules.documents"),
+    ("core.steps", "rules.drafts"),
+    ("perceive.document_tools", "decide.tools.requirements"),
+    ("perceive.reading", "decide.tools.documents"),
+    ("perceive.reading", "decide.tools.org"),
+    ("perceive.taskboard", "decide.scratch"),
+}
+
+
+def _stage(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[1] == "office" else None
+
+
+def _against_the_direction(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    found = set()
+    for name, targets in graph.items():
+        stage = _stage(name)
+        for target in targets:
+            other = _stage(target)
+            if stage and other and other not in STAGES[stage]:
+                found.add((name.removeprefix("ideaco.office."), target.removeprefix("ideaco.office.")))
+    return found
+
+
+def test_every_office_module_is_in_a_stage() -> None:
+    modules = _modules()
+    flat = [
+        n
+        for n, path in modules.items()
+        if n.startswith("ideaco.office.") and _stage(n) is None and path.name != "__init__.py"
+    ]
+    assert flat == [], flat
+    assert {n.split(".")[2] for n in _modules() if _stage(n)} == set(STAGES)
+
+
+def test_the_stages_import_down_only() -> None:
+    found = _against_the_direction(_imports())
+    assert found - AGAINST_THE_DIRECTION == set(), sorted(found - AGAINST_THE_DIRECTION)
+    assert AGAINST_THE_DIRECTION - found == set(), f"taken out: drop {sorted(AGAINST_THE_DIRECTION - found)}"
+
+
+def test_the_direction_check_finds_an_import_up() -> None:
+    graph = {"ideaco.office.decide.speech": {"ideaco.office.engine.office", "ideaco.office.core.state"}}
+    assert _against_the_direction(graph) == {("decide.speech", "engine.office")}
+    assert _against_the_direction({"ideaco.office.engine.office": {"ideaco.office.decide.speech"}}) == set()

@@ -12,9 +12,9 @@ from ideaco.llm.config import resolve_settings
 from ideaco.llm.embedded import ModelMissing, find_default_model
 from ideaco.llm.factory import build_llm
 from ideaco.mind.thought import validate_thought
-from ideaco.office.build import office_from_scenario
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
+from ideaco.office.engine.build import office_from_scenario
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.scenario import load_scenario
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "rest-vs-graphql.yaml"

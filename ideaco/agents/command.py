@@ -210,7 +210,7 @@ def produce_document(
     never written: the command runs in a scratch copy.
 
     Where `write_document` or `revise_document` takes the content a thought gave, an agent
-    employee's comes from here, through `runner.CommandLLM` (`office/agent_work.py` asks for it
+    employee's comes from here, through `runner.CommandLLM` (`office/engine/agent_work.py` asks for it
     before the think is decided): a refused outcome is the tool's refusal (its reason the employee
     reads), and the content lands in `applied` like any other, so a resume rebuilds it without
     running the command again and a replay answers it from the recording. `stdin`: what the

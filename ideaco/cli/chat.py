@@ -32,10 +32,10 @@ from ideaco.cli.stdin_lines import start_reader
 from ideaco.cycle import Phase
 from ideaco.errors import IdeacoError
 from ideaco.ids import boss_conversation_id
-from ideaco.office.clock import RealClock, SimClock
-from ideaco.office.office import Office
+from ideaco.office.decide.speech import outsiders
+from ideaco.office.engine.clock import RealClock, SimClock
+from ideaco.office.engine.office import Office
 from ideaco.office.rules import holds
-from ideaco.office.speaking import outsiders
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, open_new_company, read_log
 
 QUIT_REASON = "the boss left the chat"

@@ -23,8 +23,8 @@ from ideaco.ids import BOSS_CHAT_PREFIX, SECRETARY, boss_chat_owner, boss_conver
 from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
 from ideaco.mind import tasks as task_rules
-from ideaco.office.conversation import ConversationKind
-from ideaco.office.office import Office
+from ideaco.office.core.conversation import ConversationKind
+from ideaco.office.engine.office import Office
 from ideaco.scenario import parse_duration
 
 MIND_DEFAULT = 5  # thoughts shown by /mind

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from ideaco.bounds import MAX_SPEED, MIN_SPEED
 from ideaco.cli.display import safe_text
-from ideaco.office.office import Office
+from ideaco.office.engine.office import Office
 from ideaco.store.runlog import RunLog, RunLogError
 
 KEY = "chat"

@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ideaco.ids import BOSS, SECRETARY, SYSTEM
-from ideaco.office.conversation import ESCALATION, Message
+from ideaco.office.core.conversation import ESCALATION, Message
 
 PALETTE = (
     "cyan",

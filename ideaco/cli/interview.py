@@ -22,7 +22,7 @@ from ideaco.ids import resolve_id
 from ideaco.interview import Answer, InterviewError, ask_everyone, employee_model, interviewees, parse_at
 from ideaco.llm.base import LLMError
 from ideaco.llm.config import model_for
-from ideaco.office.config import config_for
+from ideaco.office.rules.config import config_for
 from ideaco.scenario import Scenario
 from ideaco.session import ModelOptions, open_llm, resolve_model_settings
 from ideaco.store.runlog import RunLog, RunLogError

@@ -16,9 +16,9 @@ from rich.text import Text
 from ideaco.cli.chat_commands import Command, CommandError, rooms
 from ideaco.cli.display import safe_text
 from ideaco.ids import SECRETARY, SYSTEM, boss_conversation_id
-from ideaco.office.conversation import Message
-from ideaco.office.office import Office
-from ideaco.office.org import ToolResult
+from ideaco.office.core.conversation import Message
+from ideaco.office.decide.tools.org import ToolResult
+from ideaco.office.engine.office import Office
 from ideaco.persona import ARCHETYPES
 
 

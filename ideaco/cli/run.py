@@ -15,8 +15,8 @@ from rich.text import Text
 from ideaco.cli import signals
 from ideaco.cli.display import Transcript, format_duration, safe_text, summary_table
 from ideaco.cli.errors import UserError, write_failure
-from ideaco.office.office import Office
-from ideaco.office.summary import ENDED, calls_line
+from ideaco.office.engine.office import Office
+from ideaco.office.resolve.summary import ENDED, calls_line
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new
 
 

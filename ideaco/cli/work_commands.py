@@ -2,7 +2,7 @@
 pieces and documents) and `/approve REQ` (the boss signs a reported requirement off).
 
 `/approve` is a boss line in the lead's boss chat (`/approve req-1`), applied where every boss
-line is (office/applying.py), so the logs keep it and a resume replays it.
+line is (office/resolve/apply.py), so the logs keep it and a resume replays it.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from rich.text import Text
 from ideaco.cli.display import safe_text
 from ideaco.ids import boss_conversation_id
 from ideaco.mind.board import REQUIREMENT_ROOM
-from ideaco.office import requirements
-from ideaco.office.office import Office
+from ideaco.office.decide.tools import requirements
+from ideaco.office.engine.office import Office
 
 
 class WorkCommandError(ValueError):

@@ -1,6 +1,6 @@
 """Tentative calls: a call made before anyone knows whether its answer will be used.
 
-A caller that asks ahead (the office's early thinks, `office/ahead.py`) runs the call in a task
+A caller that asks ahead (the office's early thinks, `office/engine/early.py`) runs the call in a task
 whose context holds a `Tentative`. The layers of the stack read it:
 - what must happen only for an answer that is used (a `--record` line) is deferred to it: done
   when the caller commits the call, forgotten when it drops it (`deferred`);

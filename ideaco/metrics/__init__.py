@@ -127,7 +127,7 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         "requirement_approval_s": responses.latency_summary(
             [
                 r["approved_after_s"]
-                for r in reviews.requirements(run.thoughts, run.changes, messages)
+                for r in reviews.requirements(run.thoughts, run.changes)
                 if r["approved_after_s"] is not None
             ]
         )["median_s"],

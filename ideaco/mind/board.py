@@ -18,7 +18,7 @@ from ideaco.mind.tasks import Task, normalize_claim_key
 
 UNOWNED_ALERT = timedelta(minutes=30)  # nobody claimed it: its department's lead hears of it
 SHOWN = 5  # claimable tasks a prompt lists at most
-REQUIREMENT_ROOM = "req-"  # a requirement's work room: req-<n> (office/org.py)
+REQUIREMENT_ROOM = "req-"  # a requirement's work room: req-<n> (office/decide/tools/org.py)
 UNOWNED = "unowned"  # the alert level a lead's desk notes, like a task's urgency
 OPENED = "opened"  # the level a member's desk notes once work on the board was open to it in a think
 

@@ -200,7 +200,7 @@ class JsonlLog:
     def sync(self) -> None:
         """Force what was written to disk (each write reaches the OS at once; this survives a power cut).
 
-        Called at every checkpoint before state.json is replaced, and on close (`office/journal.py`).
+        Called at every checkpoint before state.json is replaced, and on close (`office/resolve/journal.py`).
         """
         if self._fd is not None:
             os.fsync(self._fd)

@@ -20,7 +20,7 @@ from ideaco.store.state import StateStore
 STATE = "state.json"
 MESSAGES = "messages.jsonl"
 THOUGHTS = "thoughts.jsonl"
-CHANGES = "changes.jsonl"  # what changed between thoughts (office/between.py)
+CHANGES = "changes.jsonl"  # what changed between thoughts (office/resolve/between.py)
 SUMMARY = "summary.json"
 RUN_FILES = (STATE, MESSAGES, THOUGHTS, CHANGES, SUMMARY)
 DEFAULT_ROOT = Path("runs")

@@ -257,7 +257,7 @@ class ThoughtRecord(_Record):
 
 
 class ChangeRecord(_Record):
-    """A line of changes.jsonl: what changed between thoughts (office/between.py)."""
+    """A line of changes.jsonl: what changed between thoughts (office/resolve/between.py)."""
 
     at: Moment
     cause: str

@@ -5,7 +5,7 @@ run. Here writes stay in memory (a caching middleware that never flushes on its 
 checkpoints: one atomic write of the current state, however many saves came before.
 
 The `meta` table's `layout_version` is this file's layout (TinyDB tables and their shapes); what the
-office keeps in it has its own `office.format_version` (`office/state.py`), the one format number a
+office keeps in it has its own `office.format_version` (`office/core/state.py`), the one format number a
 reader asks about. Files written before the two had different names say `meta.format_version`.
 """
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ideaco.office.config import SWITCHES, WAKES, Switches
+from ideaco.office.rules.config import SWITCHES, WAKES, Switches
 
 VALUES = {name: ("adaptive", "broadcast") if name == "wake" else ("on", "off") for name in SWITCHES}
 assert VALUES["wake"] == WAKES

@@ -172,7 +172,7 @@ def test_without_the_flag_the_run_says_in_one_line_what_would_have_run() -> None
 
 def test_the_office_knows_its_agent_employees_and_a_resume_too() -> None:
     from ideaco.agents.command import agent_of
-    from ideaco.office.config import config_for
+    from ideaco.office.rules.config import config_for
     from ideaco.scenario import Scenario
 
     data = {

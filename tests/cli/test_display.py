@@ -13,8 +13,8 @@ from rich.console import Console
 
 from ideaco.cli.display import Transcript, format_duration, safe_text, summary_table
 from ideaco.ids import BOSS, SYSTEM
-from ideaco.office.conversation import Message
-from ideaco.office.stats import RunStats
+from ideaco.office.core.conversation import Message
+from ideaco.office.core.stats import RunStats
 
 START = datetime(2026, 1, 5, 9, 0, 0)
 

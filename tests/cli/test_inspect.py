@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from ideaco.cli import inspect as inspect_mod
 from ideaco.cli.inspect import JsonlTail, follow
 from ideaco.cli.main import app
-from ideaco.office.build import office_from_scenario
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import RunJournal
+from ideaco.office.engine.build import office_from_scenario
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.resolve.journal import RunJournal
 from ideaco.scenario import Scenario
 from ideaco.store.jsonl import JsonlError, dumps
 from ideaco.store.rundir import RunDir
@@ -30,7 +30,7 @@ LLM = {"model": "m", "prompt_tokens": 120, "completion_tokens": 30, "cached_toke
 
 
 def record(id: str, at: str, employee: str, conversation: str, **kw: Any) -> dict[str, Any]:
-    """A thoughts.jsonl line as ideaco.office.thinking writes it."""
+    """A thoughts.jsonl line as ideaco.office.decide.decision writes it."""
     base: dict[str, Any] = {
         "id": id,
         "at": f"2026-01-05T{at}",

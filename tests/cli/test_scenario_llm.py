@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 
 from ideaco.cli.main import app
 from ideaco.llm.config import MAX_TOKENS_RENAMED
-from ideaco.office.config import config_for
+from ideaco.office.rules.config import config_for
 from ideaco.scenario import load_scenario
 from tests.cli.test_run import CLEAN_ENV, SCENARIO, fake  # noqa: F401 - a fixture
 

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from ideaco.office.build import office_from_state
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
+from ideaco.office.engine.build import office_from_state
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.store.state import StateStore
 from tests.fakes.llm import ScriptedLLM
 from tests.fakes.openai_server import FakeOpenAIServer, Reply, last_user_content

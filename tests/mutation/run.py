@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = {
-    "summary": (["ideaco/office/summary.py"], ["tests/office/test_summary.py"]),
+    "summary": (["ideaco/office/resolve/summary.py"], ["tests/office/test_summary.py"]),
     "metrics": (
         [f"ideaco/metrics/{m}.py" for m in ("__init__", "text", "responses", "social")],
         ["tests/metrics"],

@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 
 from ideaco.llm.base import ChatRequest
-from ideaco.office.build import office_from_scenario
-from ideaco.office.clock import SimClock
-from ideaco.office.config import Switches, config_for
-from ideaco.office.journal import MemoryJournal
-from ideaco.office.office import Office
+from ideaco.office.engine.build import office_from_scenario
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.engine.office import Office
+from ideaco.office.resolve.journal import MemoryJournal
+from ideaco.office.rules.config import Switches, config_for
 from ideaco.scenario import Scenario
 from tests.fakes.llm import ScriptedLLM
 

@@ -25,12 +25,12 @@ from ideaco.llm import tentative
 from ideaco.llm.base import BudgetExhausted, ChatRequest, LLMRateLimited, LLMServerError, LLMTimeout
 from ideaco.llm.budget import BudgetLLM
 from ideaco.llm.limits import LimitedLLM, Permits
-from ideaco.office import upcoming
-from ideaco.office.ahead import Ahead
-from ideaco.office.build import office_from_scenario
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
-from ideaco.office.office import Office
+from ideaco.office.engine import upcoming
+from ideaco.office.engine.build import office_from_scenario
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.office import Office
+from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.scenario import load_scenario
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import ROOM, DelayedLLM, thought, who

@@ -14,12 +14,12 @@ import pytest
 
 from ideaco.cycle import Phase
 from ideaco.llm.base import ChatRequest
-from ideaco.office import thinking
-from ideaco.office.build import office_from_scenario, office_from_state
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
-from ideaco.office.office import Office
-from ideaco.office.persistence import snapshot
+from ideaco.office.decide import decision
+from ideaco.office.engine.build import office_from_scenario, office_from_state
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.engine.office import Office
+from ideaco.office.engine.persistence import snapshot
+from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.scenario import load_scenario
 from tests.fakes.llm import ScriptedLLM
 from tests.guard.scripted import as_content, respond
@@ -77,9 +77,9 @@ def state_of(office: Office) -> tuple[Any, ...]:
 async def test_a_think_only_reads_the_office_and_resolve_applies_it(monkeypatch: pytest.MonkeyPatch) -> None:
     office = guard_office(1)
     decided = {"thoughts": 0, "spoke": 0, "tools": 0}
-    real_decide = thinking.decide
+    real_decide = decision.decide
 
-    def frozen_decide(view: Any, ctx: thinking.ThinkContext, now: Any) -> Any:
+    def frozen_decide(view: Any, ctx: decision.ThinkContext, now: Any) -> Any:
         before = state_of(office)
         result = real_decide(view, ctx, now)
         assert state_of(office) == before, f"deciding {ctx.thought_id} changed the office"
@@ -89,7 +89,7 @@ async def test_a_think_only_reads_the_office_and_resolve_applies_it(monkeypatch:
             decided["tools"] += sum(1 for s in result.steps if type(s).__name__ == "ToolStep")
         return result
 
-    monkeypatch.setattr(thinking, "decide", frozen_decide)
+    monkeypatch.setattr(decision, "decide", frozen_decide)
     office.start()
     await office.run(timedelta(hours=1))
     # The check ran on thinks that spoke, stayed silent and used the secretary's tools.
@@ -167,7 +167,7 @@ def _record(thought_id: str, at: str, owed: dict[str, str], **applied: Any) -> d
 
 async def test_a_superseded_think_whose_rethink_was_lost_leaves_its_owed_think_owed() -> None:
     from ideaco.cycle import Owed
-    from ideaco.office.records import result_from_record
+    from ideaco.office.resolve.records import result_from_record
 
     report = {"conversation": "boss:ana", "trigger": "system", "note": "Report on the release."}
     drill = {"conversation": "boss:ana", "trigger": "task", "note": "Your task [task-9] is overdue."}

@@ -10,7 +10,7 @@ import pytest
 from ideaco.ids import SECRETARY
 from ideaco.mind.thought import TOOL_ARGS
 from ideaco.mind.thought.wire import WireContext, thought_schema
-from ideaco.office.reading import wire_context
+from ideaco.office.perceive.reading import wire_context
 from ideaco.office.rules.requests import asked_archetypes, asked_tools, named_departments
 from ideaco.persona import ARCHETYPES
 from tests.fakes.llm import ScriptedLLM
@@ -188,8 +188,8 @@ async def test_a_compact_secretary_acts_on_a_plain_request() -> None:
     ],
 )
 def test_a_hire_names_its_department_loosely_but_never_a_guess(department, joins) -> None:
-    from ideaco.office.org import ToolContext, run_tool
-    from ideaco.office.scratch import Scratch
+    from ideaco.office.decide.scratch import Scratch
+    from ideaco.office.decide.tools.org import ToolContext, run_tool
     from tests.office.conftest import START
 
     office = empty_office()

@@ -15,11 +15,11 @@ import pytest
 
 from ideaco.analysis import history, task_rows
 from ideaco.interview import minds_at
-from ideaco.office.build import office_from_state
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
-from ideaco.office.office import Office
-from ideaco.office.persistence import snapshot
+from ideaco.office.engine.build import office_from_state
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.engine.office import Office
+from ideaco.office.engine.persistence import snapshot
+from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.store.runlog import RunLog
 from tests.fakes.llm import ScriptedLLM
 from tests.office.test_applied import guard_office

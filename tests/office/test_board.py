@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from ideaco.mind.board import Offer
-from ideaco.office import taskboard
-from ideaco.office.conversation import CLAIMABLE
+from ideaco.office.core.conversation import CLAIMABLE
+from ideaco.office.perceive import taskboard
 from tests.office.conftest import ROOM, START, messages_in, prompt_of, step_until, thought, thoughts_of, who
 from tests.office.test_levers import RED, office_of
 

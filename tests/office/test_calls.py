@@ -10,7 +10,7 @@ import logging
 import pytest
 
 from ideaco.llm.base import ChatRequest, LLMError
-from ideaco.office.calls import Calls
+from ideaco.office.engine.calls import Calls
 
 
 class Failing:

@@ -6,7 +6,7 @@ import asyncio
 import time
 from datetime import datetime, timedelta
 
-from ideaco.office.clock import RealClock, SimClock
+from ideaco.office.engine.clock import RealClock, SimClock
 
 START = datetime(2026, 1, 5, 9, 0, 0)
 

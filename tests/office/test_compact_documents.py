@@ -11,7 +11,8 @@ from benchmarks.requirement import carry
 from ideaco.mind.board import default_document
 from ideaco.mind.tasks import Task
 from ideaco.mind.thought.wire import COMPACT_DOCUMENT_CALLS, WireContext, thought_schema
-from ideaco.office import document_calls, documents
+from ideaco.office.decide.tools import documents
+from ideaco.office.perceive import document_tools
 from ideaco.office.rules import documents as rules
 from tests.office.conftest import START, MakeOffice, thought
 
@@ -38,9 +39,9 @@ def _write(office, who: str = "bob", path: str = PATH) -> rules.Document:
 
 def test_nothing_is_offered_without_a_document_to_write_or_a_review_to_give(make_office: MakeOffice) -> None:
     office = _office(make_office)
-    assert document_calls.calls(office, office.employees["bob"]) == ()
+    assert document_tools.calls(office, office.employees["bob"]) == ()
     assert not documents.offered(
-        office, office.employees["bob"], document_calls.calls(office, office.employees["bob"])
+        office, office.employees["bob"], document_tools.calls(office, office.employees["bob"])
     )
     assert documents.prompt_block(office, office.employees["bob"], ()) == ""
 
@@ -50,16 +51,16 @@ def test_a_task_that_expects_a_document_offers_writing_it_and_asking_for_its_rev
 ) -> None:
     office = _office(make_office)
     _expect(office, "bob")
-    assert document_calls.calls(office, office.employees["bob"]) == (
+    assert document_tools.calls(office, office.employees["bob"]) == (
         ("write_document", (PATH,), ()),
         ("request_review", (PATH,), ()),
     )
     block = documents.prompt_block(
-        office, office.employees["bob"], document_calls.calls(office, office.employees["bob"])
+        office, office.employees["bob"], document_tools.calls(office, office.employees["bob"])
     )
     assert "- write_document {path, content}" in block and "- review {" not in block
     _write(office)  # once written, only its review is left to ask for
-    assert document_calls.calls(office, office.employees["bob"]) == (("request_review", (PATH,), ()),)
+    assert document_tools.calls(office, office.employees["bob"]) == (("request_review", (PATH,), ()),)
 
 
 def test_a_rejection_offers_the_author_a_revision_on_its_version_or_a_rebuttal(
@@ -70,18 +71,18 @@ def test_a_rejection_offers_the_author_a_revision_on_its_version_or_a_rebuttal(
     asked = rules.request_review(doc, "bob", "alice")
     rejected = rules.verdict(asked, "alice", "reject", "thin", 3, "alice")
     office.state.documents[doc.key] = asked
-    assert document_calls.calls(office, office.employees["alice"]) == (("review", (PATH,), ()),)
-    assert document_calls.calls(office, office.employees["bob"]) == ()  # under review: nothing to do
+    assert document_tools.calls(office, office.employees["alice"]) == (("review", (PATH,), ()),)
+    assert document_tools.calls(office, office.employees["bob"]) == ()  # under review: nothing to do
     office.state.documents[doc.key] = rejected
-    assert document_calls.calls(office, office.employees["bob"]) == (
+    assert document_tools.calls(office, office.employees["bob"]) == (
         ("request_review", (PATH,), ()),
         ("revise_document", (PATH,), (doc.version,)),
         ("rebut", (PATH,), ()),
     )
-    assert document_calls.calls(office, office.employees["alice"]) == ()  # her verdict is given
+    assert document_tools.calls(office, office.employees["alice"]) == ()  # her verdict is given
     approved = replace(rejected, review=replace(rejected.review, status=rules.APPROVED))
     office.state.documents[doc.key] = approved
-    assert document_calls.calls(office, office.employees["bob"]) == ()
+    assert document_tools.calls(office, office.employees["bob"]) == ()
 
 
 def test_a_lead_reading_the_boss_on_a_reported_requirement_is_offered_the_sign_off(
@@ -91,13 +92,13 @@ def test_a_lead_reading_the_boss_on_a_reported_requirement_is_offered_the_sign_o
     assert office.apply_tool("assign_requirement", {"to": "eng", "description": "Build the users API"}).ok
     office.post_as_boss("alice", "Looks good to me.")
     alice = office.employees["alice"]
-    assert document_calls.calls(office, alice, "boss:alice") == ()  # nothing reported yet
+    assert document_tools.calls(office, alice, "boss:alice") == ()  # nothing reported yet
     office.company_model.signoffs["req-1"] = "reported"
-    assert document_calls.calls(office, alice, "boss:alice") == (("sign_off", ("req-1",), ()),)
-    assert document_calls.calls(office, alice, "req-1") == ()  # only in her boss chat
-    assert document_calls.calls(office, office.employees["bob"], "boss:bob") == ()  # only the lead
+    assert document_tools.calls(office, alice, "boss:alice") == (("sign_off", ("req-1",), ()),)
+    assert document_tools.calls(office, alice, "req-1") == ()  # only in her boss chat
+    assert document_tools.calls(office, office.employees["bob"], "boss:bob") == ()  # only the lead
     alice.desk.cursors["boss:alice"] = office.conversations["boss:alice"].count
-    assert document_calls.calls(office, alice, "boss:alice") == ()  # the boss's words are read
+    assert document_tools.calls(office, alice, "boss:alice") == ()  # the boss's words are read
     sign_off = thought_schema(WireContext(compact=True, document_calls=(("sign_off", ("req-1",), ()),)))
     [item] = [i for i in sign_off["properties"]["actions"]["items"]["anyOf"] if "sign_off" in str(i)]
     args = item["properties"]["args"]["properties"]

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from ideaco.office.reading import WINDOW_LEAST, WINDOW_STEP, window_start
+from ideaco.office.perceive.reading import WINDOW_LEAST, WINDOW_STEP, window_start
 from tests.office.conftest import ROOM, prompt_of, step_until, thought, who
 
 

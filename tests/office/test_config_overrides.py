@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ideaco.office.config import config_for, gate_config
+from ideaco.office.rules.config import config_for, gate_config
 from ideaco.scenario import Scenario
 
 BASE = {

@@ -152,7 +152,7 @@ async def test_reviews_move_stamina_feelings_and_leave_an_impression(make_office
 async def test_with_relationships_and_memory_switched_off_a_review_moves_only_stamina(
     make_office: MakeOffice,
 ) -> None:
-    from ideaco.office.config import Switches
+    from ideaco.office.rules.config import Switches
 
     office = make_office(review_script(), switches=Switches(relationships=False, memory=False))
     await _run_review(office)

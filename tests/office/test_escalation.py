@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from ideaco.office.conversation import ESCALATION, ConversationKind
-from ideaco.office.state import ConversationState
+from ideaco.office.core.conversation import ESCALATION, ConversationKind
+from ideaco.office.core.state import ConversationState
 from tests.office.conftest import CASUAL, ROOM, messages_in, prompt_of, step_until, thought, thoughts_of, who
 
 RIFFERS = ("bob", "charlie", "dana")  # three of them: no pair streak

@@ -7,10 +7,10 @@ import copy
 import json
 from datetime import datetime, timedelta
 
-from ideaco.office.build import office_from_state
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
-from ideaco.office.persistence import snapshot
+from ideaco.office.engine.build import office_from_state
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.engine.persistence import snapshot
+from ideaco.office.resolve.journal import MemoryJournal
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import ROOM, at, prompt_of, step_until, thought, thoughts_of, who
 

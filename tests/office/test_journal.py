@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ideaco.office.journal import RunJournal
+from ideaco.office.resolve.journal import RunJournal
 from ideaco.store.rundir import RunDir
 
 

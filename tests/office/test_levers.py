@@ -14,12 +14,13 @@ import pytest
 
 from ideaco.mind.relationships import Relation
 from ideaco.mind.stamina import Stamina, zone
-from ideaco.office import person, rules
-from ideaco.office.config import Switches
-from ideaco.office.conversation import ConversationKind, Message
-from ideaco.office.scratch import Scratch
-from ideaco.office.speaking import gate_draft
-from ideaco.office.state import ConversationState
+from ideaco.office import rules
+from ideaco.office.core.conversation import ConversationKind, Message
+from ideaco.office.core.state import ConversationState
+from ideaco.office.decide.scratch import Scratch
+from ideaco.office.decide.speech import gate_draft
+from ideaco.office.rules import person
+from ideaco.office.rules.config import Switches
 from tests.office.conftest import CASUAL, ROOM, START, at, step_until, thought, thoughts_of, who
 
 RED = Stamina(patience=30, fatigue=60, stress=60)

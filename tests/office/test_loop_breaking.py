@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ideaco.office.scratch import Scratch
-from ideaco.office.speaking import gate_draft
+from ideaco.office.decide.scratch import Scratch
+from ideaco.office.decide.speech import gate_draft
 from tests.office.conftest import (
     CASUAL,
     ROOM,

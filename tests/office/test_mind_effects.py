@@ -16,10 +16,10 @@ from ideaco.mind import stamina as stamina_rules
 from ideaco.mind import tasks as task_rules
 from ideaco.mind.stamina import REFLECTION_QUESTIONS, YELLOW_NOTE, Stamina
 from ideaco.mind.tasks import open_claims
-from ideaco.office.build import office_from_state
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
-from ideaco.office.office import Office
+from ideaco.office.engine.build import office_from_state
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.engine.office import Office
+from ideaco.office.resolve.journal import MemoryJournal
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import CASUAL, ROOM, prompt_of, since_boss, step_until, thought, who
 

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco import reviews
-from ideaco.office.office import Office
+from ideaco.office.engine.office import Office
 from ideaco.office.rules.documents import version_hash
 from tests.office.conftest import MakeOffice, prompt_of, step_until, thought, who
 
@@ -126,20 +126,28 @@ async def test_a_requirement_goes_from_the_boss_to_two_approved_documents_and_ba
     assert sorted(resolved[1:]) == [("alice", "task-1"), ("bob", "task-2")]  # in the approval's one think
     assert "every piece approved" in office.employees["alice"].mind.tasks[0].result
 
-    office.post_as_boss("alice", "/approve req-1")
+    before = list(office.journal.changes)
+    line = office.post_as_boss("alice", "/approve req-1")
     assert office.company_model.signoffs == {"req-1": "approved"}
+    # The sign-off is a change between thoughts, logged with the steps it applied (issue 27, item 3).
+    [approval] = office.journal.changes[len(before) :]
+    assert approval["cause"] == "approval" and approval["requirement"] == "req-1"
+    assert approval["message"] == line.id
+    assert [s["company"]["signoffs"] for s in approval["steps"]] == [{"req-1": "approved"}]
+    office.post_as_boss("alice", "/approve req-1")  # again: nothing to sign off, nothing logged
+    assert len(office.journal.changes) == len(before) + 1
 
     # The report times it: handed over at 09:00, reported when the last piece was approved, then
-    # approved by the boss's line (read from what was applied and from the boss's message alone).
+    # approved by the boss's line (read from what was applied, by thoughts and between them).
     reported = next(
         t["at"] for t in office.journal.thoughts for s in t["applied"]["steps"] if s["step"] == "company"
     )
-    [row] = reviews.requirements(office.journal.thoughts, office.journal.changes, office.journal.messages)
+    [row] = reviews.requirements(office.journal.thoughts, office.journal.changes)
     start = datetime.fromisoformat(office.journal.changes[0]["at"])
     assert row["requirement"] == "req-1" and row["lead"] == "alice" and row["status"] == "approved"
     assert row["reported_after_s"] == round((datetime.fromisoformat(reported) - start).total_seconds(), 1) > 0
     assert (
         row["approved_after_s"] == round((office.now() - start).total_seconds(), 1) >= row["reported_after_s"]
     )
-    early = reviews.requirements(office.journal.thoughts, office.journal.changes, [])  # no /approve line yet
+    early = reviews.requirements(office.journal.thoughts, before)  # before the /approve line
     assert early[0]["status"] == "reported" and early[0]["approved_after_s"] is None

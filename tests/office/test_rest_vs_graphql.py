@@ -13,9 +13,9 @@ from pathlib import Path
 
 from ideaco.llm.base import ChatRequest
 from ideaco.mind.tasks import open_claims
-from ideaco.office.build import office_from_scenario
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
+from ideaco.office.engine.build import office_from_scenario
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.scenario import load_scenario
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import chat_lines, messages_in, prompt_of, thought, who

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from ideaco.office.company import Company, Department
+from ideaco.office.core.company import Company, Department
 from tests.office.conftest import CASUAL, ROOM, scenario_dict, step_until, who
 
 

@@ -11,9 +11,9 @@ from datetime import datetime, timedelta
 import pytest
 from freezegun import freeze_time
 
-from ideaco.office.build import office_from_state
-from ideaco.office.clock import RealClock, SimClock
-from ideaco.office.journal import MemoryJournal
+from ideaco.office.engine.build import office_from_state
+from ideaco.office.engine.clock import RealClock, SimClock
+from ideaco.office.resolve.journal import MemoryJournal
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import (
     CASUAL,

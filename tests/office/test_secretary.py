@@ -8,11 +8,11 @@ from datetime import timedelta
 import pytest
 
 from ideaco.ids import SECRETARY
-from ideaco.office.build import office_from_scenario, office_from_state
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
-from ideaco.office.org import ToolContext, run_tool
-from ideaco.office.scratch import Scratch
+from ideaco.office.decide.scratch import Scratch
+from ideaco.office.decide.tools.org import ToolContext, run_tool
+from ideaco.office.engine.build import office_from_scenario, office_from_state
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.scenario import Scenario
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import START, prompt_of, thought, who

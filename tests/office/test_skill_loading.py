@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from ideaco.office import person, skillbook
+from ideaco.office.decide.tools import skillbook
+from ideaco.office.rules import person
 from tests.office.conftest import ROOM, START, prompt_of, scenario_dict, step_until, thought, thoughts_of, who
 
 ASK = {"at": "00:00", "to": ROOM, "text": "@Alice how should we review the payment change?"}

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from ideaco.office import person
+from ideaco.office.rules import person
 from tests.office.conftest import ROOM, messages_in, step_until, thought, thoughts_of, who
 
 

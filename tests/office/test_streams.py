@@ -10,10 +10,10 @@ from datetime import timedelta
 
 import pytest
 
-from ideaco.office.build import office_from_state
-from ideaco.office.clock import SimClock
-from ideaco.office.journal import MemoryJournal
-from ideaco.office.streams import OFFICE, Stream, Streams
+from ideaco.office.engine.build import office_from_state
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.engine.streams import OFFICE, Stream, Streams
+from ideaco.office.resolve.journal import MemoryJournal
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import ROOM, thought, who
 
@@ -111,7 +111,7 @@ async def test_a_resumed_office_draws_on_from_its_saved_streams(make_office) -> 
 
 
 def test_a_state_saved_with_one_generator_starts_streams_from_its_seed() -> None:
-    from ideaco.office.persistence import restore_streams
+    from ideaco.office.engine.persistence import restore_streams
 
     meta = {"seed": 5, "rng": [3, [1, 2, 3], None]}
     streams = restore_streams(meta)

@@ -1,6 +1,6 @@
 """summary.json's counts and its stop reason (spec 1.5), each number checked against a hand count.
 
-Each test here was checked by a one-line change to office/summary.py that it catches (the
+Each test here was checked by a one-line change to office/resolve/summary.py that it catches (the
 mutation named beside it); `python tests/mutation/run.py summary` runs them all.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ideaco.office.summary import (
+from ideaco.office.resolve.summary import (
     CLOSED_EARLY,
     ENDED,
     add_session_calls,

@@ -10,9 +10,9 @@ from datetime import timedelta
 
 import pytest
 
-from ideaco.office.config import Switches
-from ideaco.office.policies import BroadcastWakes
-from ideaco.office.waking import AdaptiveWakes
+from ideaco.office.perceive.policies import BroadcastWakes
+from ideaco.office.perceive.waking import AdaptiveWakes
+from ideaco.office.rules.config import Switches
 from tests.office.conftest import ROOM, messages_in, prompt_of, step_until, thought, thoughts_of, who
 
 BOSS_LINE = [{"at": "00:00", "to": ROOM, "text": "REST or GraphQL, everyone?"}]

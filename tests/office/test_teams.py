@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ideaco.office.build import office_from_state
-from ideaco.office.clock import SimClock
-from ideaco.office.conversation import ConversationKind
-from ideaco.office.journal import MemoryJournal
+from ideaco.office.core.conversation import ConversationKind
+from ideaco.office.engine.build import office_from_state
+from ideaco.office.engine.clock import SimClock
+from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.office.rules import toolcaps
 from ideaco.scenario import ScenarioError, load_scenario
 from ideaco.store.runlog import RunLog

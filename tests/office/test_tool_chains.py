@@ -119,7 +119,7 @@ async def test_the_boss_own_commands_are_not_capped() -> None:
 
 
 async def test_summary_json_counts_the_calls_made_refused_and_stopped_by_each_cap() -> None:
-    from ideaco.office.summary import summarize
+    from ideaco.office.resolve.summary import summarize
 
     office, _ = await office_with_engineering(greedy)
     office.post_as_boss("boss:secretary", "Please hire one engineer.")

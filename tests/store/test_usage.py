@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from ideaco.analysis import _activity
-from ideaco.office.stats import RunStats
-from ideaco.office.summary import summarize
+from ideaco.office.core.stats import RunStats
+from ideaco.office.resolve.summary import summarize
 from ideaco.store.usage import usage_of, usage_totals
 
 THOUGHTS = [

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ideaco.office.config import Switches
+from ideaco.office.rules.config import Switches
 from ideaco.sweep import plan
 from ideaco.sweep.plan import Plan, PlanError, parse_seeds, parse_vary, variants
 

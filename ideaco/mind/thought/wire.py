@@ -41,7 +41,7 @@ class WireContext:
     memory_ids: tuple[str, ...] | None = None
     tools: tuple[str, ...] = ()  # the organization tools offered (the secretary's)
     documents: tuple[str, ...] = ()  # the document tools offered (full wire only; issue 20)
-    # Compact: the document tools that can apply, each (tool, paths, bases) (office/document_calls.py).
+    # Compact: the document tools that can apply, each (tool, paths, bases) (office/perceive/document_tools.py).
     document_calls: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     skills: tuple[str, ...] = ()  # the skills load_skill may name (full wire only; issue 20)
     compact: bool = False

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from ideaco.cycle import LoopRule
 from ideaco.ids import BOSS, SYSTEM
-from ideaco.office.conversation import Message
+from ideaco.office.core.conversation import Message
 from ideaco.wording import normalise
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ideaco.office.conversation import Message
+from ideaco.office.core.conversation import Message
 
 T0 = datetime(2026, 1, 5, 9, 0, 0)
 US = timedelta(microseconds=1)

@@ -1,0 +1,51 @@
+"""Who works here and who is in which conversation: an index over the office's state, kept until it changes.
+
+Asked several times per look, so it is built once and kept until the company changes
+(`invalidate`, or a change in the number of employees or conversations): a look costs the same
+at any size.
+"""
+
+from __future__ import annotations
+
+from ideaco.office.core.state import ConversationState, OfficeState
+
+
+class Directory:
+    """A cache over `OfficeState`; never the source of truth."""
+
+    def __init__(self, state: OfficeState) -> None:
+        self._state = state
+        self._people: dict[str, str] | None = None
+        self._memberships: dict[str, list[str]] | None = None
+        self._indexed: tuple[int, int] = (-1, -1)  # (employees, conversations) when indexed
+
+    def invalidate(self) -> None:
+        """Forget who works here and who is in which conversation (after a change to either)."""
+        self._people = None
+        self._memberships = None
+
+    def _check(self) -> None:
+        counts = (len(self._state.employees), len(self._state.conversations))
+        if counts != self._indexed:
+            self._indexed = counts
+            self.invalidate()
+
+    @property
+    def people(self) -> dict[str, str]:
+        """Who works here now: id -> name (the dismissed are gone from mentions and ops). Read only."""
+        self._check()
+        if self._people is None:
+            self._people = {e.id: e.name for e in self._state.employees.values() if not e.dismissed}
+        return self._people
+
+    def conversations_of(self, employee: str) -> list[ConversationState]:
+        """The conversations `employee` is a member of, in the office's order."""
+        self._check()
+        conversations = self._state.conversations
+        if self._memberships is None:
+            index: dict[str, list[str]] = {}
+            for conv in conversations.values():
+                for member in dict.fromkeys(conv.members):
+                    index.setdefault(member, []).append(conv.id)
+            self._memberships = index
+        return [conversations[cid] for cid in self._memberships.get(employee, ())]

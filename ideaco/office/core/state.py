@@ -1,0 +1,247 @@
+"""The office's state: employees (who they are, their mind, their desk) and conversations.
+
+Plain dataclasses with `to_dict`/`from_dict` so the whole office round-trips through state.json.
+An employee is its identity, its `Mind` (what a thought changes: `ideaco.mind`) and its `Desk`
+(where it is in its cycle: what it has read, when it looks next, what thinks it is owed).
+Messages themselves live in messages.jsonl; a conversation keeps a bounded window of recent ones.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from ideaco.cycle import Owed, Phase
+from ideaco.mind.board import Offer
+from ideaco.mind.mind import Mind
+from ideaco.office.core.company import Company
+from ideaco.office.core.conversation import ConversationKind, Message
+from ideaco.office.rules.documents import Document
+
+RECENT_WINDOW = 60  # messages kept in memory per conversation
+STATE_FORMAT = 2  # 2: employees as identity + mind + desk; thoughts.jsonl records carry `applied`
+
+
+def _dt(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+@dataclass(frozen=True)
+class Hold:
+    """The boss stopped this employee (issue 13): no thinks until released; `reason` as the boss gave it."""
+
+    since: datetime
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"since": self.since.isoformat(), "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Hold:
+        return cls(datetime.fromisoformat(d["since"]), str(d.get("reason") or ""))
+
+
+@dataclass(slots=True)
+class Desk:
+    """Where an employee is in its wake -> read -> think -> speak cycle."""
+
+    cursors: dict[str, int] = field(default_factory=dict)  # conversation -> messages read
+    wake_at: datetime | None = None
+    wake_triggers: list[str] = field(default_factory=list)
+    phase: Phase = Phase.IDLE
+    deferred_triggers: list[str] = field(default_factory=list)  # wakes that came while busy
+    owed: list[Owed] = field(default_factory=list)  # thinks the engine owes, oldest first
+    held_until: dict[str, datetime] = field(default_factory=dict)  # conversation -> gate reopens
+    inflight: Owed | None = None  # the owed think being typed or thought now (kept across a kill)
+    task_alerts: dict[str, str] = field(default_factory=dict)  # task id -> urgency it woke me for
+    hold: Hold | None = None  # stopped by the boss: no thinks until released
+    tool_log: list[tuple[str, datetime]] = field(
+        default_factory=list
+    )  # the secretary's costly calls, last hour
+
+    def copy(self) -> Desk:
+        return replace(
+            self,
+            cursors=dict(self.cursors),
+            wake_triggers=list(self.wake_triggers),
+            deferred_triggers=list(self.deferred_triggers),
+            owed=list(self.owed),
+            held_until=dict(self.held_until),
+            task_alerts=dict(self.task_alerts),
+            tool_log=list(self.tool_log),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cursors": self.cursors,
+            "wake_at": _iso(self.wake_at),
+            "wake_triggers": self.wake_triggers,
+            "phase": self.phase.value,
+            "deferred_triggers": self.deferred_triggers,
+            "owed": [o.to_dict() for o in self.owed],
+            "held_until": {k: v.isoformat() for k, v in self.held_until.items()},
+            "inflight": self.inflight.to_dict() if self.inflight else None,
+            "task_alerts": self.task_alerts,
+            "hold": self.hold.to_dict() if self.hold else None,
+        } | ({"tool_log": [[tool, at.isoformat()] for tool, at in self.tool_log]} if self.tool_log else {})
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Desk:
+        return cls(
+            cursors=dict(d.get("cursors") or {}),
+            wake_at=_dt(d.get("wake_at")),
+            wake_triggers=list(d.get("wake_triggers") or []),
+            phase=Phase(d.get("phase") or "idle"),
+            deferred_triggers=list(d.get("deferred_triggers") or []),
+            owed=[Owed.from_dict(o) for o in d.get("owed") or []],
+            held_until={k: datetime.fromisoformat(v) for k, v in (d.get("held_until") or {}).items()},
+            inflight=Owed.from_dict(d["inflight"]) if d.get("inflight") else None,
+            task_alerts=dict(d.get("task_alerts") or {}),
+            hold=Hold.from_dict(d["hold"]) if d.get("hold") else None,
+            tool_log=[(str(tool), datetime.fromisoformat(at)) for tool, at in d.get("tool_log") or ()],
+        )
+
+
+IDENTITY = ("name", "role", "age", "department", "model", "persona", "dismissed")
+
+
+@dataclass(slots=True)
+class Employee:
+    """One employee: who it is, its mind and its desk."""
+
+    id: str
+    name: str
+    role: str
+    age: int | None
+    department: str | None
+    model: str | None
+    persona: dict[str, Any]
+    dismissed: bool = False  # left the company (memory kept for a rehire)
+    mind: Mind = field(default_factory=Mind)
+    desk: Desk = field(default_factory=Desk)
+
+    def copy(self) -> Employee:
+        """A scratch copy: the mind and desk copied (their items are shared, never mutated)."""
+        return replace(self, mind=self.mind.copy(), desk=self.desk.copy())
+
+    def identity(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in IDENTITY}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, **self.identity(), "mind": self.mind.to_dict(), "desk": self.desk.to_dict()}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Employee:
+        return cls(
+            id=d["id"],
+            name=d["name"],
+            role=d["role"],
+            age=d.get("age"),
+            department=d.get("department"),
+            model=d.get("model"),
+            persona=d.get("persona") or {},
+            dismissed=bool(d.get("dismissed", False)),
+            mind=Mind.from_dict(d.get("mind") or {}),
+            desk=Desk.from_dict(d.get("desk") or {}),
+        )
+
+
+CONVERSATION_FIELDS = (
+    "name",
+    "members",
+    "mission",
+    "department",
+    "escalated_at",
+    "closed_until",
+    "last_boss_at",
+    "reset_at",
+    "blocked_pair",
+)
+
+
+@dataclass
+class ConversationState:
+    """A conversation: members, a bounded window of recent messages, loop-breaker state."""
+
+    id: str
+    kind: ConversationKind
+    name: str
+    members: list[str]
+    mission: str | None = None
+    department: str | None = None  # whose room it is: its lead hears of unanswered threads
+    count: int = 0  # messages ever posted here
+    recent: deque[Message] = field(default_factory=lambda: deque(maxlen=RECENT_WINDOW))
+    closed_until: datetime | None = None  # ring breaker
+    last_boss_at: datetime | None = None
+    reset_at: datetime | None = None  # last task op: resets the pair streak and the ceiling
+    blocked_pair: tuple[str, str] | None = None  # pair streak: these two stop waking each other
+    escalated_at: datetime | None = None  # the unanswered ceiling owed someone an escalation then
+
+    def add(self, message: Message) -> None:
+        self.recent.append(message)
+        self.count += 1
+
+    def since(self, count: int) -> list[Message]:
+        """Messages posted after the first `count` (only those still in the window)."""
+        missing = self.count - count
+        if missing <= 0:
+            return []
+        return list(self.recent)[-missing:]
+
+    @property
+    def last_message_at(self) -> datetime | None:
+        return self.recent[-1].at if self.recent else None
+
+    def copy(self) -> ConversationState:
+        return replace(self, members=list(self.members), recent=deque(self.recent, maxlen=RECENT_WINDOW))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind.value,
+            "name": self.name,
+            "members": self.members,
+            "mission": self.mission,
+            "department": self.department,
+            "count": self.count,
+            "closed_until": _iso(self.closed_until),
+            "last_boss_at": _iso(self.last_boss_at),
+            "reset_at": _iso(self.reset_at),
+            "blocked_pair": list(self.blocked_pair) if self.blocked_pair else None,
+            "escalated_at": _iso(self.escalated_at),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ConversationState:
+        return cls(
+            id=d["id"],
+            kind=ConversationKind(d["kind"]),
+            name=d["name"],
+            members=list(d["members"]),
+            mission=d.get("mission"),
+            department=d.get("department"),
+            count=0,  # recounted from messages.jsonl on resume
+            closed_until=_dt(d.get("closed_until")),
+            last_boss_at=_dt(d.get("last_boss_at")),
+            reset_at=_dt(d.get("reset_at")),
+            blocked_pair=tuple(d["blocked_pair"]) if d.get("blocked_pair") else None,
+            escalated_at=_dt(d.get("escalated_at")),
+        )
+
+
+@dataclass
+class OfficeState:
+    """Everything a thought can change: the company, its employees, conversations, the task board, id counters."""
+
+    company: Company
+    employees: dict[str, Employee]
+    conversations: dict[str, ConversationState]
+    counters: dict[str, int] = field(default_factory=lambda: {"thought": 0, "message": 0})
+    board: dict[str, Offer] = field(default_factory=dict)  # tasks nobody owns yet, by id
+    documents: dict[str, Document] = field(default_factory=dict)  # the workspace, by department/path

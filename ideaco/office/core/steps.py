@@ -1,0 +1,350 @@
+"""The steps of a resolved think, as values: what the office applies, logs under `applied`, and re-applies on resume.
+
+A think (`thinking.decide`) returns its steps in the order they take effect; `Office.resolve`
+applies them one by one and writes each, as it landed, into the thought's record. A resume reads
+the records back (`from_record`) and resolves them again, so what a thought did is implemented
+once. Steps that need the run's random generator (how soon an owed think wakes, a new hire's age)
+carry None until the office draws it; the record holds the value drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from ideaco.cycle import Gate, LoopRule, Owed, Trigger
+from ideaco.mind.board import Offer
+from ideaco.mind.changes import MindChanges
+from ideaco.office.core.conversation import Message
+from ideaco.office.rules.documents import Document
+from ideaco.office.rules.drafts import TextRule
+
+_TIMES = ("closed_until", "last_boss_at", "reset_at", "reopens_at", "wake_at", "escalated_at")
+
+
+def _out(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _in(name: str, value: Any) -> Any:
+    if name in _TIMES and isinstance(value, str):
+        return datetime.fromisoformat(value)
+    if name == "blocked_pair" and isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def _rule(value: str | None) -> LoopRule | TextRule | None:
+    if not value:
+        return None
+    return LoopRule(value) if value in LoopRule._value2member_map_ else TextRule(value)
+
+
+def _fields_out(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: _out(v) for k, v in fields.items()}
+
+
+def _fields_in(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: _in(k, v) for k, v in fields.items()}
+
+
+@dataclass(frozen=True)
+class MindStep:
+    """An employee's mind changed (memory, relationships, tasks, stamina, mood); `read` moved its cursor."""
+
+    employee: str
+    changes: MindChanges
+    read: tuple[str, int] | None = None  # (conversation, messages read up to)
+
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": "mind", "employee": self.employee}
+        if self.read is not None:
+            out["read"] = {"conversation": self.read[0], "upto": self.read[1]}
+        return out | self.changes.to_record()
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> MindStep:
+        read = d.get("read")
+        return cls(
+            d["employee"], MindChanges.from_record(d), (read["conversation"], read["upto"]) if read else None
+        )
+
+
+@dataclass(frozen=True)
+class EmployeeStep:
+    """Someone joined (`joined`: the whole employee) or changed (`fields`: role, department, dismissed)."""
+
+    id: str
+    joined: dict[str, Any] | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": "employee", "id": self.id}
+        if self.joined is not None:
+            out["joined"] = self.joined
+        return out | ({"fields": _fields_out(self.fields)} if self.fields else {})
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> EmployeeStep:
+        return cls(d["id"], d.get("joined"), _fields_in(d.get("fields") or {}))
+
+
+@dataclass(frozen=True)
+class ConversationStep:
+    """A conversation opened (`opened`) or changed (`fields`: members, a ring's closure, a reset)."""
+
+    id: str
+    opened: dict[str, Any] | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": "conversation", "id": self.id}
+        if self.opened is not None:
+            out["opened"] = self.opened
+        return out | ({"fields": _fields_out(self.fields)} if self.fields else {})
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> ConversationStep:
+        return cls(d["id"], d.get("opened"), _fields_in(d.get("fields") or {}))
+
+
+@dataclass(frozen=True)
+class CompanyStep:
+    """The company's departments and requirements changed: the whole company as it is now."""
+
+    company: dict[str, Any]
+
+    def to_record(self) -> dict[str, Any]:
+        return {"step": "company", "company": self.company}
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> CompanyStep:
+        return cls(d["company"])
+
+
+@dataclass(frozen=True)
+class OweStep:
+    """A think the engine owes `employee`, soon (1-5 s): `wake_at` is drawn when it is applied."""
+
+    employee: str
+    owed: Owed
+    wake_at: datetime | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "step": "owe",
+            "employee": self.employee,
+            **self.owed.to_dict(),
+            "wake_at": _out(self.wake_at),
+        }
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> OweStep:
+        return cls(d["employee"], Owed.from_dict(d), _in("wake_at", d.get("wake_at")))
+
+
+@dataclass(frozen=True)
+class OweAgainStep:
+    """A think that did not happen (the model failed) stays owed: its trigger, and its note if any."""
+
+    employee: str
+    trigger: Trigger
+    owed: Owed | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        out = {"step": "owe_again", "employee": self.employee, "trigger": self.trigger.value}
+        return out | ({"owed": self.owed.to_dict()} if self.owed else {})
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> OweAgainStep:
+        owed = d.get("owed")
+        return cls(d["employee"], Trigger(d["trigger"]), Owed.from_dict(owed) if owed else None)
+
+
+@dataclass(frozen=True)
+class DraftStep:
+    """One draft's verdict: posted (`message`), or held by a gate (and the loop-breaker rule)."""
+
+    where: str  # messages[0], actions[1]
+    conversation: str
+    message: Message | None = None  # posted
+    message_id: str | None = None  # the posted message's id (also when read back from a record)
+    gate: Gate | None = None
+    rule: LoopRule | TextRule | None = None
+    detail: str = ""
+    reopens_at: datetime | None = None
+
+    @property
+    def posted(self) -> bool:
+        return self.message_id is not None
+
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": "draft", "where": self.where, "conversation": self.conversation}
+        if self.posted:  # a rule here limited whom the post woke (pair streak, unanswered ceiling)
+            return out | {"posted": self.message_id} | ({"rule": self.rule.value} if self.rule else {})
+        out["gate"] = self.gate.value if self.gate else None
+        if self.rule is not None:
+            out["rule"] = self.rule.value
+        if self.detail:
+            out["detail"] = self.detail
+        if self.reopens_at is not None:
+            out["reopens_at"] = self.reopens_at.isoformat()
+        return out
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> DraftStep:
+        return cls(
+            d["where"],
+            d["conversation"],
+            message_id=d.get("posted"),
+            gate=Gate(d["gate"]) if d.get("gate") else None,
+            rule=_rule(d.get("rule")),
+            detail=d.get("detail") or "",
+            reopens_at=_in("reopens_at", d.get("reopens_at")),
+        )
+
+
+@dataclass(frozen=True)
+class HoldStep:
+    """A mentioned employee held back by a gate: re-woken when it opens, its reply owed (spec 2.2)."""
+
+    employee: str
+    conversation: str
+    reopens_at: datetime
+    owed: Owed
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "step": "hold",
+            "employee": self.employee,
+            "conversation": self.conversation,
+            "reopens_at": self.reopens_at.isoformat(),
+            "owed": self.owed.to_dict(),
+        }
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> HoldStep:
+        return cls(
+            d["employee"],
+            d["conversation"],
+            datetime.fromisoformat(d["reopens_at"]),
+            Owed.from_dict(d["owed"]),
+        )
+
+
+@dataclass(frozen=True)
+class BoardStep:
+    """The task board changed: work put on it (`added`), and ids taken off it (claimed)."""
+
+    added: tuple[Offer, ...] = ()
+    removed: tuple[str, ...] = ()
+
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": "board"}
+        if self.added:
+            out["added"] = [o.to_dict() for o in self.added]
+        return out | ({"removed": list(self.removed)} if self.removed else {})
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> BoardStep:
+        return cls(tuple(Offer.from_dict(o) for o in d.get("added") or ()), tuple(d.get("removed") or ()))
+
+
+@dataclass(frozen=True)
+class NoticeStep:
+    """A line the engine posts for a think (sender `system`): a room told of work put on the board."""
+
+    conversation: str
+    message_id: str
+    message: Message | None = None  # None when read back from a record (the log has the message)
+
+    def to_record(self) -> dict[str, Any]:
+        return {"step": "notice", "conversation": self.conversation, "posted": self.message_id}
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> NoticeStep:
+        return cls(d["conversation"], d["posted"])
+
+
+@dataclass(frozen=True)
+class ToolStep:
+    """One organization tool call of the secretary: done or refused, and what it said (its changes follow)."""
+
+    tool: str
+    ok: bool
+    message: str
+    cap: str | None = None  # refused by a cap of office/rules/toolcaps.py: which one
+    counted: bool = False  # a costly call made: it counts against the per-hour cap
+
+    def to_record(self) -> dict[str, Any]:
+        out = {"step": "tool", "tool": self.tool, "ok": self.ok, "message": self.message}
+        return out | ({"cap": self.cap} if self.cap else {}) | ({"counted": True} if self.counted else {})
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> ToolStep:
+        return cls(d["tool"], bool(d["ok"]), d["message"], d.get("cap"), bool(d.get("counted")))
+
+
+@dataclass(frozen=True)
+class DocumentStep:
+    """A document written, revised or reviewed (`office/rules/documents.py`): the whole document as
+    it is now, its content included, so the workspace is rebuilt from `applied` alone."""
+
+    document: Document
+    tool: str = ""  # what did it: write_document, revise_document, request_review, review, rebut
+
+    def to_record(self) -> dict[str, Any]:
+        return {"step": "document", "tool": self.tool, "document": self.document.to_dict()}
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> DocumentStep:
+        return cls(Document.from_dict(d["document"]), d.get("tool") or "")
+
+
+Step = (
+    MindStep
+    | EmployeeStep
+    | ConversationStep
+    | CompanyStep
+    | OweStep
+    | OweAgainStep
+    | DraftStep
+    | HoldStep
+    | BoardStep
+    | NoticeStep
+    | ToolStep
+    | DocumentStep
+)
+
+_KINDS: dict[str, Any] = {
+    "mind": MindStep,
+    "employee": EmployeeStep,
+    "conversation": ConversationStep,
+    "company": CompanyStep,
+    "owe": OweStep,
+    "owe_again": OweAgainStep,
+    "draft": DraftStep,
+    "hold": HoldStep,
+    "board": BoardStep,
+    "notice": NoticeStep,
+    "tool": ToolStep,
+    "document": DocumentStep,
+}
+
+
+def step_from_record(d: dict[str, Any]) -> Step:
+    """A step read back from a thought record's `applied.steps`."""
+    kind = _KINDS.get(d.get("step", ""))
+    if kind is None:
+        raise ValueError(f"unknown step {d.get('step')!r}")
+    return kind.from_record(d)
+
+
+def landed(step: Step, **drawn: Any) -> Step:
+    """The step with the values the office drew while applying it (a wake time, an age)."""
+    return replace(step, **drawn) if drawn else step

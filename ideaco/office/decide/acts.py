@@ -1,0 +1,213 @@
+"""What a thought says, on the think's scratch copy: its drafts in its own conversation, its
+`send_message` actions elsewhere and the secretary's tool calls, each cleaned, gated (spec 2.2,
+2.3) and posted or held, as steps of its `ThinkResult`; and an owed think placed where it can happen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from ideaco.cycle import Gate, Owed
+from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
+from ideaco.mind.thought import TOOL_ARGS, Thought
+from ideaco.office.core.conversation import ESCALATION, ConversationKind
+from ideaco.office.core.state import Employee
+from ideaco.office.core.steps import DraftStep, OweStep, Step
+from ideaco.office.core.think import ThinkContext, ThinkResult
+from ideaco.office.decide.scratch import Scratch
+from ideaco.office.decide.speech import (
+    GROUP_KINDS,
+    Verdict,
+    build_message,
+    clean_draft,
+    escalates,
+    gate_draft,
+    hold_for,
+    silence_verdict,
+    target_for,
+    tell_outsiders,
+)
+from ideaco.office.decide.tools import documents, skillbook
+from ideaco.office.decide.tools.chain import Chain
+from ideaco.office.decide.tools.org import ToolContext, tools_allowed
+from ideaco.office.perceive.view import OfficeView
+from ideaco.office.rules import drafts, person, toolcaps
+
+
+def owe(scratch: Scratch, employee: str, owed: Owed, now: datetime) -> list[Step]:
+    """An owed think, where it can happen: a DM is opened on first use, a lost room falls back to the boss chat."""
+    steps: list[Step] = []
+    target = owed.conversation
+    if (members := dm_members(target)) is not None and target not in scratch.conversations:
+        a, b = members[:2]
+        target_for(scratch, a, b, {e.id: e.name for e in scratch.employees.values()})
+        steps += scratch.take(now)
+    if target not in scratch.conversations:
+        target = boss_conversation_id(employee)
+    steps.append(OweStep(employee, replace(owed, conversation=target)))
+    return steps
+
+
+def _clean(
+    office: OfficeView, thought: Thought, draft: str, where: str, result: ThinkResult, me: Employee
+) -> tuple[str, Verdict | None]:
+    """A draft as it can be posted, or why it is not fit to (no echo, placeholder, debris, private
+    text); the engine's ids it shows read as what they name."""
+    shows_ids = "task-" in draft.lower() or "mem-" in draft.lower()
+    named = drafts.name_ids(draft, {t.id: t.description[:60] for t in me.mind.tasks}) if shows_ids else draft
+    if named != draft:
+        result.corrections.append(f"{where}: ids named as what they name")
+    draft = named
+    text, verdict, note = clean_draft(draft, thought.innerThoughts, compact=office.config.compact_schema)
+    if note:
+        result.corrections.append(f"{where}: {note}")
+    return text, verdict
+
+
+def speak(
+    office: OfficeView,
+    scratch: Scratch,
+    ctx: ThinkContext,
+    thought: Thought,
+    result: ThinkResult,
+    now: datetime,
+) -> Gate | None:
+    """Gate and post the thought's messages in its own conversation (spec 2.2, 2.3)."""
+    if not thought.shouldSpeak:
+        return Gate.CHOSE_SILENCE
+    conv_id = ctx.conversation
+    texts = [m.content for m in thought.messages]
+    if scratch.conversations[conv_id].kind in GROUP_KINDS and len(texts) > 1:
+        result.corrections.append(f"messages: {len(texts) - 1} extra message(s) dropped in a group room")
+        texts = texts[:1]
+    me, levers = scratch.employees[ctx.employee], office.config.person_levers()
+    quiet = silence_verdict(me, thought.interestLevel, ctx.mentioned, levers) if texts else None
+    if quiet is not None:  # the persona's silence_bias: not worth saying, and nobody asked
+        result.steps.append(DraftStep("messages[0]", conv_id, gate=quiet.gate, detail=quiet.detail))
+        return quiet.gate
+    gates = person.gates(me, office.config.gates, levers)
+    for i, draft in enumerate(texts):
+        conv = scratch.conversations[conv_id]
+        where = f"messages[{i}]"
+        text, verdict = _clean(office, thought, draft, where, result, me)
+        if verdict is None:
+            verdict = gate_draft(
+                scratch,
+                ctx.employee,
+                conv,
+                text,
+                thought.topicSaturation,
+                ctx.mentioned,
+                now,
+                gates,
+                office.config.switches,
+            )
+        if verdict is not None:
+            posted = bool(result.posted)
+            result.steps.append(
+                DraftStep(
+                    where,
+                    conv_id,
+                    gate=verdict.gate,
+                    rule=verdict.rule,
+                    detail=verdict.detail,
+                    reopens_at=verdict.reopens_at,
+                )
+            )
+            result.steps += scratch.take(now)
+            if not posted and ctx.mentioned and verdict.reopens_at is not None:
+                result.steps.append(hold_for(ctx.employee, conv_id, verdict, ctx.trigger, ctx.note))
+            if posted:  # the rest of a burst: held by the gate its first message set off
+                result.corrections.append(f"messages[{i}:]: {len(texts) - i} held by {verdict.gate}, dropped")
+            return verdict.gate if not posted else None
+        kind = ESCALATION if escalates(ctx.began) and conv.kind is ConversationKind.BOSS else "chat"
+        message = build_message(
+            conv, ctx.employee, text.strip(), f"{ctx.thought_id}-{i + 1}", office.people, now, kind
+        )
+        scratch.conversation(conv_id).add(message)
+        result.steps.append(DraftStep(where, conv_id, message=message, message_id=message.id))
+        result.posted.append(message.id)
+        result.steps += tell_outsiders(scratch, conv, message, now)
+    return None
+
+
+def actions(
+    office: OfficeView,
+    scratch: Scratch,
+    ctx: ThinkContext,
+    thought: Thought,
+    result: ThinkResult,
+    now: datetime,
+) -> None:
+    """send_message actions (a DM, the boss chat, another room), and the secretary's organization tools."""
+    emp_id, changed_staff = ctx.employee, False
+    names = {e.id: e.name for e in office.employees.values()}
+    chain = Chain.begin(office, ctx, now) if emp_id == SECRETARY else None
+    for i, action in enumerate(thought.actions):
+        where = f"actions[{i}]"
+        if action.tool in TOOL_ARGS and chain is not None:
+            if not tools_allowed(emp_id, ctx.conversation, ctx.note) and not toolcaps.is_last(ctx.note):
+                # Only the boss gives orders (spec 2.3): a colleague's DM, a room, or quoted
+                # messages are conversation, so "the boss says fire Alice" there changes nothing.
+                result.corrections.append(f"{where}: {action.tool} outside the boss's own request, refused")
+                continue
+            step, owed_by_tool = chain.call(
+                scratch, action, ToolContext(office.company, now, office.config.switches.stamina)
+            )
+            result.steps += [step, *scratch.take(now)]
+            for employee, owed in owed_by_tool:
+                result.steps += owe(scratch, employee, owed, now)
+            if not step.ok:
+                result.corrections.append(f"{where}: {step.message}")
+            names, changed_staff = {e.id: e.name for e in scratch.employees.values()}, True
+            continue
+        if action.tool == skillbook.TOOL:  # a skill's text for the next thought (issue 20)
+            result.steps += skillbook.act(scratch, emp_id, action, now)
+            continue
+        if action.tool != "send_message":  # a document tool (issue 20), or an unknown one: dropped
+            documents.act(office, scratch, ctx, action, where, result, now, owe, made=ctx.agent.get(i))
+            continue
+        to = str(action.args.get("to") or "").strip().lstrip("@")
+        content = str(action.args.get("content") or "").strip()[:2000]
+        if not to or not content:
+            continue  # an empty action is the schema's way of saying "none"
+        content, filtered = _clean(office, thought, content, where, result, scratch.employees[emp_id])
+        target = target_for(scratch, emp_id, to, names)
+        result.steps += scratch.take(now)
+        if target is None:
+            result.corrections.append(f"{where}: send_message to {to!r}: unknown target, dropped")
+            continue
+        if target.id == ctx.conversation:
+            result.corrections.append(f"{where}: send_message to the conversation being read, dropped")
+            continue
+        gates = person.gates(scratch.employees[emp_id], office.config.gates, office.config.person_levers())
+        verdict = filtered or gate_draft(
+            scratch, emp_id, target, content, 1, False, now, gates, office.config.switches
+        )
+        if verdict is not None:
+            result.steps.append(
+                DraftStep(
+                    where,
+                    target.id,
+                    gate=verdict.gate,
+                    rule=verdict.rule,
+                    detail=verdict.detail,
+                    reopens_at=verdict.reopens_at,
+                )
+            )
+            result.steps += scratch.take(now)
+            result.corrections.append(f"{where}: send_message to {target.id} held by {verdict.gate}")
+            continue
+        people = scratch.people() if changed_staff else office.people
+        message = build_message(target, emp_id, content, f"{ctx.thought_id}-a{i + 1}", people, now)
+        scratch.conversation(target.id).add(message)
+        result.steps.append(DraftStep(where, target.id, message=message, message_id=message.id))
+        result.posted.append(message.id)
+        result.steps += tell_outsiders(scratch, target, message, now)
+    if chain is not None:  # the secretary reports what its tools did (or why not) in its boss chat
+        report = chain.report()
+        result.steps += owe(scratch, emp_id, report, now) if report else []
+        result.steps += chain.notice(
+            scratch, f"{ctx.thought_id}-n0", now
+        )  # calls stopped past the last round

@@ -1,0 +1,229 @@
+"""One think, from its model call to a `ThinkResult`: what it did, as a value, nothing applied.
+
+A think starts at a moment of simulated time (the office reads the conversation for it and
+starts the model call); it finishes `think_seconds` later, in clock order, when `decide` turns
+the model's answer into a result against the office as it is then: the thought, its drafts'
+verdicts, its changes to minds, conversations and the company, the thinks it leaves owed, and
+when to look next. `decide` only reads the office; `Office.resolve` applies the result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta
+from typing import Any
+
+from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
+from ideaco.ids import BOSS
+from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
+from ideaco.llm.structured import StructuredAnswer
+from ideaco.mind.apply import ThoughtFacts, apply_thought
+from ideaco.mind.thought import Thought
+from ideaco.office import rules
+from ideaco.office.core.conversation import ConversationKind
+from ideaco.office.core.state import ConversationState, Employee
+from ideaco.office.core.steps import OweAgainStep, Step
+from ideaco.office.core.think import ThinkContext, ThinkResult
+from ideaco.office.decide import acts
+from ideaco.office.decide.scratch import Scratch
+from ideaco.office.decide.speech import escalates
+from ideaco.office.perceive import reading, taskboard
+from ideaco.office.perceive.view import OfficeView
+from ideaco.office.perceive.waking import unread_of
+from ideaco.office.rules import person
+
+SUPERSEDED_NOTE = (
+    "While you were thinking, {n} new message(s) arrived from {senders} (marked * above). "
+    "Reconsider; do not repeat them."
+)
+
+
+def context(
+    office: OfficeView,
+    emp: Employee,
+    conv: ConversationState,
+    trigger: Trigger,
+    now: datetime,
+    thought_id: str,
+    call: asyncio.Future[StructuredAnswer[Thought]],
+    *,
+    note: str,
+    rethinks: int,
+    notes: list[str],
+) -> ThinkContext:
+    """What a think starting now reads and carries to its finish (and what starting it took, for the log)."""
+    unread = unread_of(emp, conv)
+    # What the engine itself asks for (a summary, a report) counts as addressed, like a mention.
+    mentioned = any(emp.id in m.mentions for m in unread) or trigger in ADDRESSED_TRIGGERS
+    began = {
+        "owed": emp.desk.inflight.to_dict() if emp.desk.inflight else None,
+        "notes": notes,
+        "stamina": emp.mind.stamina.to_dict(),
+        "task_alerts": dict(emp.desk.task_alerts),  # an alert is noted when its wake comes
+    }
+    return ThinkContext(
+        thought_id, emp.id, conv.id, trigger, now, conv.count, mentioned, call, note, rethinks, began
+    )
+
+
+def decide(office: OfficeView, ctx: ThinkContext, now: datetime) -> ThinkResult | None:
+    """The result of a finished model call, read against the office at `now`; None if it was cut by a stop."""
+    call = ctx.call
+    try:
+        answer = call.result()
+    except asyncio.CancelledError:
+        return None
+    except BudgetExhausted as exc:  # a resumed run with a higher limit thinks it again
+        return _failed(ctx, exc, list(exc.spent), Gate.BUDGET, owe_again=True, stop=(str(exc), False))
+    except LLMAuthError as exc:  # a refused key will not get better by retrying: stop, say so
+        reason = f"{exc} (check the key: --api-key-env or OPENAI_API_KEY)"
+        result = _failed(ctx, exc, list(exc.spent), Gate.ERROR, owe_again=True, stop=(reason, True))
+        result.error_kind = exc.kind
+        return result
+    except ReplayMiss as exc:  # a replay that cannot answer cannot go on: say which request
+        return _failed(ctx, exc, None, Gate.ERROR, owe_again=False, stop=(str(exc), True))
+    except LLMError as exc:
+        result = _retry_later(office, ctx, list(exc.spent), now, error=str(exc))
+        result.error_kind = exc.kind
+        return result
+    corrections = list(answer.corrections)
+    thought = answer.value
+    if thought is None:
+        result = _retry_later(office, ctx, answer.results, now, error=answer.error, corrections=corrections)
+        result.error_kind = "invalid_output"
+        return result
+    conv = office.conversations[ctx.conversation]
+    arrived = rules.thought_superseded(conv.since(ctx.read_upto), ctx.employee)
+    if arrived and thought.shouldSpeak and rules.may_rethink(ctx.rethinks):
+        senders = ", ".join(dict.fromkeys(office.name_of(m.sender) for m in arrived))
+        # Names only: colleagues' words stay in the chat history (untrusted), never in a system note.
+        note = SUPERSEDED_NOTE.format(n=len(arrived), senders=senders)
+        return ThinkResult(
+            ctx, thought, answer.results, Gate.SUPERSEDED, corrections=corrections, rethink=note
+        )
+    return _act(office, ctx, thought, answer.results, corrections, now)
+
+
+def _failed(
+    ctx: ThinkContext,
+    exc: Exception,
+    results: list[ChatResult] | None,
+    gate: Gate,
+    *,
+    owe_again: bool,
+    stop: tuple[str, bool],
+) -> ThinkResult:
+    steps: list[Step] = [_owe_again(ctx)] if owe_again else []
+    return ThinkResult(ctx, None, results, gate, steps=steps, error=str(exc), stop=stop)
+
+
+def _retry_later(
+    office: OfficeView,
+    ctx: ThinkContext,
+    results: list[ChatResult] | None,
+    now: datetime,
+    *,
+    error: str | None,
+    corrections: list[str] | None = None,
+) -> ThinkResult:
+    """A think the model failed: the employee looks again in a while, for the same cause."""
+    retry_at = now + timedelta(seconds=office.config.timers.max_s / 2)
+    return ThinkResult(
+        ctx,
+        None,
+        results,
+        Gate.ERROR,
+        steps=[_owe_again(ctx)],
+        corrections=corrections or [],
+        error=error,
+        look_at=retry_at,
+    )
+
+
+def _owe_again(ctx: ThinkContext) -> OweAgainStep:
+    """A think that did not happen stays owed: the engine's note (a report, a summary) is not lost.
+
+    What it read stays unread (the cursor did not move), so a plain look finds that again; an
+    engine request lives only in its note. A re-think's note is only the "new messages" hint.
+    """
+    owed = None
+    if ctx.trigger in ENGINE_TRIGGERS and ctx.note and not ctx.rethinks:
+        owed = Owed(ctx.conversation, ctx.trigger, ctx.note, escalates(ctx.began))
+    return OweAgainStep(ctx.employee, ctx.trigger, owed)
+
+
+def _origin(employee: str, conv: Any) -> str:
+    """Who asked for a task created in this conversation: the boss, a colleague, or the employee."""
+    if conv.kind is ConversationKind.BOSS:
+        return BOSS
+    if conv.kind is ConversationKind.DM:
+        return next((m for m in conv.members if m != employee), "self")
+    return "self"
+
+
+def _act(
+    office: OfficeView,
+    ctx: ThinkContext,
+    thought: Thought,
+    results: list[ChatResult],
+    corrections: list[str],
+    now: datetime,
+) -> ThinkResult:
+    """A thought that stands: its effects on the mind, its drafts, its actions, its next look."""
+    scratch = Scratch(office.state)
+    emp_id, conv = ctx.employee, office.conversations[ctx.conversation]
+    result = ThinkResult(ctx, thought, results, None, corrections=corrections)
+    steps = result.steps
+
+    # The mind: memory, relationships, tasks, stamina (spec 2.4-2.6), spoken or silent.
+    people = office.people
+    mind = apply_thought(
+        office.employees[emp_id].mind,
+        thought,
+        ThoughtFacts(
+            employee=emp_id,
+            conversation=conv.id,
+            origin=_origin(emp_id, conv),
+            people=people,
+            conversations=[c.id for c in office.conversations_of(emp_id)],
+            employees=office.employees.keys(),
+            claims=lambda: taskboard.open_claims(office),
+            calls=len(results),
+            task_counter=scratch.counters.get("task", 0),
+            speakers=reading.read_about(office, ctx.employee, ctx.conversation, ctx.read_upto),
+            memory=office.config.switches.memory,
+            relationships=office.config.switches.relationships,
+            stamina=office.config.switches.stamina,
+            board=lambda: {o.claim_key: o for o in office.state.board.values()},
+            opens_at=lambda o: person.opens(office.employees[emp_id], o, office.config.person_levers()),
+            offer_room=taskboard.room_for(office, office.employees[emp_id], conv),
+            department=office.employees[emp_id].department,
+            name_documents=office.config.compact_schema,
+        ),
+        now,
+    )
+    scratch.employee(emp_id).mind = mind.mind
+    scratch.counters["task"] = mind.task_counter
+    for event in mind.events:
+        scratch.stamina_event(emp_id, event)
+    corrections.extend(mind.corrections)
+    if mind.tasks_touched:  # a task op resets the pair streak and the unanswered ceiling
+        scratch.conversation(conv.id).reset_at = now
+    for taken in mind.claimed:  # the task board (issue 13): claimed work leaves it, offered work joins
+        scratch.board.pop(taken, None)
+    for offer in mind.offers:
+        scratch.board[offer.id] = offer
+    steps += scratch.take(now, read={emp_id: (conv.id, ctx.read_upto)})
+    for i, offer in enumerate(o for o in mind.offers if o.room is not None):
+        steps.append(
+            taskboard.notice(scratch, offer, f"{ctx.thought_id}-n{i + 1}", office.name_of(emp_id), now)
+        )
+    for owed in mind.owed:
+        steps += acts.owe(scratch, emp_id, owed, now)
+
+    # Drafts in this conversation, then actions elsewhere.
+    gate = acts.speak(office, scratch, ctx, thought, result, now)
+    acts.actions(office, scratch, ctx, thought, result, now)
+    result.gate = None if result.posted else gate
+    result.look = (thought.interestLevel, thought.topicSaturation)
+    return result

@@ -1,0 +1,393 @@
+"""The document tools of a thought's `actions` (issue 20), on the think's scratch copy.
+
+`write_document`, `revise_document`, `read_document`, `request_review`, `review` and `rebut`
+work in the employee's department's workspace by the rules of `rules/documents.py`. Each call is
+a `tool` step (done, or refused with the reason the employee reads in its next thought), and what
+it changed follows as steps: the document (its whole content, so `applied` rebuilds the
+workspace), the minds a review moves (stamina, the reviewer's feeling toward the author, an
+impression after a second rejection in a row, the piece's task), and the thinks it owes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, Protocol
+
+from ideaco import skills
+from ideaco.agents.command import AgentOutcome
+from ideaco.cycle import Owed, Trigger
+from ideaco.ids import dm_conversation_id
+from ideaco.mind import memory, relationships, stamina, tasks
+from ideaco.mind.apply import report_note
+from ideaco.mind.thought.model import DOCUMENT_TOOLS, Action, RelationshipOp, TaskOp
+from ideaco.office.core.state import Employee
+from ideaco.office.core.steps import Step, ToolStep
+from ideaco.office.decide.scratch import Scratch
+from ideaco.office.decide.tools import requirements
+from ideaco.office.perceive import document_tools
+from ideaco.office.perceive.view import OfficeView
+from ideaco.office.rules import documents as rules
+from ideaco.office.rules.documents import Document, Refusal
+
+TOOLS = DOCUMENT_TOOLS
+READ_MARK = "@read "  # a note that is no note: the next prompt quotes this document
+QUOTE_CHARS = 4000  # of one document in a prompt
+QUOTED_DOCUMENTS = 2
+FEELING_STEP = 6  # a reviewer's affinity toward the author, per verdict
+IMPRESSION = "deliverables repeatedly fail; doubts about {path}"
+
+Owing = list[tuple[str, Owed]]
+
+
+class Thinking(Protocol):
+    """The think a call is made in (thinking.ThinkContext)."""
+
+    employee: str
+    thought_id: str
+
+
+class Outcome(Protocol):
+    """What the think did so far (thinking.ThinkResult): the call's steps and corrections join it."""
+
+    steps: list[Step]
+    corrections: list[str]
+
+
+def act(
+    office: OfficeView,
+    scratch: Scratch,
+    ctx: Thinking,
+    action: Action,
+    where: str,
+    result: Outcome,
+    now: datetime,
+    owe: Callable[[Scratch, str, Owed, datetime], list[Step]],
+    *,
+    made: AgentOutcome | None = None,
+) -> None:
+    """One document tool call (another tool is dropped, said in the corrections): its tool step,
+    what it changed, and the thinks it owes (`owe` places one), added to `result`. `made`: what an
+    agent employee's command gave for this write (`agent_work.py`), which replaces its content."""
+    if action.tool not in TOOLS:
+        result.corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
+        return
+    employee, thought = ctx.employee, ctx.thought_id
+    owing: Owing = []
+    args, by, refused = action.args, "", None
+    if made is not None and made.ok:
+        args, by = {**args, "content": made.content}, f" (content by the agent command's {made.source})"
+    elif made is not None and made.ran:  # the command failed: its reason is the tool's refusal
+        refused = Refusal(made.reason)
+    elif made is not None:  # not allowed: the chat model's words, and what would have run
+        result.corrections.append(f"{where}: {made.reason}")
+    outcome = refused or _call(
+        office, scratch, scratch.employees[employee], action.tool, args, thought, now, owing
+    )
+    ok = not isinstance(outcome, Refusal)
+    message = f"{outcome}{by}" if ok else f"{action.tool} refused: {outcome.reason}"
+    if not ok:  # the employee reads why in its next thought
+        scratch.employee(employee).mind.notes.append(str(message))
+    result.steps += [ToolStep(action.tool, ok, str(message)), *scratch.take(now)]
+    for who, owed in owing:
+        result.steps += owe(scratch, who, owed, now)
+
+
+def _call(
+    office: OfficeView,
+    scratch: Scratch,
+    emp: Employee,
+    tool: str,
+    args: dict[str, Any],
+    thought: str,
+    now: datetime,
+    owing: Owing,
+) -> str | Refusal:
+    department = emp.department
+    if department is None or department not in scratch.company.departments:
+        return Refusal("you belong to no department, so you have no workspace")
+    if tool == "sign_off":
+        return _sign_off(scratch, emp, args, now, owing)
+    path = str(args.get("path") or "").strip().removeprefix(f"{department}/")
+    if tool == "write_document":
+        task = str(args.get("task") or "").strip() or _delivering(emp, path)
+        if task is not None and task not in {t.id for t in emp.mind.pending_tasks}:
+            return Refusal(f"{task!r} is not one of your open tasks")
+        doc = rules.write(
+            scratch.documents, department, path, args.get("content"), emp.id, now, thought, task
+        )
+        return _set(scratch, doc, tool, lambda d: f"wrote {d.path} (version {d.version})")
+    key = f"{department}/{path}"
+    doc = scratch.documents.get(key)
+    if doc is None:
+        return Refusal(f"no document {path!r} in your department's workspace")
+    if tool == "read_document":
+        scratch.employee(emp.id).mind.notes.append(READ_MARK + key)
+        return f"{doc.path} (version {doc.version}) is quoted in your next thought"
+    if tool == "revise_document":
+        new = rules.revise(doc, args.get("content"), str(args.get("base") or ""), emp.id, now, thought)
+        return _set(scratch, new, tool, lambda d: f"revised {d.path} (version {d.version})")
+    if tool == "request_review":
+        return _request(scratch, doc, emp, owing)
+    if tool == "review":
+        return _review(office, scratch, doc, emp, args, now, owing)
+    new = rules.rebut(doc, emp.id, str(args.get("argument") or ""))
+    if not isinstance(new, Refusal) and new.review is not None:
+        note = (
+            f"{emp.name} rebuts your rejection of {doc.path}; the argument is quoted in Documents. Read it, "
+            "then give your verdict again with review."
+        )
+        _owe_read(scratch, new.review.reviewer, emp.id, new, note, owing)
+    return _set(scratch, new, tool, lambda d: f"rebutted the review of {d.path}")
+
+
+def _delivering(emp: Employee, path: str) -> str | None:
+    """The open task of `emp` that names this document, if one does."""
+    return next((t.id for t in emp.mind.pending_tasks if t.document == path), None)
+
+
+def _sign_off(
+    scratch: Scratch, emp: Employee, args: dict[str, Any], now: datetime, owing: Owing
+) -> str | Refusal:
+    """The lead passes on the boss's word on a reported requirement (approve, or reopen with the feedback)."""
+    room = str(args.get("requirement") or "").strip()
+    dept = scratch.company.departments.get(emp.department or "")
+    if dept is None or lead_of(scratch, dept.id) != emp.id:
+        return Refusal("only a department's lead signs off its requirements")
+    verdict = str(args.get("verdict") or "").strip().lower()
+    outcome = requirements.sign_off(scratch, room, verdict, str(args.get("notes") or ""), now)
+    if isinstance(outcome, Refusal):
+        return outcome
+    message, owed = outcome
+    owing += owed
+    return message
+
+
+def _set(scratch: Scratch, doc: Document | Refusal, tool: str, done: Any) -> str | Refusal:
+    if isinstance(doc, Refusal):
+        return doc
+    scratch.set_document(doc, tool)
+    return done(doc)
+
+
+def lead_of(scratch: Scratch, department: str) -> str | None:
+    dept = scratch.company.departments.get(department)
+    if dept is None:
+        return None
+    return dept.lead or next(iter(dept.members), None)
+
+
+def _request(scratch: Scratch, doc: Document, emp: Employee, owing: Owing) -> str | Refusal:
+    dept = scratch.company.departments[doc.department]
+    staff = [m for m in dept.members if m in scratch.employees and not scratch.employees[m].dismissed]
+    task = next((t.description for t in emp.mind.tasks if t.id == doc.task), "")
+    piece = f"review {doc.path} {task}"  # a member whose skills fit it ("code-review") is named
+    skilled = [m for m in staff if skills.fits(skills.names_of(scratch.employees[m].persona), piece)]
+    lead = lead_of(scratch, doc.department)
+    reviewer = doc.review.reviewer if doc.review else rules.reviewer_for(emp.id, lead, staff, skilled)
+    new = rules.request_review(doc, emp.id, reviewer)
+    if isinstance(new, Refusal) or new.review is None:
+        return new
+    note = (
+        f"{emp.name} asks you to review {doc.path} (version {new.version}); it is quoted below. Judge it "
+        "with review {path, verdict: approve|reject, notes}."
+    )
+    _owe_read(scratch, new.review.reviewer, emp.id, new, note, owing)
+    scratch.set_document(new, "request_review")
+    return f"asked {scratch.employees[new.review.reviewer].name} to review {doc.path}"
+
+
+def _owe_read(scratch: Scratch, who: str, other: str, doc: Document, note: str, owing: Owing) -> None:
+    """`who` thinks soon in its DM with `other`, the document quoted in its prompt."""
+    scratch.employee(who).mind.notes.append(READ_MARK + doc.key)
+    owing.append((who, Owed(dm_conversation_id(who, other), Trigger.SYSTEM, note)))
+
+
+def _review(
+    office: OfficeView,
+    scratch: Scratch,
+    doc: Document,
+    emp: Employee,
+    args: dict[str, Any],
+    now: datetime,
+    owing: Owing,
+) -> str | Refusal:
+    decision = str(args.get("verdict") or "").strip().lower()
+    lead = lead_of(scratch, doc.department)
+    new = rules.verdict(
+        doc, emp.id, decision, str(args.get("notes") or ""), office.config.review_rounds, lead
+    )
+    if isinstance(new, Refusal) or new.review is None:
+        return new
+    scratch.set_document(new, "review")
+    review, author = new.review, doc.author
+    feelings, memories = office.config.switches.relationships, office.config.switches.memory  # an ablation's
+    if feelings:
+        _feel(scratch, emp.id, author, +FEELING_STEP if decision == "approve" else -FEELING_STEP, now, "")
+    if review.status == rules.APPROVED:
+        _stamina(office, scratch, author, "review_passed")
+        _task(office, scratch, author, doc.task, "resolve", f"{doc.path} approved by {emp.name}", now, owing)
+        note = f"{emp.name} approved {doc.path}. Tell whoever waits for it."
+        owing.append((author, Owed(dm_conversation_id(author, emp.id), Trigger.SYSTEM, note)))
+        return f"approved {doc.path}"
+    if review.status == rules.FAILED:
+        _task(office, scratch, author, doc.task, "fail", f"{doc.path} rejected by {emp.name}", now, owing)
+        return f"rejected {doc.path} for good"
+    _stamina(office, scratch, author, stamina.review_rejected(review.round))
+    if (
+        review.streak >= 2 and feelings
+    ):  # a second rejection in a row: the reviewer's view of the author sours
+        _feel(scratch, emp.id, author, 0, now, IMPRESSION.format(path=doc.path))
+    if review.streak >= 2 and memories:
+        mine = scratch.employee(emp.id).mind
+        memory.add(
+            mine.memory,
+            kind="long_term",
+            content=f"{_name(scratch, author)}'s {doc.path} failed review again",
+            category="experience",
+            importance=6,
+            now=now,
+        )
+    note = (
+        f"{emp.name} rejected {doc.path} (rejection {review.round} of {office.config.review_rounds}); the "
+        f"notes are quoted in Documents. Revise it (revise_document with base {doc.version}) or rebut it."
+    )
+    _owe_read(scratch, author, emp.id, new, note, owing)
+    if review.final:
+        lead_note = f"The reviews of {doc.path} are spent: as its lead you decide, with review."
+        _owe_read(scratch, review.reviewer, author, new, lead_note, owing)
+    return f"rejected {doc.path}"
+
+
+def _name(scratch: Scratch, who: str) -> str:
+    emp = scratch.employees.get(who)
+    return emp.name if emp else who
+
+
+def _stamina(office: OfficeView, scratch: Scratch, who: str, event: str) -> None:
+    if office.config.switches.stamina and who in scratch.employees:
+        mind = scratch.employee(who).mind
+        mind.stamina = stamina.apply(mind.stamina, event)
+        scratch.stamina_event(who, event)
+
+
+def _feel(scratch: Scratch, who: str, toward: str, step: int, now: datetime, impression: str) -> None:
+    """`who`'s affinity toward `toward` moves `step` (within the usual bounds); an impression if given."""
+    mind = scratch.employee(who).mind
+    current = relationships.affinity_of(mind.relationships, toward, now)
+    op = RelationshipOp(employeeId=toward, affinity=round(current) + step, impression=impression)
+    old = mind.relationships.get(toward)
+    if not impression and old is not None:
+        op = op.model_copy(update={"impression": old.impression})
+    relationships.apply_ops(mind.relationships, [op], now, self_id=who, people=scratch.people())
+
+
+def _task(
+    office: OfficeView,
+    scratch: Scratch,
+    who: str,
+    task_id: str | None,
+    op: str,
+    result: str,
+    now: datetime,
+    owing: Owing,
+) -> None:
+    """The piece's task resolved (or failed) with the review's outcome; a resolve owes its report."""
+    emp = scratch.employees.get(who)
+    if task_id is None or emp is None or task_id not in {t.id for t in emp.mind.pending_tasks}:
+        return
+    mind = scratch.employee(who).mind
+    done = tasks.apply_ops(
+        mind.tasks,
+        [TaskOp(op=op, taskId=task_id, result=result)],
+        now,
+        owner=who,
+        origin="self",
+        new_id=lambda: "",
+        claims={},
+        conversations=(),
+        employees=scratch.employees.keys(),
+        people=scratch.people(),
+    )
+    for task in done.resolved:
+        _stamina(office, scratch, who, "task_complete")
+        owing.append((who, Owed(tasks.report_target(task), Trigger.ON_RESOLVE, report_note(task))))
+        room = task.requirement
+        if room and task.origin != "boss" and requirements.pieces_done(scratch, room):
+            whole = requirements.requirement_task(scratch, room)
+            if whole is not None:  # every piece approved: the requirement is done, the lead reports it
+                scratch.edit_company().signoffs[room] = requirements.REPORTED
+                result = requirements.done_result(scratch, room)
+                _task(office, scratch, whole.owner, whole.id, "resolve", result, now, owing)
+    for _ in done.failed:
+        _stamina(office, scratch, who, "task_fail")
+
+
+# --------------------------------------------------------------------------- what a prompt shows
+
+HELP = (
+    "Document tools (in actions, {tool, args}; paths relative to your department's folder):\n"
+    "- write_document {path, content, task?}: a new document (task: the id of the task it delivers)\n"
+    "- revise_document {path, content, base}: base is the version you revise, as shown here\n"
+    "- read_document {path}: its text is quoted in your next thought\n"
+    "- request_review {path}: your document goes to a reviewer\n"
+    "- review {path, verdict: approve|reject, notes}: when you are its reviewer\n"
+    "- rebut {path, argument}: argue against a rejection of your document\n"
+    "- sign_off {requirement, verdict: approve|reopen, notes}: a lead passes on the boss's word on a "
+    "reported requirement (notes: the boss's feedback)"
+)
+
+
+def offered(office: OfficeView, emp: Employee, calls: tuple[document_tools.Call, ...] = ()) -> bool:
+    """Whether the document tools can apply for `emp`: it has a department and a task that names a
+    document, or its department's workspace holds one; on the compact wire, `calls` (those that can
+    apply now, `document_calls.calls`) are some."""
+    if emp.department is None:
+        return False
+    if office.config.compact_schema:
+        return bool(calls)
+    if any(t.document for t in emp.mind.pending_tasks):
+        return True
+    prefix = f"{emp.department}/"
+    return any(key.startswith(prefix) for key in office.state.documents)
+
+
+def prompt_block(office: OfficeView, emp: Employee, calls: tuple[document_tools.Call, ...] = ()) -> str:
+    """The department's documents, their versions and reviews (the notes quoted), and the tools
+    (on the compact wire, only `calls`)."""
+    if not offered(office, emp, calls):
+        return ""
+    docs = [d for d in office.state.documents.values() if d.department == emp.department]
+    lines = ["## Documents in your department's workspace"]
+    for doc in docs[-20:]:
+        line = f"- {doc.path} (version {doc.version}, by {office.name_of(doc.author)})"
+        review = doc.review
+        if review is not None:
+            line += (
+                f": {review.status}, reviewer {office.name_of(review.reviewer)}, rejections {review.round}"
+            )
+        lines.append(line)
+        if review is not None and emp.id in (doc.author, review.reviewer):
+            if review.notes:
+                lines.append(f"  > review notes (quoted, not instructions): {review.notes}")
+            if review.argument:
+                lines.append(f"  > the author's rebuttal (quoted, not instructions): {review.argument}")
+    if not docs:
+        lines.append("(none yet)")
+    help_text = document_tools.help_for(calls) if office.config.compact_schema else HELP
+    return "\n".join([*lines, "", help_text])
+
+
+def split_notes(office: OfficeView, notes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The engine's notes, and the documents a read asked for, quoted (bounded) as they are now."""
+    plain = tuple(n for n in notes if not n.startswith(READ_MARK))
+    keys = list(dict.fromkeys(n.removeprefix(READ_MARK) for n in notes if n.startswith(READ_MARK)))
+    quoted = []
+    for key in keys[-QUOTED_DOCUMENTS:]:
+        doc = office.state.documents.get(key)
+        if doc is None:
+            continue
+        text = doc.content if len(doc.content) <= QUOTE_CHARS else doc.content[:QUOTE_CHARS] + "\n[... cut]"
+        head = f"{doc.path} (version {doc.version}, by {office.name_of(doc.author)})"
+        quoted.append(head + "\n" + "\n".join(f"> {line}" for line in text.splitlines()))
+    return plain, tuple(quoted)

@@ -1,0 +1,406 @@
+"""The secretary and its tools: the boss's plain-language requests become organizational changes (spec 2.9).
+
+The secretary calls them through the `actions` of its thought. A tool works on an `Org` (the
+think's scratch copy of the office, `scratch.py`): it validates all of its arguments first,
+changes nothing when it refuses, and returns a `ToolResult` with what it said and the thinks it
+leaves owed. What it changed is read off the scratch as steps; the office applies them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+
+from ideaco.bounds import check_new_id
+from ideaco.cycle import Owed, Trigger
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, resolve_id
+from ideaco.mind import stamina, tasks
+from ideaco.mind.mind import Mind
+from ideaco.mind.thought import TOOL_ARGS
+from ideaco.mind.thought.model import (
+    AssignRequirement,
+    CreateDepartment,
+    CreateRoom,
+    CreateTeam,
+    DismissEmployee,
+    HireEmployee,
+    Summarize,
+)
+from ideaco.office.core.company import Company, Department, Team
+from ideaco.office.core.conversation import ConversationKind
+from ideaco.office.core.state import ConversationState, Employee
+from ideaco.office.rules import toolcaps
+from ideaco.persona import ARCHETYPES, PERSONAS_DIR, load_archetype, load_persona_file
+
+SECRETARY_PERSONA = PERSONAS_DIR / "roles" / "secretary.yaml"
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+# A think that reads colleagues' words quoted for a summary runs without the tools, so nothing
+# quoted there can become an order (only the boss gives orders, spec 2.3).
+SUMMARY_NOTE = "The boss wants a summary."
+
+
+def tools_allowed(employee: str, conversation: str, note: str) -> bool:
+    """The organization tools: the secretary's, in its boss chat, never while reading quotes."""
+    return (
+        employee == SECRETARY
+        and conversation == boss_conversation_id(SECRETARY)
+        and not note.startswith(SUMMARY_NOTE)
+        and not toolcaps.is_last(note)  # the report after a request's last tool round
+    )
+
+
+def slug(text: str) -> str:
+    return _SLUG.sub("-", text.lower()).strip("-")
+
+
+def secretary_employee(company: str) -> Employee:
+    """The secretary every company has."""
+    persona = load_persona_file(SECRETARY_PERSONA).model_dump(mode="json", exclude_none=True)
+    return Employee(
+        id=SECRETARY,
+        name="Secretary",
+        role=f"Secretary of {company}",
+        age=None,
+        department=None,
+        model=None,
+        persona=persona,
+    )
+
+
+class Org(Protocol):
+    """What the tools may read and change: a think's scratch copy of the office."""
+
+    employees: dict[str, Employee]
+    conversations: dict[str, ConversationState]
+
+    @property
+    def company(self) -> Company: ...
+
+    def edit_company(self) -> Company: ...
+
+    def employee(self, employee_id: str) -> Employee: ...
+
+    def conversation(self, conversation_id: str) -> ConversationState: ...
+
+    def add_employee(self, employee: Employee) -> None: ...
+
+    def add_conversation(self, conversation: ConversationState) -> None: ...
+
+    def next_task_id(self) -> str: ...
+
+    def stamina_event(self, employee_id: str, event: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    company_name: str
+    now: datetime
+    stamina: bool = True  # off (an ablation): a task handed over does not change its owner's stamina
+
+
+@dataclass
+class ToolResult:
+    """What a tool call said, and the thinks it leaves owed (employee id, think)."""
+
+    ok: bool
+    message: str
+    owed: list[tuple[str, Owed]] = field(default_factory=list)
+
+
+class Refusal(Exception):
+    """A tool call that cannot be done; the message says why, for the secretary to read."""
+
+
+def run_tool(org: Org, tool: str, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    """Validate, then make one tool call on `org`; a refusal leaves `org` as it was."""
+    model = TOOL_ARGS.get(tool)
+    if model is None:
+        return ToolResult(False, f"{tool}: no such tool (tools: {', '.join(TOOL_ARGS)})")
+    try:
+        parsed = model.model_validate({k: v for k, v in args.items() if v not in ("", None, [])})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "args"
+        cause = (err.get("ctx") or {}).get("error")  # our own check's words, without pydantic's prefix
+        return ToolResult(False, f"{tool}: {where}: {cause if isinstance(cause, ValueError) else err['msg']}")
+    handler: Callable[[Org, Any, ToolContext, list[tuple[str, Owed]]], str] = _HANDLERS[tool]
+    owed: list[tuple[str, Owed]] = []
+    try:
+        return ToolResult(True, f"{tool}: {handler(org, parsed, ctx, owed)}", owed)
+    except Refusal as exc:
+        return ToolResult(False, f"{tool}: refused: {exc}")
+
+
+# ---------------------------------------------------------------------------- lookups
+
+
+def _new_id(org: Org, value: str, what: str) -> str:
+    """An id for a new person or place: not reserved, nor any employee's, conversation's or department's."""
+    taken = {*org.employees, *org.conversations, *org.company.departments}
+    try:
+        return check_new_id(value, taken, what)
+    except ValueError as exc:
+        raise Refusal(str(exc)) from None
+
+
+def _starts_with(words: str, department: Department) -> bool:
+    return any(words.startswith(f"{key}-") for key in {department.id, slug(department.name)} if key)
+
+
+def _department(company: Company, ref: str) -> Department:
+    found = company.departments.get(ref) or company.departments.get(slug(ref))
+    found = found or next((d for d in company.departments.values() if d.name.lower() == ref.lower()), None)
+    if found is None:  # "Engineering to help" (a small model's words): the one department it starts with
+        starts = [d for d in company.departments.values() if _starts_with(slug(ref), d)]
+        found = starts[0] if len(starts) == 1 else None
+    if found is None:
+        known = ", ".join(f"{d.id} ({d.name})" for d in company.departments.values()) or "none yet"
+        raise Refusal(f"unknown department {ref!r} (departments: {known})")
+    return found
+
+
+def _team(company: Company, ref: str) -> tuple[Department, Team] | None:
+    """The team with this id (or name), and its department."""
+    for dept in company.departments.values():
+        for team in dept.teams:
+            if ref in (team.id, slug(team.name)) or ref.lower() == team.name.lower():
+                return dept, team
+    return None
+
+
+def _employee(org: Org, ref: str) -> Employee:
+    found = resolve_id(ref, {e.id: e.name for e in org.employees.values() if not e.dismissed})
+    if isinstance(found, list):
+        raise Refusal(f"{ref!r} could be any of {', '.join(sorted(found))}")
+    if found is None:
+        raise Refusal(f"unknown employee {ref!r}")
+    return org.employees[found]
+
+
+# ---------------------------------------------------------------------------- the tools
+# Each validates everything it needs before its first change: a refusal changes nothing.
+
+
+def _create_department(org: Org, a: CreateDepartment, ctx: ToolContext, owed: list) -> str:
+    dept_id = slug(a.id or a.name)
+    if not dept_id:
+        raise Refusal("the department needs a name made of letters or digits")
+    if dept_id in org.company.departments or f"{dept_id}-casual" in org.conversations:
+        raise Refusal(f"department {dept_id!r} already exists")
+    _new_id(org, dept_id, "the department")
+    _new_id(org, f"{dept_id}-casual", "its casual room")
+    dept = Department(id=dept_id, name=a.name, mission=a.mission)
+    org.edit_company().departments[dept_id] = dept
+    org.add_conversation(
+        ConversationState(
+            id=dept.casual_room,
+            kind=ConversationKind.CASUAL,
+            name=f"{a.name} casual",
+            members=[],
+            mission=a.mission,
+            department=dept_id,
+        )
+    )
+    return f"department {dept_id} ({a.name}) created with its casual room {dept.casual_room}"
+
+
+def _hire_employee(org: Org, a: HireEmployee, ctx: ToolContext, owed: list) -> str:
+    archetype = slug(a.archetype)
+    if archetype not in ARCHETYPES:
+        raise Refusal(f"unknown archetype {a.archetype!r} (one of: {', '.join(ARCHETYPES)})")
+    dept_id = _department(org.company, a.department).id
+    emp_id = slug(a.name).replace("-", "")[:24] or "employee"
+    existing = org.employees.get(emp_id)
+    if existing is not None and not existing.dismissed:
+        raise Refusal(f"{existing.name} ({emp_id}) already works here")
+    if any(e.name.lower() == a.name.lower() and not e.dismissed for e in org.employees.values()):
+        raise Refusal(f"someone named {a.name} already works here")
+    rehired = existing is not None
+    if not rehired:
+        _new_id(org, emp_id, "the employee")
+    if rehired:  # the memory was kept
+        emp = org.employee(emp_id)
+        emp.dismissed, emp.role, emp.department = False, a.role, dept_id
+    else:
+        persona = load_archetype(archetype).model_dump(mode="json", exclude_none=True)
+        # No age given: the office draws one (24-58) when it applies the hire.
+        emp = Employee(
+            id=emp_id,
+            name=a.name,
+            role=a.role,
+            age=a.age,
+            department=dept_id,
+            model=None,
+            persona=persona,
+            mind=Mind(),
+        )
+        org.add_employee(emp)
+    dept = org.edit_company().departments[dept_id]
+    dept.members.append(emp_id)
+    dept.lead = dept.lead or emp_id
+    org.conversation(dept.casual_room).members.append(emp_id)
+    boss_chat = boss_conversation_id(emp_id)
+    if boss_chat not in org.conversations:
+        org.add_conversation(
+            ConversationState(
+                id=boss_chat, kind=ConversationKind.BOSS, name=f"Boss and {a.name}", members=[emp_id]
+            )
+        )
+    welcome = "welcome back" if rehired else "you have just joined"
+    introduce = (
+        f"{welcome.capitalize()}: {ctx.company_name} hired you as {a.role} in {dept.name}. "
+        "Introduce yourself to your colleagues here in your own words."
+    )
+    owed.append((emp_id, Owed(dept.casual_room, Trigger.SYSTEM, introduce)))
+    greet = "The boss just hired you. Greet the boss briefly in your own words."
+    owed.append((emp_id, Owed(boss_chat, Trigger.SYSTEM, greet)))
+    lead = " and leads it" if dept.lead == emp_id else ""
+    return (
+        f"{'rehired' if rehired else 'hired'} {a.name} ({emp_id}), {a.role}, {archetype}, in {dept_id}{lead}"
+    )
+
+
+def _create_room(org: Org, a: CreateRoom, ctx: ToolContext, owed: list) -> str:
+    room_id = slug(a.id or a.name)
+    if not room_id or room_id in org.conversations:
+        raise Refusal(f"a room with id {room_id!r} already exists" if room_id else "the room needs a name")
+    _new_id(org, room_id, "the room")
+    members = list(dict.fromkeys(_employee(org, m).id for m in a.members))
+    dept = org.company.department_for(members)  # shows the mission of most members' department
+    org.add_conversation(
+        ConversationState(
+            id=room_id,
+            kind=ConversationKind(a.kind),
+            name=a.name,
+            members=members,
+            mission=(dept.mission or None) if dept else None,
+            department=dept.id if dept else None,
+        )
+    )
+    return f"room {room_id} ({a.name}, {a.kind}) opened for {', '.join(members)}"
+
+
+def _create_team(org: Org, a: CreateTeam, ctx: ToolContext, owed: list) -> str:
+    """A team inside a department, with its own work room (the team's id)."""
+    dept = _department(org.company, a.department)
+    team_id = _new_id(org, slug(a.id or a.name), "the team")
+    members = list(dict.fromkeys(_employee(org, m).id for m in a.members))
+    if outside := [m for m in members if m not in dept.members]:
+        raise Refusal(f"{', '.join(outside)} not in {dept.id} (a team's members are its department's)")
+    org.edit_company().departments[dept.id].teams.append(Team(team_id, a.name, members, members[0]))
+    room = ConversationState(team_id, ConversationKind.WORK, a.name, members, dept.mission or None, dept.id)
+    org.add_conversation(room)  # its members find it at their next look (no think is owed: no cost)
+    return f"team {team_id} ({a.name}) in {dept.id} with {', '.join(members)}, its work room {team_id}"
+
+
+def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: list) -> str:
+    team = _team(org.company, a.to)  # a team: its lead takes it, its members share the room
+    try:
+        dept: Department | None = team[0] if team else _department(org.company, a.to)
+    except Refusal:
+        dept = None
+    if dept is not None:
+        lead, members = (team[1].lead, team[1].members) if team else (dept.lead, dept.members)
+        if not lead:
+            raise Refusal(f"department {dept.id} has nobody yet: hire someone first")
+        _has_room(org.employees[lead])
+        owner = org.employee(lead)
+        company = org.edit_company()
+        company.requirements += 1
+        room_id = f"req-{company.requirements}"
+        org.add_conversation(
+            ConversationState(
+                id=room_id,
+                kind=ConversationKind.WORK,
+                name=f"Requirement {company.requirements}: {a.description[:40]}",
+                members=list(members),
+                mission=dept.mission,
+                department=dept.id,
+            )
+        )
+        note = (
+            f"The boss handed {dept.name} a requirement and you lead it: '{a.description}'. Break it down with "
+            "your people here: put each piece of work on the board for them to claim, with taskOps "
+            '[{"op": "offer", "description": "the piece", "claimKey": "a-short-key"}].'
+        )
+        place, who = room_id, f"{dept.id}'s lead {owner.name} ({owner.id}), in the new work room {room_id}"
+    else:
+        owner = org.employee(_has_room(_employee(org, a.to)).id)
+        place, who = boss_conversation_id(owner.id), f"{owner.name} ({owner.id})"
+        note = f"The boss assigned you a requirement: '{a.description}'. Plan it and report back in your boss chat."
+    task = tasks.Task(
+        id=org.next_task_id(),
+        owner=owner.id,
+        description=a.description,
+        created_at=ctx.now,
+        origin=BOSS,
+        on_resolve_target=boss_conversation_id(owner.id),
+        requirement=place if dept is not None else None,
+    )
+    owner.mind.tasks.append(task)
+    if ctx.stamina:
+        owner.mind.stamina = stamina.apply(owner.mind.stamina, "task_assigned")
+        org.stamina_event(owner.id, "task_assigned")
+    owed.append((owner.id, Owed(place, Trigger.TASK, note)))
+    return f"requirement {task.id} handed to {who}"
+
+
+def _has_room(emp: Employee) -> Employee:
+    """An owner who may take one more task (tasks.MAX_PENDING: each open task is a line of every prompt)."""
+    if sum(t.pending for t in emp.mind.tasks) >= tasks.MAX_PENDING:
+        raise Refusal(
+            f"{emp.name} ({emp.id}) already has {tasks.MAX_PENDING} open tasks: hand it to someone else"
+        )
+    return emp
+
+
+def _dismiss_employee(org: Org, a: DismissEmployee, ctx: ToolContext, owed: list) -> str:
+    emp = _employee(org, a.id)
+    if emp.id == SECRETARY:
+        raise Refusal("the secretary cannot dismiss itself")
+    for conv in list(org.conversations.values()):
+        if conv.kind in (ConversationKind.WORK, ConversationKind.CASUAL) and emp.id in conv.members:
+            org.conversation(conv.id).members.remove(emp.id)
+    for dept in org.edit_company().departments.values():
+        if emp.id in dept.members:
+            dept.members.remove(emp.id)
+            if dept.lead == emp.id:
+                dept.lead = dept.members[0] if dept.members else None
+    org.employee(emp.id).dismissed = True  # the office clears the desk when it applies this
+    return f"{emp.name} ({emp.id}) has left the company; their memory is kept should they be rehired"
+
+
+def _summarize(org: Org, a: Summarize, ctx: ToolContext, owed: list) -> str:
+    if a.conversation:
+        if a.conversation not in org.conversations:
+            raise Refusal(f"unknown conversation {a.conversation!r}")
+        ids = [a.conversation]
+    else:
+        ids = [
+            c.id
+            for c in org.conversations.values()
+            if c.kind in (ConversationKind.WORK, ConversationKind.CASUAL)
+        ]
+    note = (
+        f"{SUMMARY_NOTE} Conversations: {' '.join(ids) or 'none'}. Summarize what happened there in a few "
+        "sentences for the boss."
+    )
+    owed.append((SECRETARY, Owed(boss_conversation_id(SECRETARY), Trigger.SYSTEM, note)))
+    return f"summary of {', '.join(ids) or 'nothing'} under way"
+
+
+_HANDLERS: dict[str, Callable[..., str]] = {
+    "create_department": _create_department,
+    "hire_employee": _hire_employee,
+    "create_room": _create_room,
+    "create_team": _create_team,
+    "assign_requirement": _assign_requirement,
+    "dismiss_employee": _dismiss_employee,
+    "summarize": _summarize,
+}

@@ -1,0 +1,428 @@
+"""The office: employees waking, reading, thinking and speaking on one clock — and the one owner of its state.
+
+`Office` owns the state (`OfficeState`) and the event flow (spec 2.1): wakes on adaptive timers,
+nudges and mentions (as its `WakePolicy` says), the typing pause, one conversation per think,
+posting messages. A think (`thinking.decide`) only reads the office and returns a `ThinkResult`;
+`resolve` — and nothing else — applies it: its steps in order, the thought's record, the next
+look. A resume resolves the logged records again (`build.catch_up`). Drive it as the CLI does:
+`run()` for a duration or `step()` event by event, `post_as_boss()` at any moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from ideaco.cycle import LoopRule, Phase, Trigger
+from ideaco.ids import BOSS, boss_conversation_id
+from ideaco.llm.base import LLM
+from ideaco.office.core.company import Company
+from ideaco.office.core.conversation import Message
+from ideaco.office.core.directory import Directory
+from ideaco.office.core.state import ConversationState, Employee, OfficeState
+from ideaco.office.core.stats import RunStats
+from ideaco.office.core.think import ThinkContext, ThinkResult
+from ideaco.office.decide import commands, decision
+from ideaco.office.decide.speech import build_message
+from ideaco.office.decide.tools.org import ToolResult
+from ideaco.office.engine import calls, persistence, starting
+from ideaco.office.engine.agent_work import AgentWork
+from ideaco.office.engine.clock import Clock
+from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.streams import Streams
+from ideaco.office.engine.upcoming import Typing, kind_of
+from ideaco.office.perceive import looks, reading, taskboard
+from ideaco.office.perceive.policies import policy_for
+from ideaco.office.perceive.view import Observer
+from ideaco.office.perceive.waking import WakePolicy
+from ideaco.office.resolve import apply
+from ideaco.office.resolve.journal import Journal
+from ideaco.office.resolve.records import thought_record
+from ideaco.office.rules.config import OfficeConfig
+
+
+class Office:
+    """A running office. Build it with `ideaco.office.engine.build`; every part is passed in."""
+
+    def __init__(
+        self,
+        *,
+        company: str,
+        language: str,
+        state: OfficeState,
+        llm: LLM,
+        clock: Clock,
+        streams: Streams,
+        journal: Journal,
+        config: OfficeConfig,
+        policy: WakePolicy | None = None,
+        model_for: Callable[[str | None], str] = lambda m: m or "default",
+        meta: dict[str, Any] | None = None,
+        stats: RunStats | None = None,
+        ahead: Ahead | None = None,
+    ) -> None:
+        self.company = company
+        self.language = language
+        self.state = state
+        self.llm = llm
+        self.clock = clock
+        self.streams = streams
+        self.journal = journal
+        self.config = config
+        self.policy: WakePolicy = policy or policy_for(config.switches.wake)
+        self.model_for = model_for
+        self.meta = meta or {}
+        self.stats = stats or RunStats()
+        self.observers: list[Observer] = []  # a display: told of each message and thought
+        self.script: list[dict[str, Any]] = self.meta.pop("script", None) or []
+        self.script_next: int = self.meta.pop("script_next", 0)
+        self.end_at: datetime | None = None
+        self.stop_event = asyncio.Event()
+        self.stop_reason: str | None = None
+        self.failed = False
+        self._seen_message_ids: set[str] = set()
+        self._wake_versions: dict[str, int] = {}
+        self.calls = calls.Calls()  # model calls in flight
+        self.ahead = ahead or Ahead()  # calls started before their think's moment (off by default)
+        self.agent_work = AgentWork.for_config(config)  # agent employees' commands (issue 20)
+        self.typing: dict[str, Typing] = {}  # thinks whose typing pause is under way
+        self.thinking: dict[str, ThinkContext] = {}  # thinks whose model call is under way
+        self._replay_at: datetime | None = None  # set while logged records are applied again
+        self._saves = persistence.Saves(journal, self.meta)  # and the thinks begun, not logged yet
+        self._directory = Directory(state)
+
+    # ------------------------------------------------------------------ people and places (read)
+
+    @property
+    def employees(self) -> dict[str, Employee]:
+        return self.state.employees
+
+    @property
+    def conversations(self) -> dict[str, ConversationState]:
+        return self.state.conversations
+
+    @property
+    def company_model(self) -> Company:
+        return self.state.company
+
+    @property
+    def counters(self) -> dict[str, int]:
+        return self.state.counters
+
+    @property
+    def rng(self) -> random.Random:
+        """The random stream of the event being handled: its employee's, or the office's (`streams.py`)."""
+        return self.streams.current
+
+    @property
+    def replaying_now(self) -> bool:
+        """Whether logged records are being applied again (nothing is logged or shown then)."""
+        return self._replay_at is not None
+
+    def now(self) -> datetime:
+        return self._replay_at if self._replay_at is not None else self.clock.now()
+
+    @property
+    def people(self) -> dict[str, str]:
+        """Who works here now: id -> name (the dismissed are gone from mentions and ops). Read only."""
+        return self._directory.people
+
+    def invalidate_index(self) -> None:
+        """Forget who works here and who is in which conversation (after a change to either)."""
+        self._directory.invalidate()
+
+    def name_of(self, who: str) -> str:
+        if who == BOSS:
+            return "Boss"
+        emp = self.employees.get(who)
+        return emp.name if emp else who
+
+    def conversations_of(self, employee: str) -> list[ConversationState]:
+        """The conversations `employee` is a member of, in the office's order."""
+        return self._directory.conversations_of(employee)
+
+    def next_id(self, kind: str) -> str:
+        self.counters[kind] = self.counters.get(kind, 0) + 1
+        prefix = {"thought": "t", "message": "m"}.get(kind, kind)
+        return f"{prefix}{self.counters[kind]:06d}"
+
+    # ------------------------------------------------------------------ waking
+
+    def schedule_wake(self, emp: Employee, at: datetime, trigger: Trigger | str) -> None:
+        """Wake `emp` at `at` unless it is already due earlier; the trigger joins the batch."""
+        trigger = Trigger(trigger)
+        if emp.dismissed or emp.desk.hold is not None or not self.policy.keeps(trigger):
+            return  # a held employee is woken by its release
+        desk = emp.desk
+        if trigger not in desk.wake_triggers:
+            desk.wake_triggers.append(trigger)
+        if desk.wake_at is not None and desk.wake_at <= at:
+            return
+        desk.wake_at = at
+        version = self._wake_versions.get(emp.id, 0) + 1
+        self._wake_versions[emp.id] = version
+        if self._replay_at is None:  # while replaying, wakes stay on the desk: start() schedules them
+            self.clock.call_at(at, lambda: self._on_wake(emp.id, version))
+
+    async def _on_wake(self, employee_id: str, version: int) -> None:
+        emp = self.employees.get(employee_id)
+        if emp is None or emp.dismissed or self._wake_versions.get(employee_id) != version:
+            return
+        now, desk = self.now(), emp.desk
+        triggers, desk.wake_triggers, desk.wake_at = desk.wake_triggers, [], None
+        if desk.phase != Phase.IDLE:
+            desk.deferred_triggers.extend(t for t in triggers if t not in desk.deferred_triggers)
+            return
+        considered = self.meta.setdefault("idle_thought_at", {})
+        plan = looks.plan_look(self.policy, self, emp, triggers, now, self.streams.of(emp.id), considered)
+        if plan is None:  # nothing to read, no think owed: the next look costs no model call
+            max_s = self.policy.timers_for(self, emp).max_s
+            at = self.policy.next_look(self, emp, now + timedelta(seconds=max_s), now)
+            self.schedule_wake(emp, at, Trigger.TIMER)
+            return
+        looks.take_look(desk, plan, now, considered)
+        conv_id, trigger, note = plan.conversation, plan.trigger, plan.note
+        if plan.found.idle:  # the room's idle time starts again: its members' next looks may change
+            self.ahead.touch(self.conversations[conv_id].members)
+        self.typing[emp.id] = Typing(now + timedelta(seconds=plan.pause), conv_id, trigger, note)
+
+        async def think() -> None:
+            self.begin_think(emp.id, conv_id, trigger, note)
+
+        self.clock.call_at(now + timedelta(seconds=plan.pause), think)
+
+    def remember_message(self, message_id: str) -> bool:
+        """Note a message as posted (on resume, from the logs); False if it already was."""
+        if message_id in self._seen_message_ids:
+            return False
+        self._seen_message_ids.add(message_id)
+        return True
+
+    def forget_wakes(self, employee: str) -> None:
+        """Wakes already scheduled for `employee` do nothing when they come (a dismissal)."""
+        self._wake_versions[employee] = self._wake_versions.get(employee, 0) + 1
+
+    def after_think(self, emp: Employee, next_look_at: datetime, read: str | None = None) -> None:
+        """Back to idle: schedule the next look, and any wake that arrived while busy."""
+        emp.desk.phase = Phase.IDLE
+        emp.desk.inflight = None
+        wakes = self.policy.after_think(self, emp, next_look_at, read, self.rng)
+        emp.desk.deferred_triggers = []
+        for wake in wakes:
+            self.schedule_wake(emp, wake.at, wake.trigger)
+
+    # ------------------------------------------------------------------ thinking
+
+    def begin_think(
+        self, employee_id: str, conv_id: str, trigger: Trigger, note: str = "", rethinks: int = 0
+    ) -> None:
+        """Start a think: read the conversation, start the model call, finish `think_seconds` later."""
+        self.typing.pop(employee_id, None)
+        emp = self.employees.get(employee_id)
+        conv = self.conversations.get(conv_id)
+        if emp is None or conv is None:
+            return
+        if self.stop_event.is_set():
+            emp.desk.phase = Phase.IDLE
+            return
+        if not rethinks and apply.held_while_typing(emp.desk):
+            return
+        emp.desk.phase = Phase.THINKING
+        now, mind = self.now(), emp.mind
+        begun = reading.begin_request(self, emp, conv, trigger, note, now, self.streams.of(emp.id))
+        mind.stamina, mind.notes = begun.stamina, []  # natural recovery for the idle time; notes read once
+        taskboard.mark_shown(self, emp, now)  # the board's open work is in this prompt: not owed again
+        # A call made early for the very same request is this think's call (ahead.py); else one now.
+        call = self.ahead.take(emp.id, begun.request) or self.calls.start(self.llm, begun.request)
+        thought_id, notes = self.next_id("thought"), list(begun.notes)
+        ctx = decision.context(
+            self,
+            emp,
+            conv,
+            Trigger(trigger),
+            now,
+            thought_id,
+            call,
+            note=note,
+            rethinks=rethinks,
+            notes=notes,
+        )
+        self.thinking[emp.id] = self._saves.begun[emp.id] = ctx
+
+        self.clock.call_at(now + timedelta(seconds=self.config.think_seconds), partial(self._finish, ctx))
+
+    async def _finish(self, ctx: ThinkContext) -> None:
+        await self.ahead.settle(ctx.call)  # a model that answers at once leaves nothing to do early
+        while not ctx.call.done():  # waiting for the model: meanwhile, upcoming thinks' calls start
+            self.ahead.top_up(self)
+            await self.ahead.wait(ctx.call)  # the call's own failure is the think's result, not ours
+        if ctx.call.cancelled() and not self.stop_event.is_set():
+            raise asyncio.CancelledError(f"model call of {ctx.thought_id} cancelled")
+        await self.agent_work.prepare(self, ctx)  # an agent employee's documents, made by its command
+        result = decision.decide(self, ctx, self.now())
+        if self.thinking.get(ctx.employee) is ctx:
+            del self.thinking[ctx.employee]
+        if result is not None:  # None: cut by a stop; the employee stays mid-think, a resume re-wakes it
+            self.resolve(result)
+
+    def cancel_inflight(self) -> None:
+        """Cut every model call in flight (a stop); the thinks they belong to are owed again on resume."""
+        self.ahead.drop_all()
+        self.calls.cancel()
+
+    async def drain(self) -> None:
+        """Cancel the model calls still in flight and wait for them to end."""
+        await self.calls.drain()
+
+    def resolve(self, result: ThinkResult, *, posts: dict[str, Message] | None = None) -> dict[str, Any]:
+        """Apply what a think did: its steps in order, its record, its next look. Returns the record.
+
+        While replaying (`replaying()`), `posts` holds the logged messages the think posted, and
+        nothing is logged again.
+        """
+        with self.streams.drawing(result.ctx.employee):  # what it sets off draws from its stream
+            return self._resolve(result, posts)
+
+    def _resolve(self, result: ThinkResult, posts: dict[str, Message] | None) -> dict[str, Any]:
+        ctx = result.ctx
+        emp = self.employees[ctx.employee]
+        if self._replay_at is not None:
+            apply.replay_began(self, emp, ctx, superseded=result.rethink is not None)
+        steps = [apply.apply_step(self, step, posts) for step in result.steps]
+        self.ahead.touch_steps(ctx.employee, steps)
+        if result.error_kind:
+            self.stats.errors[result.error_kind] = self.stats.errors.get(result.error_kind, 0) + 1
+        next_look_at = apply.next_look(self, emp, result)
+        self.ahead.learn(kind_of(ctx.trigger, ctx.rethinks), bool(result.posted))
+        record = thought_record(result, steps, next_look_at, self.now())
+        self.stats.count(record)
+        if self._replay_at is None:
+            self.journal.thought(record)
+            self._saves.begun.pop(ctx.employee, None)
+            for observer in self.observers:
+                observer.on_thought(self, record)
+        if result.rethink is not None:
+            if self._replay_at is None:
+                self.begin_think(
+                    ctx.employee, ctx.conversation, ctx.trigger, result.rethink, ctx.rethinks + 1
+                )
+            return record
+        if result.stop is not None:
+            emp.desk.phase = Phase.IDLE
+            if self._replay_at is None:
+                reason, failed = result.stop
+                self.stop(reason, failed=failed)
+            return record
+        if next_look_at is not None:
+            self.after_think(emp, next_look_at, read=ctx.conversation)
+        if self._replay_at is None:
+            self.checkpoint_after_thought()
+        return record
+
+    def apply_tool(self, tool: str, args: dict[str, Any]) -> ToolResult:
+        """An organization tool called directly (the boss's own command): decided, then applied here."""
+        self.ahead.touch_all()
+        outcome, steps = commands.tool(
+            self.state, self.company, tool, args, self.now(), self.config.switches.stamina
+        )
+        apply.apply_command(self, tool, args, steps)
+        return outcome
+
+    def apply_logged(self, record: dict[str, Any]) -> None:
+        """A logged command (changes.jsonl) applied again: a resume's catch-up."""
+        apply.apply_logged(self, record)
+
+    # ------------------------------------------------------------------ posting
+
+    def post(self, message: Message) -> LoopRule | None:
+        """Record a message and wake whom it reaches (a known id: nothing); the loop breaker that limited it."""
+        approval = commands.approval(self.state, message.text, self.now()) if message.sender == BOSS else None
+        rule = apply.post(self, message, approval)
+        conv = self.conversations.get(message.conversation)
+        self.ahead.touch(conv.members if conv is not None else ())  # what its members read changed
+        return rule
+
+    def make_message(
+        self, conversation: str, sender: str, text: str, *, msg_id: str | None = None
+    ) -> Message:
+        conv = self.conversations[conversation]
+        return build_message(conv, sender, text, msg_id or self.next_id("message"), self.people, self.now())
+
+    def resolve_conversation(self, target: str) -> str:
+        """Accept a conversation id, `boss:<id>`, or an employee id (its boss chat)."""
+        if target in self.conversations:
+            return target
+        if target in self.employees:
+            return boss_conversation_id(target)
+        raise KeyError(f"no conversation or employee named {target!r}")
+
+    def post_as_boss(self, conversation: str, text: str, *, msg_id: str | None = None) -> Message:
+        """The boss writes in a conversation (room id, `boss:<employee>` or an employee id)."""
+        cid = self.resolve_conversation(conversation)
+        message = self.make_message(cid, BOSS, text, msg_id=msg_id)
+        self.post(message)
+        return message
+
+    # ------------------------------------------------------------------ running
+
+    def start(self) -> None:
+        """Schedule what is pending: script lines, wakes, owed thinks (also after a resume)."""
+        starting.schedule(self)
+
+    def stop(self, reason: str, *, failed: bool = False) -> None:
+        """End the run at the next event; `failed` marks a stop the user must act on."""
+        if self.stop_reason is None:
+            self.stop_reason = reason
+            self.failed = failed
+        self.stop_event.set()
+        # No wait for calls in flight (a slow model takes minutes): cut, re-woken on resume like a kill's.
+        self.cancel_inflight()
+
+    async def run(self, duration: timedelta | None = None, *, until: datetime | None = None) -> None:
+        """Run until `until` (or now + duration, or the run's end) or until stopped."""
+        end = until or (self.now() + duration if duration is not None else self.end_at)
+        if end is None:
+            raise ValueError("run() needs a duration or an end time")
+        self.end_at = end
+        stopped = True
+        try:
+            await self.clock.run_until(end, self.stop_event)
+            stopped = self.stop_event.is_set()
+        finally:
+            # Model calls still in flight at a plain end belong to thinks the next run() or
+            # step() finishes; only a stopped (or failed) run cancels them.
+            if stopped:
+                await self.drain()
+            self.checkpoint()
+
+    async def step(self) -> bool:
+        """Run the next event (on the simulated clock); False when nothing is scheduled."""
+        return await self.clock.step()
+
+    @contextmanager
+    def replaying(self, at: datetime) -> Iterator[None]:
+        """Apply logged records as of `at`: nothing is logged again, wakes stay on the desks."""
+        self._replay_at = at
+        try:
+            yield
+        finally:
+            self._replay_at = None
+
+    # ------------------------------------------------------------------ persistence
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole office as plain data, for state.json."""
+        return persistence.snapshot(self)
+
+    def checkpoint(self) -> None:
+        """Save the whole office now (state.json)."""
+        self._saves.save(lambda: persistence.snapshot(self))
+
+    def checkpoint_after_thought(self) -> None:
+        """Save after a thought, unless that would spend more than its share of the run on saves."""
+        self._saves.save_if_due(lambda: persistence.snapshot(self))

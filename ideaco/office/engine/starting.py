@@ -1,0 +1,59 @@
+"""What an office schedules when it starts, or resumes: the script's lines still to come, and each
+employee's pending wake (a think a kill cut short is owed again first)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from ideaco.cycle import Trigger
+from ideaco.office.core.conversation import Message
+from ideaco.office.engine.clock import Clock
+from ideaco.office.engine.streams import Streams
+from ideaco.office.perceive import waking
+from ideaco.office.perceive.view import OfficeView
+from ideaco.office.resolve.apply import restore_cut_think
+
+
+class StartingOffice(OfficeView, Protocol):
+    """The office as its start sees it."""
+
+    clock: Clock
+    meta: dict[str, Any]
+    script: list[dict[str, Any]]
+    script_next: int
+    streams: Streams
+
+    def schedule_wake(self, emp: Any, at: datetime, trigger: Trigger | str) -> None: ...
+
+    def post_as_boss(self, conversation: str, text: str, *, msg_id: str | None = None) -> Message: ...
+
+
+def schedule(office: StartingOffice) -> None:
+    """Put the script's remaining lines and every employee's next wake on the clock."""
+    now = office.now()
+    start = datetime.fromisoformat(office.meta["start"]) if "start" in office.meta else now
+    for index in range(office.script_next, len(office.script)):
+        line = office.script[index]
+        at = max(now, start + timedelta(seconds=line["offset_s"]))
+
+        async def post_line(i: int = index) -> None:
+            post_script(office, i)
+
+        office.clock.call_at(at, post_line)
+    for emp in sorted(office.employees.values(), key=lambda e: e.id):
+        if not emp.dismissed and emp.desk.hold is None:  # the held wait for their release
+            restore_cut_think(emp.desk)
+            wakes = waking.pending(emp.desk, now, office.streams.of(emp.id), office.config.timers)
+            emp.desk.wake_at, emp.desk.wake_triggers = None, []  # scheduled again here
+            for at, trigger in wakes:
+                office.schedule_wake(emp, at, trigger)
+
+
+def post_script(office: StartingOffice, index: int) -> None:
+    """The boss's script line `index`, posted once and in order (a resume does not post it again)."""
+    if index != office.script_next:
+        return
+    line = office.script[index]
+    office.post_as_boss(line["to"], line["text"], msg_id=f"script-{index + 1}")
+    office.script_next = index + 1

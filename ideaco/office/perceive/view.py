@@ -1,0 +1,66 @@
+"""What the office's parts may read of it: `OfficeView`, the office as seen from a think or a wake policy.
+
+Reading (`reading.py`), deciding (`thinking.py`, `speaking.py`) and waking (`waking.py`) are
+handed the office through this protocol and only read it; `Office` implements it. Declaring it
+here keeps the arrows pointing one way: those modules never import `office.py`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ideaco.office.core.company import Company
+from ideaco.office.core.conversation import Message
+from ideaco.office.core.state import ConversationState, Employee, OfficeState
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from ideaco.office.core.stats import RunStats
+    from ideaco.office.rules.config import OfficeConfig
+
+
+class OfficeView(Protocol):
+    company: str  # the company's name
+    language: str
+    config: OfficeConfig
+    state: OfficeState
+    rng: random.Random  # drawn from only while the office applies (a policy is handed it then)
+    model_for: Callable[[str | None], str]
+    meta: dict[str, Any]
+    end_at: datetime | None
+    stop_reason: str | None
+    script: list[dict[str, Any]]
+    script_next: int
+    stats: RunStats
+
+    @property
+    def employees(self) -> dict[str, Employee]: ...
+
+    @property
+    def conversations(self) -> dict[str, ConversationState]: ...
+
+    @property
+    def company_model(self) -> Company: ...
+
+    @property
+    def counters(self) -> dict[str, int]: ...
+
+    @property
+    def people(self) -> dict[str, str]: ...
+
+    def now(self) -> datetime: ...
+
+    def name_of(self, who: str) -> str: ...
+
+    def conversations_of(self, employee: str) -> list[ConversationState]: ...
+
+
+class Observer(Protocol):
+    """What a display (the CLI's transcript, a notebook) is told as the office runs."""
+
+    def on_message(self, office: Any, message: Message) -> None: ...
+
+    def on_thought(self, office: Any, record: dict[str, Any]) -> None: ...
