@@ -21,7 +21,7 @@ from ideaco.errors import IdeacoError
 from ideaco.llm.config import LLMSettings, model_for
 from ideaco.llm.factory import LLMStack
 from ideaco.mind.tasks import counts_by_status
-from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, speculate_for
+from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, run_secrets, speculate_for
 from ideaco.office.agent_work import AgentWork
 from ideaco.office.ahead import Ahead
 from ideaco.office.build import StateError as ResumeError
@@ -244,7 +244,7 @@ def _open_scenario(
             meta=meta,
             ahead=_ahead(model, run_clock, stack),
         )
-        office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack)
+        office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack, run_secrets(model, settings))
     except BaseException:
         stack.close()
         lock.release()
@@ -374,7 +374,7 @@ def _reopen(
         config=config,
         ahead=_ahead(model, run_clock, stack),
     )
-    office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack)
+    office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack, run_secrets(model, settings))
     if length is not None:
         office.end_at = now + length  # both bounded by check_clock and parse_duration: no overflow
     elif office.end_at is None or office.end_at <= now:

@@ -3,9 +3,10 @@
 A scenario comes from anyone, so its `agent: {command: [...]}` runs only when the user allows it
 (`--allow-agent-commands`); otherwise the outcome says in one line what would have run. When it
 runs, it runs in a scratch copy of the department's workspace (what it does there is thrown away),
-with the environment stripped of keys and tokens, the piece's description, the document's path and
-the relevant documents on stdin. What it writes at the document's path in the scratch copy, or
-else its stdout, is the document's content. Its thinking, speaking, memory and relationships stay
+with the environment stripped of keys and tokens (and of the run's own `Secrets`, by name and by
+value), the piece's description, the document's path and the relevant documents on stdin. What it
+writes at the document's path in the scratch copy, or else its stdout, is the document's content,
+scrubbed of the run's secrets like a model's answer. Its thinking, speaking, memory and relationships stay
 the chat model's: this only produces a document's text.
 """
 
@@ -20,9 +21,11 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Protocol
+
+from ideaco.redact import NO_SECRETS, Secrets
 
 MAX_OUTPUT_BYTES = 256 << 10  # what comes back: stdout, or the file it wrote
 MAX_STDERR_BYTES = 4 << 10  # kept for the reason line only
@@ -61,12 +64,15 @@ def describe(command: Sequence[str]) -> str:
     return shlex.join(command)
 
 
-def clean_env(environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment without the variables of STRIPPED_ENV (names compared in upper case)."""
+def clean_env(environ: Mapping[str, str], secrets: Secrets = NO_SECRETS) -> dict[str, str]:
+    """The environment without the variables of STRIPPED_ENV and those `secrets` names (names
+    compared in upper case), nor any variable whose value holds one of `secrets`' values."""
     return {
         name: value
         for name, value in environ.items()
         if not any(fnmatch.fnmatchcase(name.upper(), pattern) for pattern in STRIPPED_ENV)
+        and name.upper() not in secrets.names
+        and not secrets.held_in(value)
     }
 
 
@@ -122,7 +128,9 @@ def _stop(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
-def _run(argv: list[str], cwd: Path, stdin: str, timeout_s: float, out: Path, err: Path) -> str:
+def _run(
+    argv: list[str], cwd: Path, stdin: str, timeout_s: float, out: Path, err: Path, env: dict[str, str]
+) -> str:
     """Run `argv` with stdout and stderr to files; a reason if it timed out or wrote too much."""
     with open(out, "wb") as stdout, open(err, "wb") as stderr:
         try:
@@ -132,7 +140,7 @@ def _run(argv: list[str], cwd: Path, stdin: str, timeout_s: float, out: Path, er
                 stdin=subprocess.PIPE,
                 stdout=stdout,
                 stderr=stderr,
-                env=clean_env(os.environ),
+                env=env,
                 shell=False,
                 start_new_session=True,
             )
@@ -204,6 +212,7 @@ def produce_document(
     allowed: bool,
     *,
     stdin: str | None = None,
+    secrets: Secrets = NO_SECRETS,
 ) -> AgentOutcome:
     """Run the agent command for the document at `path` (relative to `workdir`, the department's
     workspace, or its files as path -> text); its content, or why there is none. `workdir` itself is
@@ -214,7 +223,26 @@ def produce_document(
     before the think is decided): a refused outcome is the tool's refusal (its reason the employee
     reads), and the content lands in `applied` like any other, so a resume rebuilds it without
     running the command again and a replay answers it from the recording. `stdin`: what the
-    command reads, when the caller built it already (else from `piece`, `path` and `documents`)."""
+    command reads, when the caller built it already (else from `piece`, `path` and `documents`).
+    `secrets`: the run's own, kept out of the command's environment and scrubbed from its outcome."""
+    outcome = _produce(agent_spec, workdir, piece, path, documents, allowed, stdin, secrets)
+    scrub = secrets.scrubber()
+    if not scrub:
+        return outcome
+    content = scrub(outcome.content) if outcome.content is not None else None
+    return replace(outcome, content=content, reason=scrub(outcome.reason))
+
+
+def _produce(
+    agent_spec: AgentSpec,
+    workdir: Path | Mapping[str, str],
+    piece: str,
+    path: str,
+    documents: Mapping[str, str],
+    allowed: bool,
+    stdin: str | None,
+    secrets: Secrets,
+) -> AgentOutcome:
     argv = [str(part) for part in agent_spec.command]
     if not allowed:
         return would_have_run(argv)
@@ -233,7 +261,8 @@ def produce_document(
         before = target.read_bytes() if target.is_file() else None
         out, err = Path(tmp) / "stdout", Path(tmp) / "stderr"
         text = stdin if stdin is not None else stdin_text(piece, path, documents)
-        reason = _run(argv, scratch, text, agent_spec.timeout_s, out, err)
+        env = clean_env(os.environ, secrets)
+        reason = _run(argv, scratch, text, agent_spec.timeout_s, out, err, env)
         if reason:
             return AgentOutcome(False, None, reason, True)
         wrote = (

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ideaco.agents.command import AgentOutcome, AgentSpec, produce_document, stdin_text
 from ideaco.llm.base import ChatRequest, ChatResult
+from ideaco.redact import NO_SECRETS, Secrets
 
 MODEL = "agent-command"  # the request's model: never a chat model's name
 
@@ -83,22 +84,30 @@ def _answer(outcome: AgentOutcome, started: float) -> ChatResult:
     return ChatResult(content=json.dumps(body, ensure_ascii=False), model=MODEL, latency_ms=latency)
 
 
-def _produce(request: AgentRequest) -> AgentOutcome:
+def _produce(request: AgentRequest, secrets: Secrets) -> AgentOutcome:
     """Run the request's command on a scratch copy of the department's files it carries."""
     command = json.loads(request.messages[0]["content"])
     spec = _Spec(tuple(command["command"]), command["timeout_s"])
     stdin = request.messages[1]["content"]
-    return produce_document(spec, dict(request.files), "", command["path"], {}, allowed=True, stdin=stdin)
+    return produce_document(
+        spec, dict(request.files), "", command["path"], {}, allowed=True, stdin=stdin, secrets=secrets
+    )
 
 
 class CommandLLM:
-    """Answers `AgentRequest`s by running their command (only ever built with --allow-agent-commands)."""
+    """Answers `AgentRequest`s by running their command (only ever built with --allow-agent-commands).
+
+    `secrets`: the run's own (its key, its endpoints' URL credentials): no command sees them, and
+    they are scrubbed from its outcome before the office, the logs or a --record file see it."""
+
+    def __init__(self, secrets: Secrets = NO_SECRETS) -> None:
+        self.secrets = secrets
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         if not isinstance(request, AgentRequest):
             raise TypeError("CommandLLM answers agent requests only")
         started = time.monotonic()
-        outcome = await asyncio.to_thread(_produce, request)
+        outcome = await asyncio.to_thread(_produce, request, self.secrets)
         return _answer(outcome, started)
 
     async def aclose(self) -> None:

@@ -23,6 +23,7 @@ from ideaco.office.config import OfficeConfig
 from ideaco.office.state import Employee
 from ideaco.office.think import ThinkContext
 from ideaco.office.view import OfficeView
+from ideaco.redact import NO_SECRETS, Secrets
 
 if TYPE_CHECKING:
     from ideaco.llm.factory import LLMStack
@@ -42,14 +43,15 @@ class AgentWork:
         return cls(runner.CommandLLM() if config.allow_agent_commands else None)
 
     @classmethod
-    def for_run(cls, allowed: bool, stack: LLMStack) -> AgentWork:
+    def for_run(cls, allowed: bool, stack: LLMStack, secrets: Secrets = NO_SECRETS) -> AgentWork:
         """A run's: a replay answers from its recording (running nothing); a live run runs the
-        commands if allowed, each outcome recorded beside the model's answers with --record."""
+        commands if allowed (kept from the run's `secrets`), each outcome recorded beside the
+        model's answers with --record."""
         if stack.replayed is not None:
             return cls(stack.replayed)
         if not allowed:
             return cls(None)
-        commands = runner.CommandLLM()
+        commands = runner.CommandLLM(secrets)
         return cls(stack.recorder.beside(commands) if stack.recorder is not None else commands)
 
     async def prepare(self, office: OfficeView, ctx: ThinkContext) -> None:

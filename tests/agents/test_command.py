@@ -10,6 +10,7 @@ import pytest
 
 from ideaco.agents import command
 from ideaco.agents.command import clean_env, produce_document, stdin_text
+from ideaco.redact import Secrets
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,35 @@ def test_the_environment_is_stripped_of_keys(workspace: Path, monkeypatch: pytes
     outcome = produce_document(script(code), workspace, "x", "a.md", {}, True)
     assert outcome.content == "['KEEP_ME']\n"
     assert clean_env({"openai_api_key": "s", "PATH": "/bin"}) == {"PATH": "/bin"}
+
+
+def test_clean_env_strips_secret_names_and_any_value_holding_the_runs_secrets() -> None:
+    """Issue 28, item 3: by name (`*_SECRET`, the key's variable) and by value (the key, the URL's
+    credentials, wherever they sit); a harmless variable stays."""
+    secrets = Secrets.of(["mycred"], ["the-key-0123456789"], ["http://ann:pw@llm.example/v1"])
+    environ = {
+        "APP_SECRET": "x",
+        "MYCRED": "whatever",
+        "HARMLESS": "/usr/bin",
+        "SHORT_PWD": "pwd",
+        "COPY": "prefix the-key-0123456789 suffix",
+        "ENDPOINT": "http://ann:pw@llm.example/v1",
+        "ONLY_PW": "pw",
+    }
+    assert clean_env(environ, secrets) == {"HARMLESS": "/usr/bin", "SHORT_PWD": "pwd"}
+    assert clean_env(environ) == {k: v for k, v in environ.items() if k != "APP_SECRET"}
+
+
+def test_the_outcome_is_scrubbed_of_the_runs_secrets(workspace: Path) -> None:
+    secrets = Secrets.of([], ["the-key-0123456789"], [])
+    spec = script("import sys; print('I found the-key-0123456789'); sys.exit('no: the-key-0123456789')")
+    outcome = produce_document(spec, workspace, "x", "a.md", {}, True, secrets=secrets)
+    assert outcome.reason == "the agent command exited with 1: no: ***"
+    printed = script("print('I found the-key-0123456789')")
+    assert (
+        produce_document(printed, workspace, "x", "a.md", {}, True, secrets=secrets).content
+        == "I found ***\n"
+    )
 
 
 def test_hostile_paths_are_refused_before_anything_runs(workspace: Path, tmp_path: Path) -> None:

@@ -101,3 +101,54 @@ def test_the_command_writes_and_revises_and_a_replay_rebuilds_it_without_running
     assert ran.read_text().count("ran") == 2  # the replay ran nothing
     assert _files(again) == _files(live)
     assert _tool_lines(again) == _tool_lines(live)
+
+
+# Issue 28, item 3: the run's own key and its endpoint's password never reach an agent command,
+# and what a command prints (it may find them elsewhere) is scrubbed like a model's answer.
+KEY, URL_USER, URL_PASSWORD = "mycred-KEY-8f7e6d5c", "acme-user", "hunter2-SECRETPW"
+PRYING = r"""
+import os, pathlib, sys
+sys.stdin.read()
+pathlib.Path(sys.argv[1]).write_text(repr(dict(os.environ)), encoding="utf-8")  # what it saw
+told = pathlib.Path(sys.argv[2]).read_text(encoding="utf-8")  # what it found lying around
+if pathlib.Path("specs/api.md").exists():  # the revision: refused, its reason the secrets
+    sys.exit(f"cannot revise, found {told}")
+print(f"# API spec (agent)\n\nfound {told}\n\nenv {dict(os.environ)!r}")
+"""
+
+
+def test_an_agent_command_sees_no_run_secret_and_its_output_is_scrubbed(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ideaco.cli.main import app
+    from ideaco.redact import basic_credentials
+
+    agent, seen, found = tmp_path / "agent.py", tmp_path / "seen-env.txt", tmp_path / "found.txt"
+    agent.write_text(PRYING, encoding="utf-8")
+    found.write_text(f"key {KEY} password {URL_PASSWORD}", encoding="utf-8")
+    data = scenario_dict(script=[{"at": "00:00", "to": "boss:bob", "text": "Please write the API spec."}])
+    bob = next(e for e in data["employees"] if e["id"] == "bob")
+    bob["agent"] = {"command": [sys.executable, str(agent), str(seen), str(found)], "timeout": "30s"}
+    scenario = tmp_path / "office.yaml"
+    scenario.write_text(yaml.safe_dump(data), encoding="utf-8")
+    out, record = tmp_path / "run", tmp_path / "answers.jsonl"
+    with FakeOpenAIServer(handler=lambda body: json.dumps(respond(body))) as fake:
+        url = fake.base_url.replace("http://", f"http://{URL_USER}:{URL_PASSWORD}@")
+        env = {"MYCRED": KEY, "OPENAI_BASE_URL": url, "URL_COPY": url, "KEEP_ME": "kept-value"}
+        env |= {"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None}
+        args = ["run", str(scenario), "--seed", "1", "--duration", "1h", "--model", "scripted"]
+        args += ["--api-key-env", "MYCRED", "--out", str(out), "--record", str(record)]
+        result = CliRunner().invoke(app, [*args, "--allow-agent-commands"], env=env)
+    assert result.exit_code == 0, result.output
+    saw = seen.read_text(encoding="utf-8")
+    assert "KEEP_ME" in saw and "kept-value" in saw  # the command ran, with a harmless variable kept
+    for name in ("MYCRED", "OPENAI_BASE_URL", "URL_COPY"):
+        assert f"'{name}'" not in saw, f"the command saw {name}"
+    assert KEY not in saw and URL_PASSWORD not in saw
+    assert _files(out)[f"eng/{PATH}"].decode().startswith("# API spec (agent)\n\nfound key *** password ***")
+    assert any("cannot revise, found key *** password ***" in line for line in _tool_lines(out))
+    secrets = (KEY, URL_PASSWORD, basic_credentials(URL_USER, URL_PASSWORD))
+    places = {str(p): p.read_text(errors="replace") for p in [*out.rglob("*"), record] if p.is_file()}
+    places["CLI output"] = result.output
+    leaks = [(secret, where) for secret in secrets for where, text in places.items() if secret in text]
+    assert leaks == [], f"leaked: {leaks}"
