@@ -129,15 +129,17 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 def _run(
-    argv: list[str], cwd: Path, stdin: str, timeout_s: float, out: Path, err: Path, env: dict[str, str]
+    argv: list[str], cwd: Path, stdin: Path, timeout_s: float, out: Path, err: Path, env: dict[str, str]
 ) -> str:
-    """Run `argv` with stdout and stderr to files; a reason if it timed out or wrote too much."""
-    with open(out, "wb") as stdout, open(err, "wb") as stderr:
+    """Run `argv` with stdin from a file (nothing to write, so nothing blocks before the deadline
+    whether it reads it or not) and stdout and stderr to files; a reason if it timed out or wrote
+    too much."""
+    with open(stdin, "rb") as given, open(out, "wb") as stdout, open(err, "wb") as stderr:
         try:
             proc = subprocess.Popen(  # noqa: S603 - argv from the scenario, allowed by the user, no shell
                 argv,
                 cwd=cwd,
-                stdin=subprocess.PIPE,
+                stdin=given,
                 stdout=stdout,
                 stderr=stderr,
                 env=env,
@@ -146,12 +148,6 @@ def _run(
             )
         except OSError as exc:
             return f"the agent command could not start: {exc.strerror or exc}"
-        try:
-            assert proc.stdin is not None
-            proc.stdin.write(stdin.encode("utf-8"))
-            proc.stdin.close()
-        except BrokenPipeError:
-            pass
         deadline = time.monotonic() + timeout_s
         while proc.poll() is None:
             if time.monotonic() > deadline:
@@ -259,10 +255,10 @@ def _produce(
             return AgentOutcome(False, None, reason, False)
         target = scratch / relative
         before = target.read_bytes() if target.is_file() else None
-        out, err = Path(tmp) / "stdout", Path(tmp) / "stderr"
-        text = stdin if stdin is not None else stdin_text(piece, path, documents)
+        given, out, err = Path(tmp) / "stdin", Path(tmp) / "stdout", Path(tmp) / "stderr"
+        given.write_text(stdin if stdin is not None else stdin_text(piece, path, documents), encoding="utf-8")
         env = clean_env(os.environ, secrets)
-        reason = _run(argv, scratch, text, agent_spec.timeout_s, out, err, env)
+        reason = _run(argv, scratch, given, agent_spec.timeout_s, out, err, env)
         if reason:
             return AgentOutcome(False, None, reason, True)
         wrote = (

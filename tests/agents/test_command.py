@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +66,25 @@ def test_without_the_flag_nothing_runs_and_one_line_says_what_would_have(
 def test_a_slow_command_is_stopped(workspace: Path) -> None:
     outcome = produce_document(script("import time; time.sleep(30)", 0.5), workspace, "x", "a.md", {}, True)
     assert not outcome.ok and outcome.ran and "longer than 0.5s" in outcome.reason
+
+
+def test_the_deadline_holds_when_the_command_never_reads_a_stdin_larger_than_a_pipe(workspace: Path) -> None:
+    """Issue 28, item 4: ~160 KB on stdin (more than a pipe holds), a command that never reads it."""
+    documents = {f"d{i}.md": "z" * command.MAX_STDIN_DOC_CHARS for i in range(command.MAX_STDIN_DOCS)}
+    assert len(stdin_text("x", "a.md", documents)) > 128 << 10
+    done: list = []
+    worker = threading.Thread(
+        target=lambda: done.append(
+            produce_document(
+                script("import time; time.sleep(60)", 0.5), workspace, "x", "a.md", documents, True
+            )
+        ),
+        daemon=True,
+    )
+    worker.start()
+    worker.join(timeout=20)  # the deadline: 0.5 s and the kill; far less than the command's minute
+    assert done, "the command's timeout never fired"
+    assert not done[0].ok and "longer than 0.5s" in done[0].reason
 
 
 def test_too_much_output_is_refused(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
