@@ -18,13 +18,13 @@ import shlex
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
+from ideaco.agents.scratch import scratch_folder
 from ideaco.redact import NO_SECRETS, Secrets
 
 MAX_OUTPUT_BYTES = 256 << 10  # what comes back: stdout, or the file it wrote
@@ -121,11 +121,21 @@ def _copy_workspace(source: Path, target: Path) -> str:
 
 
 def _stop(proc: subprocess.Popen) -> None:
+    """Kill the command's process group (its background children too), then reap the command."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         proc.kill()
     proc.wait()
+
+
+def _exited(proc: subprocess.Popen) -> bool:
+    """Whether the command has exited, left unreaped (`WNOWAIT`): while it is a zombie its pid, and
+    so its process group's id, cannot be reused, and `_stop` kills only what it left running."""
+    try:
+        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # reaped already
+        return True
 
 
 def _run(
@@ -148,15 +158,16 @@ def _run(
             )
         except OSError as exc:
             return f"the agent command could not start: {exc.strerror or exc}"
-        deadline = time.monotonic() + timeout_s
-        while proc.poll() is None:
-            if time.monotonic() > deadline:
-                _stop(proc)
-                return f"the agent command took longer than {timeout_s:g}s and was stopped"
-            if out.stat().st_size > MAX_OUTPUT_BYTES:
-                _stop(proc)
-                return f"the agent command printed more than {MAX_OUTPUT_BYTES} bytes and was stopped"
-            time.sleep(_POLL_S)
+        try:
+            deadline = time.monotonic() + timeout_s
+            while not _exited(proc):
+                if time.monotonic() > deadline:
+                    return f"the agent command took longer than {timeout_s:g}s and was stopped"
+                if out.stat().st_size > MAX_OUTPUT_BYTES:
+                    return f"the agent command printed more than {MAX_OUTPUT_BYTES} bytes and was stopped"
+                time.sleep(_POLL_S)
+        finally:
+            _stop(proc)  # after every run: what it started in the background goes with it
     if proc.returncode != 0:
         tail = err.read_bytes()[-MAX_STDERR_BYTES:].decode("utf-8", "replace").strip().splitlines()
         return f"the agent command exited with {proc.returncode}" + (f": {tail[-1][:200]}" if tail else "")
@@ -245,8 +256,8 @@ def _produce(
     relative = _relative(path)
     if relative is None:
         return AgentOutcome(False, None, f"{path!r} is not a relative path inside the workspace", False)
-    with tempfile.TemporaryDirectory(prefix="ideaco-agent-") as tmp:
-        scratch = Path(tmp) / "workspace"
+    with scratch_folder() as tmp:
+        scratch = tmp / "workspace"
         if isinstance(workdir, Mapping):
             reason = _lay_out(workdir, scratch)
         else:
@@ -255,7 +266,7 @@ def _produce(
             return AgentOutcome(False, None, reason, False)
         target = scratch / relative
         before = target.read_bytes() if target.is_file() else None
-        given, out, err = Path(tmp) / "stdin", Path(tmp) / "stdout", Path(tmp) / "stderr"
+        given, out, err = tmp / "stdin", tmp / "stdout", tmp / "stderr"
         given.write_text(stdin if stdin is not None else stdin_text(piece, path, documents), encoding="utf-8")
         env = clean_env(os.environ, secrets)
         reason = _run(argv, scratch, given, agent_spec.timeout_s, out, err, env)

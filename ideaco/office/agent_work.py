@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ideaco.agents import runner
+from ideaco.agents import runner, scratch
 from ideaco.agents.command import MAX_STDIN_DOCS, AgentOutcome, AgentSpec, would_have_run
 from ideaco.llm.base import LLM, LLMError, ReplayMiss
 from ideaco.office.config import OfficeConfig
@@ -51,6 +51,7 @@ class AgentWork:
             return cls(stack.replayed)
         if not allowed:
             return cls(None)
+        scratch.remove_stale()  # what commands of a killed run left in the temp folder
         commands = runner.CommandLLM(secrets)
         return cls(stack.recorder.beside(commands) if stack.recorder is not None else commands)
 

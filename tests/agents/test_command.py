@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,6 +88,43 @@ def test_the_deadline_holds_when_the_command_never_reads_a_stdin_larger_than_a_p
     worker.join(timeout=20)  # the deadline: 0.5 s and the kill; far less than the command's minute
     assert done, "the command's timeout never fired"
     assert not done[0].ok and "longer than 0.5s" in done[0].reason
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def _wait_until(condition, deadline_s: float = 20.0) -> bool:
+    deadline = time.monotonic() + deadline_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_a_commands_background_children_end_with_it_even_when_it_succeeds(
+    workspace: Path, tmp_path: Path
+) -> None:
+    """Issue 28, item 16: the process group is killed after every run, not only after a timeout."""
+    pid_file = tmp_path / "child.pid"
+    code = (
+        "import subprocess, sys; "
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)']); "
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid)); print('done')"
+    )
+    outcome = produce_document(script(code), workspace, "x", "a.md", {}, True)
+    assert outcome.ok and outcome.content == "done\n"
+    child = int(pid_file.read_text())
+    try:
+        assert _wait_until(lambda: not _alive(child)), "the command's background child outlived it"
+    finally:
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
 
 
 def test_too_much_output_is_refused(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
