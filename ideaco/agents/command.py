@@ -168,6 +168,12 @@ def _run(
                 time.sleep(_POLL_S)
         finally:
             _stop(proc)  # after every run: what it started in the background goes with it
+    if proc.returncode < 0:  # killed by a signal (its own, or another's): whatever it printed is cut short
+        try:
+            name = signal.Signals(-proc.returncode).name
+        except ValueError:
+            name = f"signal {-proc.returncode}"
+        return f"the agent command was killed by {name}"
     if proc.returncode != 0:
         tail = err.read_bytes()[-MAX_STDERR_BYTES:].decode("utf-8", "replace").strip().splitlines()
         return f"the agent command exited with {proc.returncode}" + (f": {tail[-1][:200]}" if tail else "")

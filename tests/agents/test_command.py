@@ -127,6 +127,13 @@ def test_a_commands_background_children_end_with_it_even_when_it_succeeds(
             os.kill(child, signal.SIGKILL)
 
 
+def test_a_command_killed_by_a_signal_is_not_a_success(workspace: Path) -> None:
+    code = "import os, signal; print('half a document', flush=True); os.kill(os.getpid(), signal.SIGKILL)"
+    outcome = produce_document(script(code), workspace, "x", "a.md", {}, True)
+    assert not outcome.ok and outcome.content is None and outcome.ran
+    assert outcome.reason == "the agent command was killed by SIGKILL"
+
+
 def test_too_much_output_is_refused(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(command, "MAX_OUTPUT_BYTES", 1000)
     outcome = produce_document(
