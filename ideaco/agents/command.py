@@ -18,6 +18,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -34,6 +35,7 @@ MAX_STDIN_DOCS = 8
 MAX_COPY_BYTES = 16 << 20  # the scratch copy of the workspace
 MAX_COPY_FILES = 2_000
 _POLL_S = 0.02
+STOPPED = "the agent command was stopped: the run is stopping"
 # Names of variables a command never sees: the model's keys, any key or token, ideaco's own settings.
 STRIPPED_ENV = ("OPENAI_API_KEY", "*_KEY", "*_TOKEN", "*_SECRET", "*PASSWORD*", "IDEACO_*")
 
@@ -139,11 +141,18 @@ def _exited(proc: subprocess.Popen) -> bool:
 
 
 def _run(
-    argv: list[str], cwd: Path, stdin: Path, timeout_s: float, out: Path, err: Path, env: dict[str, str]
+    argv: list[str],
+    cwd: Path,
+    stdin: Path,
+    timeout_s: float,
+    out: Path,
+    err: Path,
+    env: dict[str, str],
+    cancel: threading.Event,
 ) -> str:
     """Run `argv` with stdin from a file (nothing to write, so nothing blocks before the deadline
-    whether it reads it or not) and stdout and stderr to files; a reason if it timed out or wrote
-    too much."""
+    whether it reads it or not) and stdout and stderr to files; a reason if it timed out, wrote
+    too much or was cancelled (`cancel` set: the run is stopping)."""
     with open(stdin, "rb") as given, open(out, "wb") as stdout, open(err, "wb") as stderr:
         try:
             proc = subprocess.Popen(  # noqa: S603 - argv from the scenario, allowed by the user, no shell
@@ -165,7 +174,8 @@ def _run(
                     return f"the agent command took longer than {timeout_s:g}s and was stopped"
                 if out.stat().st_size > MAX_OUTPUT_BYTES:
                     return f"the agent command printed more than {MAX_OUTPUT_BYTES} bytes and was stopped"
-                time.sleep(_POLL_S)
+                if cancel.wait(_POLL_S):
+                    return STOPPED
         finally:
             _stop(proc)  # after every run: what it started in the background goes with it
     if proc.returncode < 0:  # killed by a signal (its own, or another's): whatever it printed is cut short
@@ -226,6 +236,7 @@ def produce_document(
     *,
     stdin: str | None = None,
     secrets: Secrets = NO_SECRETS,
+    cancel: threading.Event | None = None,
 ) -> AgentOutcome:
     """Run the agent command for the document at `path` (relative to `workdir`, the department's
     workspace, or its files as path -> text); its content, or why there is none. `workdir` itself is
@@ -237,8 +248,10 @@ def produce_document(
     reads), and the content lands in `applied` like any other, so a resume rebuilds it without
     running the command again and a replay answers it from the recording. `stdin`: what the
     command reads, when the caller built it already (else from `piece`, `path` and `documents`).
-    `secrets`: the run's own, kept out of the command's environment and scrubbed from its outcome."""
-    outcome = _produce(agent_spec, workdir, piece, path, documents, allowed, stdin, secrets)
+    `secrets`: the run's own, kept out of the command's environment and scrubbed from its outcome.
+    `cancel`: set from another thread, it kills the command (and its process group) at once."""
+    cancel = cancel or threading.Event()
+    outcome = _produce(agent_spec, workdir, piece, path, documents, allowed, stdin, secrets, cancel)
     scrub = secrets.scrubber()
     if not scrub:
         return outcome
@@ -255,6 +268,7 @@ def _produce(
     allowed: bool,
     stdin: str | None,
     secrets: Secrets,
+    cancel: threading.Event,
 ) -> AgentOutcome:
     argv = [str(part) for part in agent_spec.command]
     if not allowed:
@@ -275,7 +289,7 @@ def _produce(
         given, out, err = tmp / "stdin", tmp / "stdout", tmp / "stderr"
         given.write_text(stdin if stdin is not None else stdin_text(piece, path, documents), encoding="utf-8")
         env = clean_env(os.environ, secrets)
-        reason = _run(argv, scratch, given, agent_spec.timeout_s, out, err, env)
+        reason = _run(argv, scratch, given, agent_spec.timeout_s, out, err, env, cancel)
         if reason:
             return AgentOutcome(False, None, reason, True)
         wrote = (

@@ -3,8 +3,9 @@
 An agent employee's document (issue 20, item 6) is made like a model's answer: an `AgentRequest`
 says what runs (the command, its time limit) and what it reads (the piece, the path, the relevant
 documents, a digest of the department's files); `CommandLLM` answers it by running the command
-(`command.produce_document`, in a worker thread so the office's other calls go on), and its
-answer is the outcome as JSON. Because it is a request like any other, `--record` writes its
+(`command.produce_document`, in a worker thread so the office's other calls go on; a cancelled
+call, as a stop cancels calls in flight, kills the command at once), and its answer is the
+outcome as JSON. Because it is a request like any other, `--record` writes its
 line and `--replay` answers it from the recording without running anything, so a replay
 rebuilds the same workspace. The department's files travel beside the request (`files`), never
 in its key: a run directory's path or a file the command does not change keeps a key stable.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -84,13 +86,21 @@ def _answer(outcome: AgentOutcome, started: float) -> ChatResult:
     return ChatResult(content=json.dumps(body, ensure_ascii=False), model=MODEL, latency_ms=latency)
 
 
-def _produce(request: AgentRequest, secrets: Secrets) -> AgentOutcome:
+def _produce(request: AgentRequest, secrets: Secrets, cancel: threading.Event) -> AgentOutcome:
     """Run the request's command on a scratch copy of the department's files it carries."""
     command = json.loads(request.messages[0]["content"])
     spec = _Spec(tuple(command["command"]), command["timeout_s"])
     stdin = request.messages[1]["content"]
     return produce_document(
-        spec, dict(request.files), "", command["path"], {}, allowed=True, stdin=stdin, secrets=secrets
+        spec,
+        dict(request.files),
+        "",
+        command["path"],
+        {},
+        allowed=True,
+        stdin=stdin,
+        secrets=secrets,
+        cancel=cancel,
     )
 
 
@@ -107,7 +117,14 @@ class CommandLLM:
         if not isinstance(request, AgentRequest):
             raise TypeError("CommandLLM answers agent requests only")
         started = time.monotonic()
-        outcome = await asyncio.to_thread(_produce, request, self.secrets)
+        cancel = threading.Event()
+        work = asyncio.ensure_future(asyncio.to_thread(_produce, request, self.secrets, cancel))
+        try:
+            outcome = await asyncio.shield(work)
+        except asyncio.CancelledError:  # a stop: the command is killed, and the call cut like a model's
+            cancel.set()
+            await asyncio.wait({work})  # its process group gone (one poll) before the stop goes on
+            raise
         return _answer(outcome, started)
 
     async def aclose(self) -> None:

@@ -13,12 +13,14 @@ say what would have run. A replay's `AgentWork.llm` answers from the recording.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ideaco.agents import runner, scratch
 from ideaco.agents.command import MAX_STDIN_DOCS, AgentOutcome, AgentSpec, would_have_run
 from ideaco.llm.base import LLM, LLMError, ReplayMiss
+from ideaco.office.calls import Calls
 from ideaco.office.config import OfficeConfig
 from ideaco.office.state import Employee
 from ideaco.office.think import ThinkContext
@@ -55,8 +57,23 @@ class AgentWork:
         commands = runner.CommandLLM(secrets)
         return cls(stack.recorder.beside(commands) if stack.recorder is not None else commands)
 
-    async def prepare(self, office: OfficeView, ctx: ThinkContext) -> None:
-        await prepare(office, ctx, self.llm)
+    async def prepare(self, office: OfficeView, ctx: ThinkContext, calls: Calls) -> bool:
+        """The think's agent work (`prepare`), among the `calls` in flight: a stop cuts it with
+        them (its commands killed) and waits for it. False if it was cut: the think is then left
+        undecided, owed again on resume like one whose model call a stop cut."""
+        if office.config.agents.get(ctx.employee) is None:
+            return True
+        work = asyncio.ensure_future(prepare(office, ctx, self.llm))
+        calls.track(work)
+        try:
+            await asyncio.wait({work})  # cancelling the work (a stop) is not cancelling this think
+        except asyncio.CancelledError:
+            work.cancel()
+            raise
+        if work.cancelled():
+            return False
+        work.result()  # its own failure, if any, is this think's
+        return True
 
 
 async def prepare(office: OfficeView, ctx: ThinkContext, llm: LLM | None) -> None:

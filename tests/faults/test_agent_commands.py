@@ -14,6 +14,7 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.cli.test_workspace_replay import PATH, _files, respond
@@ -79,6 +80,43 @@ def test_a_killed_runs_scratch_folder_and_command_are_gone_when_the_next_run_sta
             assert finish(resumed, tmp_path / "again.txt") == 0, (tmp_path / "again.txt").read_text()
         assert _scratch(tmp) == []
         wait_until(lambda: not any(_alive(p) for p in started), what="the killed run's command to end")
+        assert _files(out)[f"eng/{PATH}"].decode().startswith("# API spec (agent)\n\nwritten when run again")
+    finally:
+        for pid in started:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_kills_a_running_command_at_once_and_the_resume_redoes_the_think(
+    tmp_path: Path, signum
+) -> None:
+    """Item 15: SIGTERM or Ctrl-C while a command runs (it would for 5 minutes): the command and its
+    child are killed, ideaco exits promptly (143 / 130), no scratch folder is left, and the
+    resumed run thinks again and runs the command again."""
+    scenario, pids = _office(tmp_path)
+    tmp, out = tmp_path / "tmp", tmp_path / "run"
+    tmp.mkdir()
+    env = {"TMPDIR": str(tmp)}
+    flags = ["--model", "scripted", "--allow-agent-commands"]
+    started: list[int] = []
+    try:
+        with FakeOpenAIServer(handler=lambda body: json.dumps(respond(body))) as fake:
+            args = ["run", scenario, "--seed", "1", "--duration", "1h", "--out", out, *flags]
+            log = tmp_path / "first.txt"
+            proc = start_ideaco([*args, "--base-url", fake.base_url], log=log, env=env)
+            wait_until(lambda: pids.exists() and len(pids.read_text().split()) == 2, what="the command")
+            started = [int(p) for p in pids.read_text().split()]
+            proc.send_signal(signum)
+            assert finish(proc, log, deadline_s=30) == 128 + signum, log.read_text()
+            wait_until(lambda: not any(_alive(p) for p in started), deadline_s=10, what="the command killed")
+            assert _scratch(tmp) == []
+            assert not (out / "workspace" / "eng" / PATH).exists()  # nothing written for the cut think
+            again = tmp_path / "again.txt"
+            resumed = start_ideaco(
+                ["run", "--resume", out, *flags, "--base-url", fake.base_url], log=again, env=env
+            )
+            assert finish(resumed, again) == 0, again.read_text()
         assert _files(out)[f"eng/{PATH}"].decode().startswith("# API spec (agent)\n\nwritten when run again")
     finally:
         for pid in started:
