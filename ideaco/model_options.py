@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ideaco.agents.runner import MODEL as AGENT_MODEL
+from ideaco.agents.runner import outcome_problem
 from ideaco.endpoints import check_some_reachable
 from ideaco.errors import IdeacoError
 from ideaco.llm.base import LLMError
@@ -102,6 +104,7 @@ def open_llm(
             calls=calls,
             tokens=tokens,
             employees=employees,
+            replay_checks={AGENT_MODEL: outcome_problem},  # an agent command's recorded outcomes
         )
     except LLMError as exc:
         raise IdeacoError(str(exc)) from None

@@ -20,9 +20,13 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Annotated, Literal
 
-from ideaco.agents.command import AgentOutcome, AgentSpec, produce_document, stdin_text
-from ideaco.llm.base import ChatRequest, ChatResult
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ideaco import safejson
+from ideaco.agents.command import MAX_OUTPUT_BYTES, AgentOutcome, AgentSpec, produce_document, stdin_text
+from ideaco.llm.base import ChatRequest, ChatResult, LLMError
 from ideaco.redact import NO_SECRETS, Secrets
 
 MODEL = "agent-command"  # the request's model: never a chat model's name
@@ -62,16 +66,54 @@ class _Spec:
     timeout_s: float
 
 
+class _Outcome(BaseModel):
+    """An answer's outcome, as `_answer` writes it: checked before it is believed (a recording is anyone's)."""
+
+    model_config = ConfigDict(strict=True)
+
+    ok: bool
+    content: Annotated[str, Field(max_length=MAX_OUTPUT_BYTES)] | None
+    reason: Annotated[str, Field(max_length=MAX_OUTPUT_BYTES)]
+    ran: bool
+    source: Literal["", "file", "stdout"] = ""
+
+    @model_validator(mode="after")
+    def _content_when_ok(self) -> _Outcome:
+        if self.ok != (self.content is not None):
+            raise ValueError("content is given when (and only when) ok is true")
+        return self
+
+
+def _checked(content: str) -> _Outcome | str:
+    """The outcome an answer's content holds, or the one-line problem with it."""
+    try:
+        data = safejson.loads(content)
+    except ValueError as exc:
+        return (
+            f"an agent command's outcome is not JSON ({str(exc).splitlines()[0] if str(exc) else 'invalid'})"
+        )
+    if not isinstance(data, dict):
+        return "an agent command's outcome is not a JSON object"
+    try:
+        return _Outcome.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        return f"an agent command's outcome: {where + ': ' if where else ''}{err['msg']}"
+
+
+def outcome_problem(content: str) -> str | None:
+    """What is wrong with an answer's content as an agent command's outcome (None: nothing)."""
+    checked = _checked(content)
+    return checked if isinstance(checked, str) else None
+
+
 def outcome_of(result: ChatResult) -> AgentOutcome:
-    """The outcome an answer (live or replayed) carries."""
-    data = json.loads(result.content)
-    return AgentOutcome(
-        bool(data["ok"]),
-        data.get("content"),
-        str(data.get("reason", "")),
-        bool(data["ran"]),
-        data.get("source", ""),
-    )
+    """The outcome an answer (live or replayed) carries; LLMError with one line if it holds none."""
+    checked = _checked(result.content)
+    if isinstance(checked, str):
+        raise LLMError(checked)
+    return AgentOutcome(checked.ok, checked.content, checked.reason, checked.ran, checked.source)
 
 
 def _answer(outcome: AgentOutcome, started: float) -> ChatResult:

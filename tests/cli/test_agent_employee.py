@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from tests.cli.test_workspace_replay import PATH, V1, _files, _run, respond
@@ -152,3 +153,71 @@ def test_an_agent_command_sees_no_run_secret_and_its_output_is_scrubbed(tmp_path
     places["CLI output"] = result.output
     leaks = [(secret, where) for secret in secrets for where, text in places.items() if secret in text]
     assert leaks == [], f"leaked: {leaks}"
+
+
+# Issue 28, item 18: a recording's agent outcomes are checked like its chat answers.
+def _tampered(body: dict[str, Any], case: str) -> str:
+    if case == "not JSON":
+        return "the command printed this"
+    if case == "a list":
+        return json.dumps([body])
+    if case == "no ran":
+        return json.dumps({k: v for k, v in body.items() if k != "ran"})
+    assert case == "ok as text"
+    return json.dumps({**body, "ok": "no"})
+
+
+def _tampered_recording(
+    tmp_path: Path, case: str, model: str = "agent-command"
+) -> tuple[list[str], Path, int]:
+    """A live run's recording, its first agent outcome tampered with (and recorded as `model`'s):
+    the replay's arguments (without --out), the recording, the tampered line's number."""
+    scenario, _ = _office(tmp_path)
+    recording = tmp_path / "answers.jsonl"
+    common = ["run", str(scenario), "--seed", "1", "--duration", "1h", "--model", "scripted"]
+    with FakeOpenAIServer(handler=lambda body: json.dumps(respond(body))) as fake:
+        live = [*common, "--base-url", fake.base_url, "--out", str(tmp_path / "live")]
+        _run([*live, "--record", str(recording), "--allow-agent-commands"])
+    lines = [json.loads(line) for line in recording.read_text(encoding="utf-8").splitlines()]
+    number = next(n for n, line in enumerate(lines, 1) if line["model"] == "agent-command")
+    agent = lines[number - 1]
+    agent["response"]["content"] = _tampered(json.loads(agent["response"]["content"]), case)
+    agent["model"] = model
+    recording.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return [*common, "--base-url", "http://127.0.0.1:9/v1", "--replay", str(recording)], recording, number
+
+
+@pytest.mark.parametrize("case", ["not JSON", "a list", "no ran", "ok as text"])
+def test_a_replay_refuses_a_recorded_agent_outcome_that_is_not_one_in_one_line(
+    tmp_path: Path, case: str
+) -> None:
+    from typer.testing import CliRunner
+
+    from ideaco.cli.main import app
+    from tests.faults.processes import one_error_line
+
+    args, recording, number = _tampered_recording(tmp_path, case)
+    out = tmp_path / "again"
+    env = {"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None}
+    error = one_error_line(CliRunner().invoke(app, [*args, "--out", str(out)], env=env))
+    assert error.startswith(f"ideaco: error: --replay {recording}:{number}: not a recording line ("), error
+    assert "agent command's outcome" in error
+    assert not out.exists()
+
+
+def test_a_bad_agent_outcome_recorded_under_another_model_is_a_refusal_naming_its_line(
+    tmp_path: Path,
+) -> None:
+    """The line's own `model` says it is no agent's, so it passes the reading: answering the agent's
+    request, it is checked then, and the document is refused with the line named (no traceback)."""
+    from typer.testing import CliRunner
+
+    from ideaco.cli.main import app
+
+    args, recording, number = _tampered_recording(tmp_path, "ok as text", model="scripted")
+    env = {"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None}
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "again")], env=env)
+    # The refusal changes what follows: the replay then stops at a request the recording never saw.
+    assert result.exit_code in (0, 2) and "Traceback" not in result.output, result.output
+    refused = [m for m in _tool_lines(tmp_path / "again") if "outcome is unknown" in m]
+    assert refused and f"--replay {recording}:{number}: not a recording line" in refused[0], refused
