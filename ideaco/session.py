@@ -38,7 +38,7 @@ from ideaco.store import runlog
 from ideaco.store.lock import RunLock, RunLockedError
 from ideaco.store.rundir import RunDir, RunDirError
 from ideaco.store.state import StateError, StateStore
-from ideaco.store.usage import usage_totals
+from ideaco.store.usage import restored_calls, usage_totals
 
 ClockFactory = Callable[[datetime], Clock]
 
@@ -344,13 +344,13 @@ def _reopen(
         raise IdeacoError(f"{where}: not a state this version can resume ({_problem(exc)})") from None
     check_clock(where, now, probe.end_at)
     rundir.claim(lock)  # ours from here on, checked writable before any model starts or is paid
-    # The budget counts what the logs hold: they may have run ahead of the last checkpoint.
+    # The budget counts what the logs hold (they may run past the last save), or what was made if more.
     usage = usage_totals(thoughts)
     stack = open_llm(
         model,
         settings,
         status,
-        calls=usage["calls"],
+        calls=restored_calls(state["office"], usage["calls"]),
         tokens=usage["tokens"],
         employees=len(state.get("employees") or ()) or len(scenario.employees) + 1,
     )

@@ -120,9 +120,10 @@ def build_llm(
             llm = recorder = RecordingLLM(llm, record, record_file)
         if requests_per_second is not None and replay is None:  # a replay asks no one
             llm = PacedLLM(llm, Pacer(requests_per_second))
-        llm = RetryingLLM(llm, attempts=retry_attempts, base_delay=retry_base_delay)
+        llm = retrying = RetryingLLM(llm, attempts=retry_attempts, base_delay=retry_base_delay)
         llm = limits = LimitedLLM(llm, concurrency=concurrency)
         budget = BudgetLLM(llm, max_calls=max_calls, max_tokens=max_tokens, calls=calls, tokens=tokens)
+        retrying.before_attempt = budget.sending  # each request counts as it goes out, a retry too
     except BaseException:
         for server in servers:
             server.stop()
