@@ -7,15 +7,18 @@ flags as `ModelOptions`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ideaco.agents.runner import MODEL as AGENT_MODEL
+from ideaco.agents.runner import outcome_problem
 from ideaco.endpoints import check_some_reachable
 from ideaco.errors import IdeacoError
 from ideaco.llm.base import LLMError
-from ideaco.llm.config import LLMSettings, resolve_settings
+from ideaco.llm.config import BASE_URL_ENVS, DEFAULT_API_KEY_ENV, LLMSettings, resolve_settings
 from ideaco.llm.factory import LLMStack, build_llm
+from ideaco.redact import Secrets
 from ideaco.scenario import Scenario
 
 
@@ -58,6 +61,15 @@ def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSett
         raise IdeacoError(str(exc)) from None
 
 
+def run_secrets(options: ModelOptions, settings: LLMSettings, env: Mapping[str, str] = os.environ) -> Secrets:
+    """The run's own secrets, for what must keep them out (an agent command): the variable holding
+    the key (`--api-key-env`, else OPENAI_API_KEY) and its value, sent or withheld, and the URL
+    credentials of every endpoint, the environment's base URLs included."""
+    key_env = options.api_key_env or DEFAULT_API_KEY_ENV
+    urls = [*settings.endpoints, *(env.get(name) for name in BASE_URL_ENVS)]
+    return Secrets.of([key_env], [settings.api_key, env.get(key_env)], urls)
+
+
 def open_llm(
     options: ModelOptions,
     settings: LLMSettings,
@@ -92,6 +104,7 @@ def open_llm(
             calls=calls,
             tokens=tokens,
             employees=employees,
+            replay_checks={AGENT_MODEL: outcome_problem},  # an agent command's recorded outcomes
         )
     except LLMError as exc:
         raise IdeacoError(str(exc)) from None

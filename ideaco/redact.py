@@ -7,6 +7,8 @@ whole occurrences of secrets in text a server sent back; a "secret" shorter than
 A URL's user:password travels as HTTP Basic (`Authorization: Basic base64(user:password)`), so
 `url_secrets` gives that form too; `redact_headers` blanks the value of any credential header
 (Authorization, api-key, ...) or `Bearer`/`Basic` token that an error body quotes, whoever's it is.
+`Secrets` is a run's own (its key, its endpoints' URL credentials, the variables holding them), as
+values passed to what must keep them out: an agent command's environment and output.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 HIDDEN = "***"
@@ -137,3 +140,47 @@ class Scrubber:
         if self._pattern is None or not text:
             return text
         return self._pattern.sub(HIDDEN, text)
+
+
+def url_userinfo(url: str | None) -> str | None:
+    """A URL's `user:password@` as written (None if it has none): what a value holding the URL holds."""
+    parts = _split(url) if url else None
+    if parts is None or "@" not in parts.netloc:
+        return None
+    return parts.netloc.rsplit("@", 1)[0] + "@"
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """A run's own secrets: the environment variables that hold them (`names`, e.g. the one
+    `--api-key-env` names) and their values (the API key; each endpoint's URL credentials, as
+    written, decoded, in their Basic form and as `user:password@`). Built where the model is
+    resolved and passed down: an agent command sees none of them and its output is scrubbed."""
+
+    names: frozenset[str] = frozenset()
+    values: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls, names: Iterable[str | None], keys: Iterable[str | None], urls: Iterable[str | None]
+    ) -> Secrets:
+        values: list[str] = [k for k in keys if k]
+        for url in urls:
+            values += url_secrets(url)
+            if userinfo := url_userinfo(url):
+                values.append(userinfo)
+        return cls(frozenset(n.upper() for n in names if n), tuple(dict.fromkeys(values)))
+
+    def scrubber(self) -> Scrubber:
+        return Scrubber(self.values)
+
+    def held_in(self, value: str) -> bool:
+        """Whether `value` is one of the secrets or holds one (a secret too short to be told from
+        ordinary text counts only when it is the whole value; a URL's `user:password@` always)."""
+        return any(
+            value == secret or ((len(secret) >= MIN_SECRET_CHARS or secret.endswith("@")) and secret in value)
+            for secret in self.values
+        )
+
+
+NO_SECRETS = Secrets()  # a caller that knows none (a test, an office built without a run)

@@ -21,7 +21,7 @@ from ideaco.errors import IdeacoError
 from ideaco.llm.config import LLMSettings, model_for
 from ideaco.llm.factory import LLMStack
 from ideaco.mind.tasks import counts_by_status
-from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, speculate_for
+from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, run_secrets, speculate_for
 from ideaco.office.engine.agent_work import AgentWork
 from ideaco.office.engine.build import StateError as ResumeError
 from ideaco.office.engine.build import check_resumable, office_from_scenario, office_from_state
@@ -38,7 +38,7 @@ from ideaco.store import runlog
 from ideaco.store.lock import RunLock, RunLockedError
 from ideaco.store.rundir import RunDir, RunDirError
 from ideaco.store.state import StateError, StateStore
-from ideaco.store.usage import usage_totals
+from ideaco.store.usage import restored_calls, usage_totals
 
 ClockFactory = Callable[[datetime], Clock]
 
@@ -244,7 +244,7 @@ def _open_scenario(
             meta=meta,
             ahead=_ahead(model, run_clock, stack),
         )
-        office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack)
+        office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack, run_secrets(model, settings))
     except BaseException:
         stack.close()
         lock.release()
@@ -344,13 +344,13 @@ def _reopen(
         raise IdeacoError(f"{where}: not a state this version can resume ({_problem(exc)})") from None
     check_clock(where, now, probe.end_at)
     rundir.claim(lock)  # ours from here on, checked writable before any model starts or is paid
-    # The budget counts what the logs hold: they may have run ahead of the last checkpoint.
+    # The budget counts what the logs hold (they may run past the last save), or what was made if more.
     usage = usage_totals(thoughts)
     stack = open_llm(
         model,
         settings,
         status,
-        calls=usage["calls"],
+        calls=restored_calls(state["office"], usage["calls"]),
         tokens=usage["tokens"],
         employees=len(state.get("employees") or ()) or len(scenario.employees) + 1,
     )
@@ -374,7 +374,7 @@ def _reopen(
         config=config,
         ahead=_ahead(model, run_clock, stack),
     )
-    office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack)
+    office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack, run_secrets(model, settings))
     if length is not None:
         office.end_at = now + length  # both bounded by check_clock and parse_duration: no overflow
     elif office.end_at is None or office.end_at <= now:

@@ -3,9 +3,10 @@
 A scenario comes from anyone, so its `agent: {command: [...]}` runs only when the user allows it
 (`--allow-agent-commands`); otherwise the outcome says in one line what would have run. When it
 runs, it runs in a scratch copy of the department's workspace (what it does there is thrown away),
-with the environment stripped of keys and tokens, the piece's description, the document's path and
-the relevant documents on stdin. What it writes at the document's path in the scratch copy, or
-else its stdout, is the document's content. Its thinking, speaking, memory and relationships stay
+with the environment stripped of keys and tokens (and of the run's own `Secrets`, by name and by
+value), the piece's description, the document's path and the relevant documents on stdin. What it
+writes at the document's path in the scratch copy, or else its stdout, is the document's content,
+scrubbed of the run's secrets like a model's answer. Its thinking, speaking, memory and relationships stay
 the chat model's: this only produces a document's text.
 """
 
@@ -17,12 +18,15 @@ import shlex
 import shutil
 import signal
 import subprocess
-import tempfile
+import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Protocol
+
+from ideaco.agents.scratch import scratch_folder
+from ideaco.redact import NO_SECRETS, Secrets
 
 MAX_OUTPUT_BYTES = 256 << 10  # what comes back: stdout, or the file it wrote
 MAX_STDERR_BYTES = 4 << 10  # kept for the reason line only
@@ -31,6 +35,7 @@ MAX_STDIN_DOCS = 8
 MAX_COPY_BYTES = 16 << 20  # the scratch copy of the workspace
 MAX_COPY_FILES = 2_000
 _POLL_S = 0.02
+STOPPED = "the agent command was stopped: the run is stopping"
 # Names of variables a command never sees: the model's keys, any key or token, ideaco's own settings.
 STRIPPED_ENV = ("OPENAI_API_KEY", "*_KEY", "*_TOKEN", "*_SECRET", "*PASSWORD*", "IDEACO_*")
 
@@ -61,12 +66,15 @@ def describe(command: Sequence[str]) -> str:
     return shlex.join(command)
 
 
-def clean_env(environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment without the variables of STRIPPED_ENV (names compared in upper case)."""
+def clean_env(environ: Mapping[str, str], secrets: Secrets = NO_SECRETS) -> dict[str, str]:
+    """The environment without the variables of STRIPPED_ENV and those `secrets` names (names
+    compared in upper case), nor any variable whose value holds one of `secrets`' values."""
     return {
         name: value
         for name, value in environ.items()
         if not any(fnmatch.fnmatchcase(name.upper(), pattern) for pattern in STRIPPED_ENV)
+        and name.upper() not in secrets.names
+        and not secrets.held_in(value)
     }
 
 
@@ -115,6 +123,7 @@ def _copy_workspace(source: Path, target: Path) -> str:
 
 
 def _stop(proc: subprocess.Popen) -> None:
+    """Kill the command's process group (its background children too), then reap the command."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -122,37 +131,59 @@ def _stop(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
-def _run(argv: list[str], cwd: Path, stdin: str, timeout_s: float, out: Path, err: Path) -> str:
-    """Run `argv` with stdout and stderr to files; a reason if it timed out or wrote too much."""
-    with open(out, "wb") as stdout, open(err, "wb") as stderr:
+def _exited(proc: subprocess.Popen) -> bool:
+    """Whether the command has exited, left unreaped (`WNOWAIT`): while it is a zombie its pid, and
+    so its process group's id, cannot be reused, and `_stop` kills only what it left running."""
+    try:
+        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # reaped already
+        return True
+
+
+def _run(
+    argv: list[str],
+    cwd: Path,
+    stdin: Path,
+    timeout_s: float,
+    out: Path,
+    err: Path,
+    env: dict[str, str],
+    cancel: threading.Event,
+) -> str:
+    """Run `argv` with stdin from a file (nothing to write, so nothing blocks before the deadline
+    whether it reads it or not) and stdout and stderr to files; a reason if it timed out, wrote
+    too much or was cancelled (`cancel` set: the run is stopping)."""
+    with open(stdin, "rb") as given, open(out, "wb") as stdout, open(err, "wb") as stderr:
         try:
             proc = subprocess.Popen(  # noqa: S603 - argv from the scenario, allowed by the user, no shell
                 argv,
                 cwd=cwd,
-                stdin=subprocess.PIPE,
+                stdin=given,
                 stdout=stdout,
                 stderr=stderr,
-                env=clean_env(os.environ),
+                env=env,
                 shell=False,
                 start_new_session=True,
             )
         except OSError as exc:
             return f"the agent command could not start: {exc.strerror or exc}"
         try:
-            assert proc.stdin is not None
-            proc.stdin.write(stdin.encode("utf-8"))
-            proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        deadline = time.monotonic() + timeout_s
-        while proc.poll() is None:
-            if time.monotonic() > deadline:
-                _stop(proc)
-                return f"the agent command took longer than {timeout_s:g}s and was stopped"
-            if out.stat().st_size > MAX_OUTPUT_BYTES:
-                _stop(proc)
-                return f"the agent command printed more than {MAX_OUTPUT_BYTES} bytes and was stopped"
-            time.sleep(_POLL_S)
+            deadline = time.monotonic() + timeout_s
+            while not _exited(proc):
+                if time.monotonic() > deadline:
+                    return f"the agent command took longer than {timeout_s:g}s and was stopped"
+                if out.stat().st_size > MAX_OUTPUT_BYTES:
+                    return f"the agent command printed more than {MAX_OUTPUT_BYTES} bytes and was stopped"
+                if cancel.wait(_POLL_S):
+                    return STOPPED
+        finally:
+            _stop(proc)  # after every run: what it started in the background goes with it
+    if proc.returncode < 0:  # killed by a signal (its own, or another's): whatever it printed is cut short
+        try:
+            name = signal.Signals(-proc.returncode).name
+        except ValueError:
+            name = f"signal {-proc.returncode}"
+        return f"the agent command was killed by {name}"
     if proc.returncode != 0:
         tail = err.read_bytes()[-MAX_STDERR_BYTES:].decode("utf-8", "replace").strip().splitlines()
         return f"the agent command exited with {proc.returncode}" + (f": {tail[-1][:200]}" if tail else "")
@@ -204,6 +235,8 @@ def produce_document(
     allowed: bool,
     *,
     stdin: str | None = None,
+    secrets: Secrets = NO_SECRETS,
+    cancel: threading.Event | None = None,
 ) -> AgentOutcome:
     """Run the agent command for the document at `path` (relative to `workdir`, the department's
     workspace, or its files as path -> text); its content, or why there is none. `workdir` itself is
@@ -214,15 +247,37 @@ def produce_document(
     before the think is decided): a refused outcome is the tool's refusal (its reason the employee
     reads), and the content lands in `applied` like any other, so a resume rebuilds it without
     running the command again and a replay answers it from the recording. `stdin`: what the
-    command reads, when the caller built it already (else from `piece`, `path` and `documents`)."""
+    command reads, when the caller built it already (else from `piece`, `path` and `documents`).
+    `secrets`: the run's own, kept out of the command's environment and scrubbed from its outcome.
+    `cancel`: set from another thread, it kills the command (and its process group) at once."""
+    cancel = cancel or threading.Event()
+    outcome = _produce(agent_spec, workdir, piece, path, documents, allowed, stdin, secrets, cancel)
+    scrub = secrets.scrubber()
+    if not scrub:
+        return outcome
+    content = scrub(outcome.content) if outcome.content is not None else None
+    return replace(outcome, content=content, reason=scrub(outcome.reason))
+
+
+def _produce(
+    agent_spec: AgentSpec,
+    workdir: Path | Mapping[str, str],
+    piece: str,
+    path: str,
+    documents: Mapping[str, str],
+    allowed: bool,
+    stdin: str | None,
+    secrets: Secrets,
+    cancel: threading.Event,
+) -> AgentOutcome:
     argv = [str(part) for part in agent_spec.command]
     if not allowed:
         return would_have_run(argv)
     relative = _relative(path)
     if relative is None:
         return AgentOutcome(False, None, f"{path!r} is not a relative path inside the workspace", False)
-    with tempfile.TemporaryDirectory(prefix="ideaco-agent-") as tmp:
-        scratch = Path(tmp) / "workspace"
+    with scratch_folder() as tmp:
+        scratch = tmp / "workspace"
         if isinstance(workdir, Mapping):
             reason = _lay_out(workdir, scratch)
         else:
@@ -231,9 +286,10 @@ def produce_document(
             return AgentOutcome(False, None, reason, False)
         target = scratch / relative
         before = target.read_bytes() if target.is_file() else None
-        out, err = Path(tmp) / "stdout", Path(tmp) / "stderr"
-        text = stdin if stdin is not None else stdin_text(piece, path, documents)
-        reason = _run(argv, scratch, text, agent_spec.timeout_s, out, err)
+        given, out, err = tmp / "stdin", tmp / "stdout", tmp / "stderr"
+        given.write_text(stdin if stdin is not None else stdin_text(piece, path, documents), encoding="utf-8")
+        env = clean_env(os.environ, secrets)
+        reason = _run(argv, scratch, given, agent_spec.timeout_s, out, err, env, cancel)
         if reason:
             return AgentOutcome(False, None, reason, True)
         wrote = (

@@ -7,6 +7,7 @@ one client each (the fewest calls in flight first; a failing endpoint rested), o
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +18,7 @@ from ideaco.llm.budget import BudgetLLM
 from ideaco.llm.config import LLMSettings
 from ideaco.llm.limits import LimitedLLM, PacedLLM, Pacer
 from ideaco.llm.openai_chat import OpenAIChatLLM
-from ideaco.llm.recording import RecordingLLM, ReplayLLM, open_record_file
+from ideaco.llm.recording import AnswerCheck, RecordingLLM, ReplayLLM, open_record_file
 from ideaco.llm.retry import RetryingLLM
 
 if TYPE_CHECKING:  # the embedded module stays unimported unless it is needed
@@ -71,6 +72,7 @@ def build_llm(
     timeout: float | None = None,
     retry_base_delay: float | None = None,
     employees: int = 0,
+    replay_checks: Mapping[str, AnswerCheck] | None = None,
 ) -> LLMStack:
     """Build the stack. With `replay` nothing is contacted; the embedded server starts only if needed.
 
@@ -78,6 +80,7 @@ def build_llm(
     answer), `retry_attempts`, `retry_base_delay` and `requests_per_second` default to the
     settings' (environment IDEACO_TIMEOUT, IDEACO_RETRIES, IDEACO_RETRY_DELAY; --rate or IDEACO_RATE). `employees`: how many prompts the
     embedded model keeps warm (one cache slot each, unless the settings' `slots` say otherwise).
+    `replay_checks`: how a replayed answer to a request of a given model is checked (by model).
     """
     timeout = settings.timeout if timeout is None else timeout
     retry_attempts = settings.retry_attempts if retry_attempts is None else retry_attempts
@@ -93,7 +96,7 @@ def build_llm(
     base: LLM
     try:
         if replay is not None:
-            base = ReplayLLM(replay)
+            base = ReplayLLM(replay, replay_checks)
         elif settings.embedded:
             from ideaco.llm.embedded import serve
 
@@ -117,9 +120,10 @@ def build_llm(
             llm = recorder = RecordingLLM(llm, record, record_file)
         if requests_per_second is not None and replay is None:  # a replay asks no one
             llm = PacedLLM(llm, Pacer(requests_per_second))
-        llm = RetryingLLM(llm, attempts=retry_attempts, base_delay=retry_base_delay)
+        llm = retrying = RetryingLLM(llm, attempts=retry_attempts, base_delay=retry_base_delay)
         llm = limits = LimitedLLM(llm, concurrency=concurrency)
         budget = BudgetLLM(llm, max_calls=max_calls, max_tokens=max_tokens, calls=calls, tokens=tokens)
+        retrying.before_attempt = budget.sending  # each request counts as it goes out, a retry too
     except BaseException:
         for server in servers:
             server.stop()

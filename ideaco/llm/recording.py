@@ -8,9 +8,9 @@ import os
 import stat
 import zlib
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, Annotated, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -153,6 +153,18 @@ class _Response(BaseModel):
 
 class _Line(BaseModel):
     key: Annotated[str, Field(min_length=1, max_length=200)]
+    model: str | None = None  # the request's (an agent command's answers: agents/runner.MODEL)
+    response: _Response
+
+
+# What a request of a model answers with, checked where its line is read (one line naming the
+# problem, None when sound): an agent command's outcome is checked as the live path writes it.
+AnswerCheck = Callable[[str], str | None]
+
+
+class _Entry(NamedTuple):
+    number: int  # its line in the file
+    model: str | None  # the request model it was recorded for (checked as its answer)
     response: _Response
 
 
@@ -166,14 +178,16 @@ class ReplayLLM:
 
     Identical requests get the recorded answers in order; once those are used up the last one
     is reused. A request the recording never saw raises ReplayMiss. The file is read line by line,
-    each line checked (`_Line`) before it is kept; a bad line, a file past MAX_REPLAY_BYTES once
+    each line checked (`_Line`, and its answer by `checks`, by the request's model) before it is
+    kept; a bad line, a file past MAX_REPLAY_BYTES once
     decompressed, or a damaged .gz is ReplayFileError, one line naming the file.
     """
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, checks: Mapping[str, AnswerCheck] | None = None) -> None:
         self.path = Path(path)
-        self._queues: dict[str, deque[_Response]] = {}
-        self._last: dict[str, _Response] = {}
+        self._checks = dict(checks or {})  # by request model: how its answers are checked
+        self._queues: dict[str, deque[_Entry]] = {}
+        self._last: dict[str, _Entry] = {}
         self._load()
 
     def _size(self, opener: Callable[..., IO[bytes]]) -> int:
@@ -233,7 +247,14 @@ class ReplayLLM:
             except ValueError as exc:  # not JSON, not UTF-8, nested too deep
                 torn = (number, str(exc).splitlines()[0] if str(exc) else "not JSON")
                 continue
-            self._queues.setdefault(entry.key, deque()).append(entry.response)
+            if (problem := self._problem(entry.model, entry.response)) is not None:
+                raise ReplayFileError(f"--replay {self.path}:{number}: not a recording line ({problem})")
+            self._queues.setdefault(entry.key, deque()).append(_Entry(number, entry.model, entry.response))
+
+    def _problem(self, model: str | None, response: _Response) -> str | None:
+        check = self._checks.get(model or "")
+        problem = check(response.content) if check is not None else None
+        return f"response.content: {problem}" if problem else None
 
     def __len__(self) -> int:
         return sum(len(queue) for queue in self._queues.values())
@@ -242,16 +263,20 @@ class ReplayLLM:
         key = request.key()
         queue = self._queues.get(key)
         if queue:
-            response = queue.popleft()
-            self._last[key] = response
+            entry = queue.popleft()
+            self._last[key] = entry
         elif key in self._last:
-            response = self._last[key]
+            entry = self._last[key]
         else:
             label = request.tag or "untagged request"
             raise ReplayMiss(
                 f"replay miss: {label} (key {key[:12]}) is not in {self.path}; "
                 "the scenario, prompts or model settings differ from the recorded run"
             )
+        response = entry.response
+        if entry.model != request.model and (problem := self._problem(request.model, response)):
+            # A line whose model says otherwise answers this request: checked as this model's now.
+            raise ReplayFileError(f"--replay {self.path}:{entry.number}: not a recording line ({problem})")
         usage = response.usage
         return ChatResult(
             content=response.content,

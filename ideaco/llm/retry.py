@@ -39,6 +39,7 @@ class RetryingLLM:
         base_delay: float = 1.0,
         max_delay: float = 30.0,
         sleep: Callable[[float], Awaitable[None]] | None = None,
+        before_attempt: Callable[[], None] | None = None,
     ) -> None:
         if attempts < 1:
             raise ValueError("attempts must be at least 1")
@@ -47,6 +48,7 @@ class RetryingLLM:
         self.max_delay = max_delay
         self._sleep = sleep
         self.base_delay = base_delay
+        self.before_attempt = before_attempt  # each request about to go out (the budget counts it)
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
@@ -75,6 +77,8 @@ class RetryingLLM:
         )
         async for attempt in retrying:
             with attempt:
+                if self.before_attempt is not None:
+                    self.before_attempt()
                 return await self.inner.complete(request)
         raise AssertionError("unreachable: tenacity either returns or re-raises")  # pragma: no cover
 

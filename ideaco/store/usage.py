@@ -3,7 +3,7 @@ resume's budget all count with it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 USAGE_KEYS = ("calls", "prompt_tokens", "completion_tokens", "cached_tokens")
@@ -26,3 +26,11 @@ def usage_totals(thoughts: Iterable[dict[str, Any]]) -> dict[str, int]:
         for key, n in usage_of(record).items():
             totals[key] += n
     return totals | {"tokens": totals["prompt_tokens"] + totals["completion_tokens"]}
+
+
+def restored_calls(saved_office: Mapping[str, Any], used: int) -> int:
+    """The calls a resumed run's budget starts from: those its logged thoughts used, or, when more,
+    those its earlier sessions made (state.json's `calls.made`: early calls dropped count too)."""
+    calls = saved_office.get("calls")
+    made = calls.get("made") if isinstance(calls, Mapping) else None
+    return max(used, made) if isinstance(made, int) and not isinstance(made, bool) else used

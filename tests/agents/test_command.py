@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +14,7 @@ import pytest
 
 from ideaco.agents import command
 from ideaco.agents.command import clean_env, produce_document, stdin_text
+from ideaco.redact import Secrets
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,69 @@ def test_a_slow_command_is_stopped(workspace: Path) -> None:
     assert not outcome.ok and outcome.ran and "longer than 0.5s" in outcome.reason
 
 
+def test_the_deadline_holds_when_the_command_never_reads_a_stdin_larger_than_a_pipe(workspace: Path) -> None:
+    """Issue 28, item 4: ~160 KB on stdin (more than a pipe holds), a command that never reads it."""
+    documents = {f"d{i}.md": "z" * command.MAX_STDIN_DOC_CHARS for i in range(command.MAX_STDIN_DOCS)}
+    assert len(stdin_text("x", "a.md", documents)) > 128 << 10
+    done: list = []
+    worker = threading.Thread(
+        target=lambda: done.append(
+            produce_document(
+                script("import time; time.sleep(60)", 0.5), workspace, "x", "a.md", documents, True
+            )
+        ),
+        daemon=True,
+    )
+    worker.start()
+    worker.join(timeout=20)  # the deadline: 0.5 s and the kill; far less than the command's minute
+    assert done, "the command's timeout never fired"
+    assert not done[0].ok and "longer than 0.5s" in done[0].reason
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def _wait_until(condition, deadline_s: float = 20.0) -> bool:
+    deadline = time.monotonic() + deadline_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_a_commands_background_children_end_with_it_even_when_it_succeeds(
+    workspace: Path, tmp_path: Path
+) -> None:
+    """Issue 28, item 16: the process group is killed after every run, not only after a timeout."""
+    pid_file = tmp_path / "child.pid"
+    code = (
+        "import subprocess, sys; "
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)']); "
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid)); print('done')"
+    )
+    outcome = produce_document(script(code), workspace, "x", "a.md", {}, True)
+    assert outcome.ok and outcome.content == "done\n"
+    child = int(pid_file.read_text())
+    try:
+        assert _wait_until(lambda: not _alive(child)), "the command's background child outlived it"
+    finally:
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
+def test_a_command_killed_by_a_signal_is_not_a_success(workspace: Path) -> None:
+    code = "import os, signal; print('half a document', flush=True); os.kill(os.getpid(), signal.SIGKILL)"
+    outcome = produce_document(script(code), workspace, "x", "a.md", {}, True)
+    assert not outcome.ok and outcome.content is None and outcome.ran
+    assert outcome.reason == "the agent command was killed by SIGKILL"
+
+
 def test_too_much_output_is_refused(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(command, "MAX_OUTPUT_BYTES", 1000)
     outcome = produce_document(
@@ -101,6 +169,35 @@ def test_the_environment_is_stripped_of_keys(workspace: Path, monkeypatch: pytes
     outcome = produce_document(script(code), workspace, "x", "a.md", {}, True)
     assert outcome.content == "['KEEP_ME']\n"
     assert clean_env({"openai_api_key": "s", "PATH": "/bin"}) == {"PATH": "/bin"}
+
+
+def test_clean_env_strips_secret_names_and_any_value_holding_the_runs_secrets() -> None:
+    """Issue 28, item 3: by name (`*_SECRET`, the key's variable) and by value (the key, the URL's
+    credentials, wherever they sit); a harmless variable stays."""
+    secrets = Secrets.of(["mycred"], ["the-key-0123456789"], ["http://ann:pw@llm.example/v1"])
+    environ = {
+        "APP_SECRET": "x",
+        "MYCRED": "whatever",
+        "HARMLESS": "/usr/bin",
+        "SHORT_PWD": "pwd",
+        "COPY": "prefix the-key-0123456789 suffix",
+        "ENDPOINT": "http://ann:pw@llm.example/v1",
+        "ONLY_PW": "pw",
+    }
+    assert clean_env(environ, secrets) == {"HARMLESS": "/usr/bin", "SHORT_PWD": "pwd"}
+    assert clean_env(environ) == {k: v for k, v in environ.items() if k != "APP_SECRET"}
+
+
+def test_the_outcome_is_scrubbed_of_the_runs_secrets(workspace: Path) -> None:
+    secrets = Secrets.of([], ["the-key-0123456789"], [])
+    spec = script("import sys; print('I found the-key-0123456789'); sys.exit('no: the-key-0123456789')")
+    outcome = produce_document(spec, workspace, "x", "a.md", {}, True, secrets=secrets)
+    assert outcome.reason == "the agent command exited with 1: no: ***"
+    printed = script("print('I found the-key-0123456789')")
+    assert (
+        produce_document(printed, workspace, "x", "a.md", {}, True, secrets=secrets).content
+        == "I found ***\n"
+    )
 
 
 def test_hostile_paths_are_refused_before_anything_runs(workspace: Path, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from tests.cli.test_workspace_replay import PATH, V1, _files, _run, respond
@@ -101,3 +102,122 @@ def test_the_command_writes_and_revises_and_a_replay_rebuilds_it_without_running
     assert ran.read_text().count("ran") == 2  # the replay ran nothing
     assert _files(again) == _files(live)
     assert _tool_lines(again) == _tool_lines(live)
+
+
+# Issue 28, item 3: the run's own key and its endpoint's password never reach an agent command,
+# and what a command prints (it may find them elsewhere) is scrubbed like a model's answer.
+KEY, URL_USER, URL_PASSWORD = "mycred-KEY-8f7e6d5c", "acme-user", "hunter2-SECRETPW"
+PRYING = r"""
+import os, pathlib, sys
+sys.stdin.read()
+pathlib.Path(sys.argv[1]).write_text(repr(dict(os.environ)), encoding="utf-8")  # what it saw
+told = pathlib.Path(sys.argv[2]).read_text(encoding="utf-8")  # what it found lying around
+if pathlib.Path("specs/api.md").exists():  # the revision: refused, its reason the secrets
+    sys.exit(f"cannot revise, found {told}")
+print(f"# API spec (agent)\n\nfound {told}\n\nenv {dict(os.environ)!r}")
+"""
+
+
+def test_an_agent_command_sees_no_run_secret_and_its_output_is_scrubbed(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ideaco.cli.main import app
+    from ideaco.redact import basic_credentials
+
+    agent, seen, found = tmp_path / "agent.py", tmp_path / "seen-env.txt", tmp_path / "found.txt"
+    agent.write_text(PRYING, encoding="utf-8")
+    found.write_text(f"key {KEY} password {URL_PASSWORD}", encoding="utf-8")
+    data = scenario_dict(script=[{"at": "00:00", "to": "boss:bob", "text": "Please write the API spec."}])
+    bob = next(e for e in data["employees"] if e["id"] == "bob")
+    bob["agent"] = {"command": [sys.executable, str(agent), str(seen), str(found)], "timeout": "30s"}
+    scenario = tmp_path / "office.yaml"
+    scenario.write_text(yaml.safe_dump(data), encoding="utf-8")
+    out, record = tmp_path / "run", tmp_path / "answers.jsonl"
+    with FakeOpenAIServer(handler=lambda body: json.dumps(respond(body))) as fake:
+        url = fake.base_url.replace("http://", f"http://{URL_USER}:{URL_PASSWORD}@")
+        env = {"MYCRED": KEY, "OPENAI_BASE_URL": url, "URL_COPY": url, "KEEP_ME": "kept-value"}
+        env |= {"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None}
+        args = ["run", str(scenario), "--seed", "1", "--duration", "1h", "--model", "scripted"]
+        args += ["--api-key-env", "MYCRED", "--out", str(out), "--record", str(record)]
+        result = CliRunner().invoke(app, [*args, "--allow-agent-commands"], env=env)
+    assert result.exit_code == 0, result.output
+    saw = seen.read_text(encoding="utf-8")
+    assert "KEEP_ME" in saw and "kept-value" in saw  # the command ran, with a harmless variable kept
+    for name in ("MYCRED", "OPENAI_BASE_URL", "URL_COPY"):
+        assert f"'{name}'" not in saw, f"the command saw {name}"
+    assert KEY not in saw and URL_PASSWORD not in saw
+    assert _files(out)[f"eng/{PATH}"].decode().startswith("# API spec (agent)\n\nfound key *** password ***")
+    assert any("cannot revise, found key *** password ***" in line for line in _tool_lines(out))
+    secrets = (KEY, URL_PASSWORD, basic_credentials(URL_USER, URL_PASSWORD))
+    places = {str(p): p.read_text(errors="replace") for p in [*out.rglob("*"), record] if p.is_file()}
+    places["CLI output"] = result.output
+    leaks = [(secret, where) for secret in secrets for where, text in places.items() if secret in text]
+    assert leaks == [], f"leaked: {leaks}"
+
+
+# Issue 28, item 18: a recording's agent outcomes are checked like its chat answers.
+def _tampered(body: dict[str, Any], case: str) -> str:
+    if case == "not JSON":
+        return "the command printed this"
+    if case == "a list":
+        return json.dumps([body])
+    if case == "no ran":
+        return json.dumps({k: v for k, v in body.items() if k != "ran"})
+    assert case == "ok as text"
+    return json.dumps({**body, "ok": "no"})
+
+
+def _tampered_recording(
+    tmp_path: Path, case: str, model: str = "agent-command"
+) -> tuple[list[str], Path, int]:
+    """A live run's recording, its first agent outcome tampered with (and recorded as `model`'s):
+    the replay's arguments (without --out), the recording, the tampered line's number."""
+    scenario, _ = _office(tmp_path)
+    recording = tmp_path / "answers.jsonl"
+    common = ["run", str(scenario), "--seed", "1", "--duration", "1h", "--model", "scripted"]
+    with FakeOpenAIServer(handler=lambda body: json.dumps(respond(body))) as fake:
+        live = [*common, "--base-url", fake.base_url, "--out", str(tmp_path / "live")]
+        _run([*live, "--record", str(recording), "--allow-agent-commands"])
+    lines = [json.loads(line) for line in recording.read_text(encoding="utf-8").splitlines()]
+    number = next(n for n, line in enumerate(lines, 1) if line["model"] == "agent-command")
+    agent = lines[number - 1]
+    agent["response"]["content"] = _tampered(json.loads(agent["response"]["content"]), case)
+    agent["model"] = model
+    recording.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return [*common, "--base-url", "http://127.0.0.1:9/v1", "--replay", str(recording)], recording, number
+
+
+@pytest.mark.parametrize("case", ["not JSON", "a list", "no ran", "ok as text"])
+def test_a_replay_refuses_a_recorded_agent_outcome_that_is_not_one_in_one_line(
+    tmp_path: Path, case: str
+) -> None:
+    from typer.testing import CliRunner
+
+    from ideaco.cli.main import app
+    from tests.faults.processes import one_error_line
+
+    args, recording, number = _tampered_recording(tmp_path, case)
+    out = tmp_path / "again"
+    env = {"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None}
+    error = one_error_line(CliRunner().invoke(app, [*args, "--out", str(out)], env=env))
+    assert error.startswith(f"ideaco: error: --replay {recording}:{number}: not a recording line ("), error
+    assert "agent command's outcome" in error
+    assert not out.exists()
+
+
+def test_a_bad_agent_outcome_recorded_under_another_model_is_a_refusal_naming_its_line(
+    tmp_path: Path,
+) -> None:
+    """The line's own `model` says it is no agent's, so it passes the reading: answering the agent's
+    request, it is checked then, and the document is refused with the line named (no traceback)."""
+    from typer.testing import CliRunner
+
+    from ideaco.cli.main import app
+
+    args, recording, number = _tampered_recording(tmp_path, "ok as text", model="scripted")
+    env = {"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None}
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "again")], env=env)
+    # The refusal changes what follows: the replay then stops at a request the recording never saw.
+    assert result.exit_code in (0, 2) and "Traceback" not in result.output, result.output
+    refused = [m for m in _tool_lines(tmp_path / "again") if "outcome is unknown" in m]
+    assert refused and f"--replay {recording}:{number}: not a recording line" in refused[0], refused

@@ -13,16 +13,19 @@ say what would have run. A replay's `AgentWork.llm` answers from the recording.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ideaco.agents import runner
+from ideaco.agents import runner, scratch
 from ideaco.agents.command import MAX_STDIN_DOCS, AgentOutcome, AgentSpec, would_have_run
 from ideaco.llm.base import LLM, LLMError, ReplayMiss
 from ideaco.office.core.state import Employee
 from ideaco.office.core.think import ThinkContext
+from ideaco.office.engine.calls import Calls
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules.config import OfficeConfig
+from ideaco.redact import NO_SECRETS, Secrets
 
 if TYPE_CHECKING:
     from ideaco.llm.factory import LLMStack
@@ -42,18 +45,35 @@ class AgentWork:
         return cls(runner.CommandLLM() if config.allow_agent_commands else None)
 
     @classmethod
-    def for_run(cls, allowed: bool, stack: LLMStack) -> AgentWork:
+    def for_run(cls, allowed: bool, stack: LLMStack, secrets: Secrets = NO_SECRETS) -> AgentWork:
         """A run's: a replay answers from its recording (running nothing); a live run runs the
-        commands if allowed, each outcome recorded beside the model's answers with --record."""
+        commands if allowed (kept from the run's `secrets`), each outcome recorded beside the
+        model's answers with --record."""
         if stack.replayed is not None:
             return cls(stack.replayed)
         if not allowed:
             return cls(None)
-        commands = runner.CommandLLM()
+        scratch.remove_stale()  # what commands of a killed run left in the temp folder
+        commands = runner.CommandLLM(secrets)
         return cls(stack.recorder.beside(commands) if stack.recorder is not None else commands)
 
-    async def prepare(self, office: OfficeView, ctx: ThinkContext) -> None:
-        await prepare(office, ctx, self.llm)
+    async def prepare(self, office: OfficeView, ctx: ThinkContext, calls: Calls) -> bool:
+        """The think's agent work (`prepare`), among the `calls` in flight: a stop cuts it with
+        them (its commands killed) and waits for it. False if it was cut: the think is then left
+        undecided, owed again on resume like one whose model call a stop cut."""
+        if office.config.agents.get(ctx.employee) is None:
+            return True
+        work = asyncio.ensure_future(prepare(office, ctx, self.llm))
+        calls.track(work)
+        try:
+            await asyncio.wait({work})  # cancelling the work (a stop) is not cancelling this think
+        except asyncio.CancelledError:
+            work.cancel()
+            raise
+        if work.cancelled():
+            return False
+        work.result()  # its own failure, if any, is this think's
+        return True
 
 
 async def prepare(office: OfficeView, ctx: ThinkContext, llm: LLM | None) -> None:

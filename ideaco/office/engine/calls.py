@@ -43,6 +43,11 @@ class Calls:
         call.add_done_callback(_seen)  # a call that fails after the run ended is not a traceback at exit
         return call
 
+    def track(self, work: asyncio.Future) -> None:
+        """Other work a stop cuts with the calls and waits for (an agent employee's command)."""
+        self._calls.add(work)
+        work.add_done_callback(self._calls.discard)
+
     def cancel(self) -> None:
         for call in list(self._calls):
             call.cancel()

@@ -263,8 +263,8 @@ class Office:
             await self.ahead.wait(ctx.call)  # the call's own failure is the think's result, not ours
         if ctx.call.cancelled() and not self.stop_event.is_set():
             raise asyncio.CancelledError(f"model call of {ctx.thought_id} cancelled")
-        await self.agent_work.prepare(self, ctx)  # an agent employee's documents, made by its command
-        result = decision.decide(self, ctx, self.now())
+        prepared = await self.agent_work.prepare(self, ctx, self.calls)  # an agent's documents; False: cut
+        result = decision.decide(self, ctx, self.now()) if prepared else None
         if self.thinking.get(ctx.employee) is ctx:
             del self.thinking[ctx.employee]
         if result is not None:  # None: cut by a stop; the employee stays mid-think, a resume re-wakes it
