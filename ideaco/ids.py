@@ -7,6 +7,7 @@ say (`sender: "boss"`, `"system"`, `employee: "secretary"`). The boss's 1-on-1 w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 BOSS = "boss"
@@ -58,3 +59,11 @@ def dm_members(conversation: str) -> list[str] | None:
     if conversation.startswith(DM_PREFIX):
         return conversation[len(DM_PREFIX) :].split(":")
     return None
+
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slug(text: str) -> str:
+    """An id made of a name: lower case, runs of other characters as one `-` (`"QA & Test"` -> `qa-test`)."""
+    return _SLUG.sub("-", text.lower()).strip("-")

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from ideaco.office.decide.tools.requirements import APPROVED, REPORTED
+from ideaco.office.core.company import APPROVED, REPORTED
 
 REJECTED = ("rejected", "failed")
 

@@ -28,10 +28,10 @@ def _imports() -> dict[str, set[str]]:
                 targets = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
             elif isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
-            for target in targets:
-                if target in modules and target != name:
-                    graph[name].add(target)
-                    break
+            if isinstance(node, ast.ImportFrom):  # `from pkg import mod, ...`: each module named, else the package
+                named = [t for t in targets[:-1] if t in modules]
+                targets = named or targets[-1:]
+            graph[name].update(t for t in targets if t in modules and t != name)
     return graph
 
 
@@ -131,10 +131,6 @@ AGAINST_THE_DIRECTION: set[tuple[str, str]] = {
     ("core.state", "rules.documents"),
     ("core.steps", "rules.documents"),
     ("core.steps", "rules.drafts"),
-    ("perceive.document_tools", "decide.tools.requirements"),
-    ("perceive.reading", "decide.tools.documents"),
-    ("perceive.reading", "decide.tools.org"),
-    ("perceive.taskboard", "decide.scratch"),
 }
 
 

@@ -12,7 +12,7 @@ from rich.text import Text
 from ideaco.cli.display import safe_text
 from ideaco.ids import boss_conversation_id
 from ideaco.mind.board import REQUIREMENT_ROOM
-from ideaco.office.decide.tools import requirements
+from ideaco.office.core.company import REPORTED
 from ideaco.office.engine.office import Office
 
 
@@ -77,7 +77,7 @@ def requirement_lines(office: Office, room: str | None = None) -> list[Text]:
 
 def approve(office: Office, room: str) -> str:
     """The boss's `/approve req-<n>`, written in the requirement's lead's boss chat."""
-    if office.company_model.signoffs.get(room) != requirements.REPORTED:
+    if office.company_model.signoffs.get(room) != REPORTED:
         raise WorkCommandError(
             f"{safe_text(room)} is not a requirement waiting for your sign-off (/requirement)"
         )

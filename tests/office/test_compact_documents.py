@@ -11,7 +11,6 @@ from benchmarks.requirement import carry
 from ideaco.mind.board import default_document
 from ideaco.mind.tasks import Task
 from ideaco.mind.thought.wire import COMPACT_DOCUMENT_CALLS, WireContext, thought_schema
-from ideaco.office.decide.tools import documents
 from ideaco.office.perceive import document_tools
 from ideaco.office.rules import documents as rules
 from tests.office.conftest import START, MakeOffice, thought
@@ -40,10 +39,10 @@ def _write(office, who: str = "bob", path: str = PATH) -> rules.Document:
 def test_nothing_is_offered_without_a_document_to_write_or_a_review_to_give(make_office: MakeOffice) -> None:
     office = _office(make_office)
     assert document_tools.calls(office, office.employees["bob"]) == ()
-    assert not documents.offered(
+    assert not document_tools.offered(
         office, office.employees["bob"], document_tools.calls(office, office.employees["bob"])
     )
-    assert documents.prompt_block(office, office.employees["bob"], ()) == ""
+    assert document_tools.prompt_block(office, office.employees["bob"], ()) == ""
 
 
 def test_a_task_that_expects_a_document_offers_writing_it_and_asking_for_its_review(
@@ -55,7 +54,7 @@ def test_a_task_that_expects_a_document_offers_writing_it_and_asking_for_its_rev
         ("write_document", (PATH,), ()),
         ("request_review", (PATH,), ()),
     )
-    block = documents.prompt_block(
+    block = document_tools.prompt_block(
         office, office.employees["bob"], document_tools.calls(office, office.employees["bob"])
     )
     assert "- write_document {path, content}" in block and "- review {" not in block

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from ideaco.office.decide.tools import skillbook
+from ideaco.office.perceive import skill_texts
 from ideaco.office.rules import person
 from tests.office.conftest import ROOM, START, prompt_of, scenario_dict, step_until, thought, thoughts_of, who
 
@@ -76,8 +76,13 @@ async def test_an_unknown_skill_is_refused_with_a_note_the_employee_reads(make_o
 def test_split_notes_quotes_each_loaded_skill_once_and_bounded(make_office) -> None:
     office = make_office(scenario=skilled())
     alice = office.employees["alice"]
-    notes = [skillbook.MARK + "testing", "a plain note", skillbook.MARK + "testing", skillbook.MARK + "nope"]
-    plain, quoted = skillbook.split_notes(alice, notes)
+    notes = [
+        skill_texts.MARK + "testing",
+        "a plain note",
+        skill_texts.MARK + "testing",
+        skill_texts.MARK + "nope",
+    ]
+    plain, quoted = skill_texts.split_notes(alice, notes)
     assert plain == ("a plain note",)
     assert len(quoted) == 1 and quoted[0].startswith("testing\n")
 

@@ -14,15 +14,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
-from ideaco.ids import BOSS
+from ideaco.ids import BOSS, SYSTEM
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
+from ideaco.mind import board
 from ideaco.mind.apply import ThoughtFacts, apply_thought
+from ideaco.mind.board import Offer
 from ideaco.mind.thought import Thought
 from ideaco.office import rules
-from ideaco.office.core.conversation import ConversationKind
+from ideaco.office.core.conversation import CLAIMABLE, ConversationKind, Message
 from ideaco.office.core.state import ConversationState, Employee
-from ideaco.office.core.steps import OweAgainStep, Step
+from ideaco.office.core.steps import NoticeStep, OweAgainStep, Step
 from ideaco.office.core.think import ThinkContext, ThinkResult
 from ideaco.office.decide import acts
 from ideaco.office.decide.scratch import Scratch
@@ -215,9 +217,7 @@ def _act(
         scratch.board[offer.id] = offer
     steps += scratch.take(now, read={emp_id: (conv.id, ctx.read_upto)})
     for i, offer in enumerate(o for o in mind.offers if o.room is not None):
-        steps.append(
-            taskboard.notice(scratch, offer, f"{ctx.thought_id}-n{i + 1}", office.name_of(emp_id), now)
-        )
+        steps.append(board_notice(scratch, offer, f"{ctx.thought_id}-n{i + 1}", office.name_of(emp_id), now))
     for owed in mind.owed:
         steps += acts.owe(scratch, emp_id, owed, now)
 
@@ -227,3 +227,11 @@ def _act(
     result.gate = None if result.posted else gate
     result.look = (thought.interestLevel, thought.topicSaturation)
     return result
+
+
+def board_notice(scratch: Scratch, offer: Offer, msg_id: str, by: str, now: datetime) -> NoticeStep:
+    """The room is told of work put on the board (a `claimable` system line); its members wake to it."""
+    assert offer.room is not None
+    message = Message(msg_id, now, offer.room, SYSTEM, board.notice(offer, by), kind=CLAIMABLE)
+    scratch.conversation(offer.room).add(message)
+    return NoticeStep(offer.room, msg_id, message)

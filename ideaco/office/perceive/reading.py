@@ -14,19 +14,18 @@ from datetime import datetime
 
 from ideaco import skills
 from ideaco.cycle import Trigger
-from ideaco.ids import BOSS, SECRETARY
+from ideaco.ids import BOSS, SECRETARY, slug
 from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office.core.conversation import ConversationKind, Message
 from ideaco.office.core.state import ConversationState, Employee
-from ideaco.office.decide.tools import documents, skillbook
-from ideaco.office.decide.tools.org import SUMMARY_NOTE, slug, tools_allowed
-from ideaco.office.perceive import document_tools, taskboard
+from ideaco.office.perceive import document_tools, skill_texts, taskboard
 from ideaco.office.perceive.view import OfficeView  # the office is only read here
 from ideaco.office.rules.mentions import named_in
 from ideaco.office.rules.requests import asked_archetypes, asked_tools, named_departments
+from ideaco.office.rules.toolcaps import SUMMARY_NOTE, tools_allowed
 from ideaco.persona import ARCHETYPES
 
 TRIGGER_NOTES = {
@@ -91,9 +90,9 @@ def wire_context(
         task_ids=tuple(t.id for t in emp.mind.pending_tasks),
         memory_ids=tuple(i.id for i in (*emp.mind.memory.long_term, *emp.mind.memory.short_term)),
         tools=tools,
-        documents=documents.TOOLS if documents.offered(office, emp, calls) else (),
+        documents=document_tools.TOOLS if document_tools.offered(office, emp, calls) else (),
         document_calls=calls if compact else (),
-        skills=skillbook.offered(emp) if not compact else (),
+        skills=skill_texts.offered(emp) if not compact else (),
         compact=compact,
         # A small model summarizes only what its prompt no longer shows, and is offered task ops
         # only with tasks of its own, an engine note, or the boss's words to answer.
@@ -220,8 +219,8 @@ def prompt_view(
     long, short = recall.recall(mind.memory, now, read_text)
     present = [m for m in conv.members if m != emp.id]
     secretary = emp.id == SECRETARY
-    notes, read = documents.split_notes(office, tuple(notes))
-    notes, skills_loaded = skillbook.split_notes(emp, notes)
+    notes, read = document_tools.split_notes(office, tuple(notes))
+    notes, skills_loaded = skill_texts.split_notes(emp, notes)
     return PromptView(
         me=Person(emp.id, emp.name, emp.role),
         age=emp.age,
@@ -255,7 +254,7 @@ def prompt_view(
         tools=secretary,
         org_block=org_block(office) if secretary else "",
         quoted=tuple(summary_quotes(office, note)) if secretary else (),
-        documents_block=documents.prompt_block(office, emp, calls),
+        documents_block=document_tools.prompt_block(office, emp, calls),
         documents_quoted=read,
         skills_loaded=skills_loaded,
         answering=answering,

@@ -10,14 +10,12 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import SYSTEM, boss_conversation_id
+from ideaco.ids import boss_conversation_id
 from ideaco.mind import board, stamina
 from ideaco.mind.board import Offer
 from ideaco.mind.tasks import open_claims as claims_of
-from ideaco.office.core.conversation import CLAIMABLE, ConversationKind, Message
+from ideaco.office.core.conversation import ConversationKind, Message
 from ideaco.office.core.state import ConversationState, Employee
-from ideaco.office.core.steps import NoticeStep
-from ideaco.office.decide.scratch import Scratch
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import person
 
@@ -40,14 +38,6 @@ def room_for(office: OfficeView, emp: Employee, conv: ConversationState) -> str 
     work = [c.id for c in mine if c.kind is ConversationKind.WORK]
     casual = [c.id for c in mine if c.kind is ConversationKind.CASUAL]
     return (work or casual or [None])[0]
-
-
-def notice(scratch: Scratch, offer: Offer, msg_id: str, by: str, now: datetime) -> NoticeStep:
-    """The room is told of work put on the board (a `claimable` system line); its members wake to it."""
-    assert offer.room is not None
-    message = Message(msg_id, now, offer.room, SYSTEM, board.notice(offer, by), kind=CLAIMABLE)
-    scratch.conversation(offer.room).add(message)
-    return NoticeStep(offer.room, msg_id, message)
 
 
 def offers_from(office: OfficeView, message: Message) -> set[str]:

@@ -19,6 +19,8 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
+from ideaco.ids import SECRETARY, boss_conversation_id
+
 HOUR = timedelta(hours=1)
 
 
@@ -112,3 +114,18 @@ def stop_note(caps: ToolCaps = CAPS) -> str:
 def is_last(note: str, caps: ToolCaps = CAPS) -> bool:
     """Whether a think's note is the report after the last round (it is offered no tools)."""
     return note.startswith(stop_note(caps))
+
+
+# A think that reads colleagues' words quoted for a summary runs without the tools, so nothing
+# quoted there can become an order (only the boss gives orders, spec 2.3).
+SUMMARY_NOTE = "The boss wants a summary."
+
+
+def tools_allowed(employee: str, conversation: str, note: str) -> bool:
+    """The organization tools: the secretary's, in its boss chat, never while reading quotes."""
+    return (
+        employee == SECRETARY
+        and conversation == boss_conversation_id(SECRETARY)
+        and not note.startswith(SUMMARY_NOTE)
+        and not is_last(note)  # the report after a request's last tool round
+    )

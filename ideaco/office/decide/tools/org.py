@@ -8,7 +8,6 @@ leaves owed. What it changed is read off the scratch as steps; the office applie
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,7 +17,7 @@ from pydantic import ValidationError
 
 from ideaco.bounds import check_new_id
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, resolve_id
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, resolve_id, slug
 from ideaco.mind import stamina, tasks
 from ideaco.mind.mind import Mind
 from ideaco.mind.thought import TOOL_ARGS
@@ -34,29 +33,10 @@ from ideaco.mind.thought.model import (
 from ideaco.office.core.company import Company, Department, Team
 from ideaco.office.core.conversation import ConversationKind
 from ideaco.office.core.state import ConversationState, Employee
-from ideaco.office.rules import toolcaps
+from ideaco.office.rules.toolcaps import SUMMARY_NOTE
 from ideaco.persona import ARCHETYPES, PERSONAS_DIR, load_archetype, load_persona_file
 
 SECRETARY_PERSONA = PERSONAS_DIR / "roles" / "secretary.yaml"
-_SLUG = re.compile(r"[^a-z0-9]+")
-
-# A think that reads colleagues' words quoted for a summary runs without the tools, so nothing
-# quoted there can become an order (only the boss gives orders, spec 2.3).
-SUMMARY_NOTE = "The boss wants a summary."
-
-
-def tools_allowed(employee: str, conversation: str, note: str) -> bool:
-    """The organization tools: the secretary's, in its boss chat, never while reading quotes."""
-    return (
-        employee == SECRETARY
-        and conversation == boss_conversation_id(SECRETARY)
-        and not note.startswith(SUMMARY_NOTE)
-        and not toolcaps.is_last(note)  # the report after a request's last tool round
-    )
-
-
-def slug(text: str) -> str:
-    return _SLUG.sub("-", text.lower()).strip("-")
 
 
 def secretary_employee(company: str) -> Employee:

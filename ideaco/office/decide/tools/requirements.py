@@ -15,10 +15,10 @@ from datetime import datetime
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import boss_conversation_id
 from ideaco.mind.tasks import Task
+from ideaco.office.core.company import APPROVED, REOPENED, REPORTED
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.rules.documents import Refusal
 
-REPORTED, APPROVED, REOPENED = "reported", "approved", "reopened"
 _APPROVE = re.compile(r"^\s*/approve\s+(req-\d+)\s*$", re.IGNORECASE)
 FEEDBACK_CHARS = 400
 
