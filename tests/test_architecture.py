@@ -28,7 +28,9 @@ def _imports() -> dict[str, set[str]]:
                 targets = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
             elif isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
-            if isinstance(node, ast.ImportFrom):  # `from pkg import mod, ...`: each module named, else the package
+            if isinstance(
+                node, ast.ImportFrom
+            ):  # `from pkg import mod, ...`: each module named, else the package
                 named = [t for t in targets[:-1] if t in modules]
                 targets = named or targets[-1:]
             graph[name].update(t for t in targets if t in modules and t != name)
