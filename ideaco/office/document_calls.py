@@ -11,7 +11,6 @@ and requirements) are choices in the grammar, so a small model cannot name what 
 
 from __future__ import annotations
 
-from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.office import requirements
 from ideaco.office.rules import documents as rules
 from ideaco.office.state import Employee
@@ -72,10 +71,10 @@ def _waiting_for_the_boss(office: OfficeView, emp: Employee, conversation: str |
     unread words of the boss's in its boss chat (only the boss's word signs one off)."""
     dept = office.company_model.departments.get(emp.department or "")
     conv = office.conversations.get(conversation or "")
-    if dept is None or dept.lead != emp.id or conv is None or conversation != boss_conversation_id(emp.id):
+    if dept is None or dept.lead != emp.id or conv is None:
         return ()
-    if not any(m.sender == BOSS for m in conv.since(emp.desk.cursors.get(conv.id, 0))):
-        return ()
+    if not requirements.boss_words(conv, emp.id, emp.desk.cursors.get(conv.id, 0), conv.count):
+        return ()  # the tool's own rule (documents._sign_off)
     rooms = {c.id for c in office.conversations.values() if c.department == dept.id}
     signoffs = office.company_model.signoffs
     return tuple(r for r in sorted(signoffs) if signoffs[r] == requirements.REPORTED and r in rooms)

@@ -44,6 +44,8 @@ class Thinking(Protocol):
 
     employee: str
     thought_id: str
+    conversation: str
+    read_upto: int  # the conversation's messages this think reads
 
 
 class Outcome(Protocol):
@@ -71,7 +73,7 @@ def act(
     if action.tool not in TOOLS:
         result.corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
         return
-    employee, thought = ctx.employee, ctx.thought_id
+    employee = ctx.employee
     owing: Owing = []
     args, by, refused = action.args, "", None
     if made is not None and made.ok:
@@ -81,7 +83,7 @@ def act(
     elif made is not None:  # not allowed: the chat model's words, and what would have run
         result.corrections.append(f"{where}: {made.reason}")
     outcome = refused or _call(
-        office, scratch, scratch.employees[employee], action.tool, args, thought, now, owing
+        office, scratch, scratch.employees[employee], action.tool, args, ctx, now, owing
     )
     ok = not isinstance(outcome, Refusal)
     message = f"{outcome}{by}" if ok else f"{action.tool} refused: {outcome.reason}"
@@ -98,15 +100,15 @@ def _call(
     emp: Employee,
     tool: str,
     args: dict[str, Any],
-    thought: str,
+    ctx: Thinking,
     now: datetime,
     owing: Owing,
 ) -> str | Refusal:
-    department = emp.department
+    department, thought = emp.department, ctx.thought_id
     if department is None or department not in scratch.company.departments:
         return Refusal("you belong to no department, so you have no workspace")
     if tool == "sign_off":
-        return _sign_off(scratch, emp, args, now, owing)
+        return _sign_off(office, scratch, emp, ctx, args, now, owing)
     path = str(args.get("path") or "").strip().removeprefix(f"{department}/")
     if tool == "write_document":
         task = str(args.get("task") or "").strip() or _delivering(emp, path)
@@ -146,15 +148,36 @@ def _delivering(emp: Employee, path: str) -> str | None:
 
 
 def _sign_off(
-    scratch: Scratch, emp: Employee, args: dict[str, Any], now: datetime, owing: Owing
+    office: OfficeView,
+    scratch: Scratch,
+    emp: Employee,
+    ctx: Thinking,
+    args: dict[str, Any],
+    now: datetime,
+    owing: Owing,
 ) -> str | Refusal:
-    """The lead passes on the boss's word on a reported requirement (approve, or reopen with the feedback)."""
+    """The lead passes on the boss's word on a reported requirement of its department (approve, or
+    reopen with the feedback): only in a think that reads unread words of the boss's in its own
+    boss chat, and the feedback is those words, quoted (the model's `notes` are not the boss's)."""
     room = str(args.get("requirement") or "").strip()
     dept = scratch.company.departments.get(emp.department or "")
     if dept is None or lead_of(scratch, dept.id) != emp.id:
         return Refusal("only a department's lead signs off its requirements")
+    conv = scratch.conversations.get(room)
+    if room in scratch.company.signoffs and (conv is None or conv.department != dept.id):
+        return Refusal(
+            f"{room!r} is not a requirement of your department ({dept.id}); its own lead signs it off"
+        )
+    chat = office.conversations.get(ctx.conversation)
+    cursor = office.employees[emp.id].desk.cursors.get(ctx.conversation, 0)
+    words = requirements.boss_words(chat, emp.id, cursor, ctx.read_upto) if chat is not None else ()
+    if not words:
+        return Refusal(
+            "only the boss's word signs a requirement off: use sign_off in your boss chat when you read "
+            "the boss's new words there"
+        )
     verdict = str(args.get("verdict") or "").strip().lower()
-    outcome = requirements.sign_off(scratch, room, verdict, str(args.get("notes") or ""), now)
+    outcome = requirements.sign_off(scratch, room, verdict, " ".join(words), now)
     if isinstance(outcome, Refusal):
         return outcome
     message, owed = outcome
@@ -332,8 +355,8 @@ HELP = (
     "- request_review {path}: your document goes to a reviewer\n"
     "- review {path, verdict: approve|reject, notes}: when you are its reviewer\n"
     "- rebut {path, argument}: argue against a rejection of your document\n"
-    "- sign_off {requirement, verdict: approve|reopen, notes}: a lead passes on the boss's word on a "
-    "reported requirement (notes: the boss's feedback)"
+    "- sign_off {requirement, verdict: approve|reopen, notes}: a lead, in its boss chat, passes on the "
+    "boss's new words on a reported requirement of its department (they are the feedback)"
 )
 
 

@@ -13,10 +13,11 @@ import re
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import boss_conversation_id
+from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.mind.tasks import Task
 from ideaco.office.rules.documents import Refusal
 from ideaco.office.scratch import Scratch
+from ideaco.office.state import ConversationState
 
 REPORTED, APPROVED, REOPENED = "reported", "approved", "reopened"
 _APPROVE = re.compile(r"^\s*/approve\s+(req-\d+)\s*$", re.IGNORECASE)
@@ -59,6 +60,14 @@ def documents_of(scratch: Scratch, room: str) -> list[str]:
 def done_result(scratch: Scratch, room: str) -> str:
     listed = ", ".join(documents_of(scratch, room)) or "none"
     return f"every piece approved; documents: {listed}. Ask the boss to approve it (/approve {room})"
+
+
+def boss_words(conv: ConversationState, lead: str, cursor: int, upto: int) -> tuple[str, ...]:
+    """The boss's lines a think of `lead` reads unread in `conv` (its messages `cursor` to `upto`),
+    when `conv` is the lead's own boss chat: the only words that sign a requirement off."""
+    if conv.id != boss_conversation_id(lead):
+        return ()
+    return tuple(m.text for m in conv.since(cursor)[: max(0, upto - cursor)] if m.sender == BOSS)
 
 
 def sign_off(
