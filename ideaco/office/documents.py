@@ -252,8 +252,10 @@ def _review(
         note = f"{emp.name} approved {doc.path}. Tell whoever waits for it."
         owing.append((author, Owed(dm_conversation_id(author, emp.id), Trigger.SYSTEM, note)))
         return f"approved {doc.path}"
-    if review.status == rules.FAILED:
+    if review.status == rules.FAILED:  # the lead's final word, or the last of the rounds
         _task(office, scratch, author, doc.task, "fail", f"{doc.path} rejected by {emp.name}", now, owing)
+        note = f"{emp.name} rejected {doc.path} for good: its reviews are spent. Tell whoever waits for it."
+        owing.append((author, Owed(dm_conversation_id(author, emp.id), Trigger.SYSTEM, note)))
         return f"rejected {doc.path} for good"
     _stamina(office, scratch, author, stamina.review_rejected(review.round))
     if (

@@ -174,3 +174,47 @@ async def test_a_member_whose_skills_fit_the_review_is_named_its_reviewer(
     key = f"eng/{PATH}"
     await step_until(office, lambda: key in office.state.documents and office.state.documents[key].review)
     assert office.state.documents[key].review.reviewer == reviewer
+
+
+async def test_a_lead_who_reviews_ends_the_loop_after_the_last_round(make_office: MakeOffice) -> None:
+    # Alice leads and reviews (the default) and rejects every version; Bob revises and rebuts in
+    # turn for as long as he is let. The third rejection (review_rounds) is final: the piece fails.
+    turns: list[str] = []
+    read: dict[str, list[str]] = {"alice": [], "bob": []}
+
+    def script(request: Any) -> dict[str, Any]:
+        tag, prompt = who(request), prompt_of(request)
+        read.setdefault(tag.employee, []).append(prompt)
+        doc = office.state.documents.get(f"eng/{PATH}")
+        if tag.conversation == "boss:bob" and doc is None:
+            write = _tool("write_document", path=PATH, content=V1)
+            return thought(True, "On it.", actions=[write, _tool("request_review", path=PATH)])
+        if not tag.conversation.startswith("dm:") or "[system]" not in prompt or doc is None:
+            return thought()
+        if tag.employee == "alice" and doc.review.status in ("requested", "rebutted"):
+            return thought(actions=[_tool("review", path=PATH, verdict="reject", notes="not yet")])
+        if tag.employee == "bob" and doc.review.status == "rejected":
+            turns.append("revise" if len(turns) % 2 == 0 else "rebut")
+            if turns[-1] == "rebut":
+                return thought(actions=[_tool("rebut", path=PATH, argument="it is enough")])
+            revise = _tool(
+                "revise_document", path=PATH, content=f"{V1}\nRound {len(turns)}.\n", base=doc.version
+            )
+            return thought(actions=[revise, _tool("request_review", path=PATH)])
+        return thought()
+
+    office = make_office(script)
+    office.start()
+    office.post_as_boss("bob", "Please write the API spec.")
+    await office.run(timedelta(hours=2))
+    doc = office.state.documents[f"eng/{PATH}"]
+    assert doc.review.reviewer == "alice" and doc.review.status == "failed" and doc.review.round == 3
+    verdicts = [s for s in steps_of(office, "tool") if s["tool"] == "review"]
+    assert [s["message"] for s in verdicts] == [
+        f"rejected {PATH}",
+        f"rejected {PATH}",
+        f"rejected {PATH} for good",
+    ]
+    assert len(office.journal.thoughts) < 20  # the loop ran 173 rejections in these 2 hours before
+    assert turns == ["revise", "rebut"]  # each rejection but the last one left Bob something to answer
+    assert any("rejected specs/api.md for good" in p for p in read["bob"])  # and he is told so

@@ -4,7 +4,8 @@ A document is a plain UTF-8 file at `<department>/<path>` in the run's workspace
 is a new `Version` (a short hash of its content); a revision names the version it revises
 (`base`), so a stale one is refused and no update is lost. A review thread runs on the
 document: the author asks, a reviewer who is not the author approves or rejects, the author
-revises or rebuts, for at most `rounds` rejections; then the department's lead decides.
+revises or rebuts, for at most `rounds` rejections; then the department's lead decides (or, when
+the lead is the reviewer or the author, the last rejection is final).
 Each function returns the new `Document` or a `Refusal` whose reason the employee reads.
 """
 
@@ -240,7 +241,8 @@ def verdict(
     doc: Document, reviewer: str, decision: str, notes: str, rounds: int, lead: str | None
 ) -> Document | Refusal:
     """A reviewer's approve or reject. The `rounds`-th rejection hands the decision to the lead
-    (when the lead is neither author nor reviewer); the lead's own verdict is final."""
+    (when the lead is neither author nor reviewer), whose verdict is final; when the lead reviews it
+    (the default) or wrote it, or there is no lead, that rejection is the final one itself."""
     review = doc.review
     if review is None or review.status not in (REQUESTED, REBUTTED):
         return Refusal(f"{doc.path} is not waiting for a review")
@@ -256,6 +258,8 @@ def verdict(
     rejected = replace(review, status=REJECTED, round=review.round + 1, streak=review.streak + 1, notes=notes)
     if rejected.round >= rounds and lead is not None and lead not in (doc.author, reviewer):
         rejected = replace(rejected, status=REQUESTED, reviewer=lead, final=True)
+    elif rejected.round >= rounds:  # nobody else to decide: the reviews are spent, the piece fails
+        rejected = replace(rejected, status=FAILED)
     return replace(doc, review=rejected)
 
 
