@@ -46,6 +46,7 @@ class Thinking(Protocol):
     thought_id: str
     conversation: str
     read_upto: int  # the conversation's messages this think reads
+    at: datetime  # when it began: the documents its prompt showed are the versions of then
 
 
 class Outcome(Protocol):
@@ -131,7 +132,7 @@ def _call(
     if tool == "request_review":
         return _request(scratch, doc, emp, owing)
     if tool == "review":
-        return _review(office, scratch, doc, emp, args, now, owing)
+        return _review(office, scratch, doc, emp, args, ctx.at, now, owing)
     new = rules.rebut(doc, emp.id, str(args.get("argument") or ""))
     if not isinstance(new, Refusal) and new.review is not None:
         note = (
@@ -231,14 +232,17 @@ def _review(
     doc: Document,
     emp: Employee,
     args: dict[str, Any],
+    began: datetime,
     now: datetime,
     owing: Owing,
 ) -> str | Refusal:
     decision = str(args.get("verdict") or "").strip().lower()
     lead = lead_of(scratch, doc.department)
-    new = rules.verdict(
-        doc, emp.id, decision, str(args.get("notes") or ""), office.config.review_rounds, lead
-    )
+    read = rules.version_at(doc, began) or ""  # the version this think's prompt showed
+    notes, rounds = str(args.get("notes") or ""), office.config.review_rounds
+    new = rules.verdict(doc, emp.id, decision, notes, rounds, lead, read)
+    if isinstance(new, Refusal) and read != doc.version and doc.review and doc.review.reviewer == emp.id:
+        scratch.employee(emp.id).mind.notes.append(READ_MARK + doc.key)  # the version now, quoted next
     if isinstance(new, Refusal) or new.review is None:
         return new
     scratch.set_document(new, "review")

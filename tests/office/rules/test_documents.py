@@ -166,3 +166,34 @@ def test_a_rebuttal_answers_a_rejection_and_a_persuaded_reviewer_passes_it() -> 
 def test_a_document_round_trips_through_its_record() -> None:
     doc = _rejected(_doc(), 2, 3, "alice")
     assert rules.Document.from_dict(doc.to_dict()) == doc
+
+
+def test_while_its_review_is_open_only_the_author_revises_a_document() -> None:
+    doc = rules.request_review(_doc(), "bob", "carol")
+    assert isinstance(doc, rules.Document)
+    rejected = _rejected(doc, 1, 3, None)
+    argued = rules.rebut(rejected, "bob", "it is in the guide")
+    assert isinstance(argued, rules.Document)
+    for open_ in (doc, rejected, argued):  # requested, rejected, rebutted
+        out = rules.revise(open_, "carol's text", open_.version, "carol", NOW, "t5")
+        assert isinstance(out, Refusal) and "only its author revises it now" in out.reason
+    mine = rules.revise(rejected, "two", rejected.version, "bob", NOW, "t5")
+    assert isinstance(mine, rules.Document) and mine.author == "bob"
+    failed = _rejected(doc, 3, 3, None)  # the thread is over: anyone may revise again
+    assert isinstance(rules.revise(failed, "three", failed.version, "carol", NOW, "t6"), rules.Document)
+
+
+def test_a_verdict_applies_to_the_version_its_reviewer_read() -> None:
+    doc = rules.request_review(_doc(), "bob", "carol")
+    assert isinstance(doc, rules.Document)
+    later = NOW.replace(minute=5)
+    v2 = rules.revise(doc, "two", doc.version, "bob", later, "t2")  # the author revises under review
+    assert isinstance(v2, rules.Document)
+    assert rules.version_at(v2, NOW) == doc.version and rules.version_at(v2, later) == v2.version
+    assert rules.version_at(v2, NOW.replace(hour=8)) is None  # before it was written
+    stale = rules.verdict(v2, "carol", "approve", "ok", 3, None, read=doc.version)
+    assert isinstance(stale, Refusal) and f"changed to version {v2.version} after you read it" in stale.reason
+    unseen = rules.verdict(v2, "carol", "approve", "ok", 3, None, read="")
+    assert isinstance(unseen, Refusal)
+    passed = rules.verdict(v2, "carol", "approve", "ok", 3, None, read=v2.version)
+    assert isinstance(passed, rules.Document) and passed.review.status == rules.APPROVED
