@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from ideaco.mind import stamina
+from ideaco.office.rules import documents as rules
 from ideaco.office.rules.documents import version_hash
 from tests.office.conftest import MakeOffice, prompt_of, step_until, thought, who
 
@@ -174,3 +175,119 @@ async def test_a_member_whose_skills_fit_the_review_is_named_its_reviewer(
     key = f"eng/{PATH}"
     await step_until(office, lambda: key in office.state.documents and office.state.documents[key].review)
     assert office.state.documents[key].review.reviewer == reviewer
+
+
+async def test_a_lead_who_reviews_ends_the_loop_after_the_last_round(make_office: MakeOffice) -> None:
+    # Alice leads and reviews (the default) and rejects every version; Bob revises and rebuts in
+    # turn for as long as he is let. The third rejection (review_rounds) is final: the piece fails.
+    turns: list[str] = []
+    read: dict[str, list[str]] = {"alice": [], "bob": []}
+
+    def script(request: Any) -> dict[str, Any]:
+        tag, prompt = who(request), prompt_of(request)
+        read.setdefault(tag.employee, []).append(prompt)
+        doc = office.state.documents.get(f"eng/{PATH}")
+        if tag.conversation == "boss:bob" and doc is None:
+            write = _tool("write_document", path=PATH, content=V1)
+            return thought(True, "On it.", actions=[write, _tool("request_review", path=PATH)])
+        if not tag.conversation.startswith("dm:") or "[system]" not in prompt or doc is None:
+            return thought()
+        if tag.employee == "alice" and doc.review.status in ("requested", "rebutted"):
+            return thought(actions=[_tool("review", path=PATH, verdict="reject", notes="not yet")])
+        if tag.employee == "bob" and doc.review.status == "rejected":
+            turns.append("revise" if len(turns) % 2 == 0 else "rebut")
+            if turns[-1] == "rebut":
+                return thought(actions=[_tool("rebut", path=PATH, argument="it is enough")])
+            revise = _tool(
+                "revise_document", path=PATH, content=f"{V1}\nRound {len(turns)}.\n", base=doc.version
+            )
+            return thought(actions=[revise, _tool("request_review", path=PATH)])
+        return thought()
+
+    office = make_office(script)
+    office.start()
+    office.post_as_boss("bob", "Please write the API spec.")
+    await office.run(timedelta(hours=2))
+    doc = office.state.documents[f"eng/{PATH}"]
+    assert doc.review.reviewer == "alice" and doc.review.status == "failed" and doc.review.round == 3
+    verdicts = [s for s in steps_of(office, "tool") if s["tool"] == "review"]
+    assert [s["message"] for s in verdicts] == [
+        f"rejected {PATH}",
+        f"rejected {PATH}",
+        f"rejected {PATH} for good",
+    ]
+    assert len(office.journal.thoughts) < 20  # the loop ran 173 rejections in these 2 hours before
+    assert turns == ["revise", "rebut"]  # each rejection but the last one left Bob something to answer
+    assert any("rejected specs/api.md for good" in p for p in read["bob"])  # and he is told so
+
+
+async def test_a_reviewer_cannot_rewrite_the_document_and_approve_its_own_words(
+    make_office: MakeOffice,
+) -> None:
+    # Alice, asked to review Bob's spec, rewrites it and approves it in the same thought.
+    def script(request: Any) -> dict[str, Any]:
+        tag = who(request)
+        doc = office.state.documents.get(f"eng/{PATH}")
+        if tag.conversation == "boss:bob" and doc is None:
+            write = _tool("write_document", path=PATH, content=V1)
+            return thought(True, "On it.", actions=[write, _tool("request_review", path=PATH)])
+        if tag.employee == "alice" and doc is not None and doc.review.status == "requested":
+            mine = _tool("revise_document", path=PATH, content="# Alice's spec\n", base=doc.version)
+            return thought(actions=[mine, _tool("review", path=PATH, verdict="approve", notes="great")])
+        return thought()
+
+    office = make_office(script)
+    await _run_review(office)
+    tools = [(s["tool"], s["ok"], s["message"]) for s in steps_of(office, "tool")]
+    assert tools[2] == (
+        "revise_document",
+        False,
+        f"revise_document refused: {PATH} is under review: only its author revises it now",
+    )
+    assert tools[3] == ("review", True, f"approved {PATH}")
+    doc = office.state.documents[f"eng/{PATH}"]
+    assert doc.content == V1 and [v.author for v in doc.versions] == ["bob"]  # what was approved is Bob's
+    assert office.journal.documents == {f"eng/{PATH}": V1}
+
+
+async def test_a_verdict_on_a_version_revised_while_the_reviewer_thought_is_refused(
+    make_office: MakeOffice,
+) -> None:
+    # Alice's review think begins on version 1; Bob's version 2 lands before it finishes. Her
+    # approval is refused (she did not read version 2); her next thought quotes it, and she approves.
+    key = f"eng/{PATH}"
+    read: list[str] = []
+
+    def script(request: Any) -> dict[str, Any]:
+        tag, prompt = who(request), prompt_of(request)
+        doc = office.state.documents.get(key)
+        if tag.conversation == "boss:bob" and doc is None:
+            write = _tool("write_document", path=PATH, content=V1)
+            return thought(True, "On it.", actions=[write, _tool("request_review", path=PATH)])
+        if tag.employee == "alice" and doc is not None and doc.review.status == "requested":
+            read.append(prompt)
+            return thought(actions=[_tool("review", path=PATH, verdict="approve", notes="fine")])
+        return thought()
+
+    office = make_office(script)
+    office.start()
+    office.post_as_boss("bob", "Please write the API spec.")
+    alice = office.employees["alice"]
+    await step_until(office, lambda: key in office.state.documents and alice.desk.phase == "thinking")
+
+    async def bob_revises() -> None:
+        doc = office.state.documents[key]
+        revised = rules.revise(doc, V2, doc.version, "bob", office.now(), "bob-revises")
+        assert isinstance(revised, rules.Document)
+        office.state.documents[key] = revised
+
+    office.clock.call_at(office.now() + timedelta(seconds=1), bob_revises)
+    await step_until(office, lambda: office.state.documents[key].review.status == "approved")
+    verdicts = [(s["ok"], s["message"]) for s in steps_of(office, "tool") if s["tool"] == "review"]
+    assert verdicts[0] == (
+        False,
+        f"review refused: {PATH} changed to version {version_hash(V2)} after you read it (version "
+        f"{version_hash(V1)}): it is quoted in your next thought; judge that one",
+    )
+    assert verdicts[-1] == (True, f"approved {PATH}")
+    assert "> Errors: 404 when a user is missing." not in read[0] and "> Errors: 404" in read[-1]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.mind.thought.model import DOCUMENT_TOOLS
 from ideaco.office.core.company import REPORTED
-from ideaco.office.core.state import Employee
+from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import documents as rules
 
@@ -78,13 +78,21 @@ def _waiting_for_the_boss(office: OfficeView, emp: Employee, conversation: str |
     unread words of the boss's in its boss chat (only the boss's word signs one off)."""
     dept = office.company_model.departments.get(emp.department or "")
     conv = office.conversations.get(conversation or "")
-    if dept is None or dept.lead != emp.id or conv is None or conversation != boss_conversation_id(emp.id):
+    if dept is None or dept.lead != emp.id or conv is None:
         return ()
-    if not any(m.sender == BOSS for m in conv.since(emp.desk.cursors.get(conv.id, 0))):
-        return ()
+    if not boss_words(conv, emp.id, emp.desk.cursors.get(conv.id, 0), conv.count):
+        return ()  # the tool's own rule (documents._sign_off)
     rooms = {c.id for c in office.conversations.values() if c.department == dept.id}
     signoffs = office.company_model.signoffs
     return tuple(r for r in sorted(signoffs) if signoffs[r] == REPORTED and r in rooms)
+
+
+def boss_words(conv: ConversationState, lead: str, cursor: int, upto: int) -> tuple[str, ...]:
+    """The boss's lines a think of `lead` reads unread in `conv` (its messages `cursor` to `upto`),
+    when `conv` is the lead's own boss chat: the only words that sign a requirement off."""
+    if conv.id != boss_conversation_id(lead):
+        return ()
+    return tuple(m.text for m in conv.since(cursor)[: max(0, upto - cursor)] if m.sender == BOSS)
 
 
 def help_for(offered: tuple[Call, ...]) -> str:
@@ -103,8 +111,8 @@ FULL_HELP = (
     "- request_review {path}: your document goes to a reviewer\n"
     "- review {path, verdict: approve|reject, notes}: when you are its reviewer\n"
     "- rebut {path, argument}: argue against a rejection of your document\n"
-    "- sign_off {requirement, verdict: approve|reopen, notes}: a lead passes on the boss's word on a "
-    "reported requirement (notes: the boss's feedback)"
+    "- sign_off {requirement, verdict: approve|reopen, notes}: a lead, in its boss chat, passes on the "
+    "boss's new words on a reported requirement of its department (they are the feedback)"
 )
 
 

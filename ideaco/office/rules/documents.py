@@ -3,8 +3,10 @@
 A document is a plain UTF-8 file at `<department>/<path>` in the run's workspace. Every write
 is a new `Version` (a short hash of its content); a revision names the version it revises
 (`base`), so a stale one is refused and no update is lost. A review thread runs on the
-document: the author asks, a reviewer who is not the author approves or rejects, the author
-revises or rebuts, for at most `rounds` rejections; then the department's lead decides.
+document: the author asks, a reviewer who is not the author approves or rejects the version it
+read, the author (nobody else while the review is open) revises or rebuts, for at most `rounds`
+rejections; then the department's lead decides (or, when the lead is the reviewer or the author,
+the last rejection is final).
 Each function returns the new `Document` or a `Refusal` whose reason the employee reads.
 """
 
@@ -216,6 +218,12 @@ def revise(
         )
     if doc.review is not None and doc.review.status == APPROVED:
         return Refusal(f"{doc.path} is approved: it is not revised any more")
+    if (
+        author != doc.author
+        and doc.review is not None
+        and doc.review.status in (REQUESTED, REJECTED, REBUTTED)
+    ):
+        return Refusal(f"{doc.path} is under review: only its author revises it now")
     if version_hash(text) == doc.version:
         return Refusal(f"{doc.path}: the revision is the same text")
     versions = (*doc.versions, Version(version_hash(text), author, now, thought))
@@ -236,16 +244,35 @@ def request_review(doc: Document, author: str, reviewer: str | None) -> Document
     return replace(doc, review=replace(review, status=REQUESTED, reviewer=review.reviewer))
 
 
+def version_at(doc: Document, at: datetime) -> str | None:
+    """The version `doc` had at `at` (what a think that began then read), None before its first."""
+    return next((v.hash for v in reversed(doc.versions) if v.at <= at), None)
+
+
 def verdict(
-    doc: Document, reviewer: str, decision: str, notes: str, rounds: int, lead: str | None
+    doc: Document,
+    reviewer: str,
+    decision: str,
+    notes: str,
+    rounds: int,
+    lead: str | None,
+    read: str | None = None,
 ) -> Document | Refusal:
-    """A reviewer's approve or reject. The `rounds`-th rejection hands the decision to the lead
-    (when the lead is neither author nor reviewer); the lead's own verdict is final."""
+    """A reviewer's approve or reject of the version it read (`read`; None: the current one), refused
+    if the document changed since. The `rounds`-th rejection hands the decision to the lead (when
+    the lead is neither author nor reviewer), whose verdict is final; when the lead reviews it (the
+    default) or wrote it, or there is no lead, that rejection is the final one itself."""
     review = doc.review
     if review is None or review.status not in (REQUESTED, REBUTTED):
         return Refusal(f"{doc.path} is not waiting for a review")
     if reviewer != review.reviewer:
         return Refusal(f"{doc.path} is not yours to review")
+    if read is not None and read != doc.version:
+        seen = f" (version {read})" if read else ""
+        return Refusal(
+            f"{doc.path} changed to version {doc.version} after you read it{seen}: it is quoted in your "
+            "next thought; judge that one"
+        )
     if decision not in VERDICTS:
         return Refusal(f"verdict is approve or reject, not {decision!r}")
     notes = " ".join(str(notes or "").split())[:MAX_NOTES]
@@ -256,6 +283,8 @@ def verdict(
     rejected = replace(review, status=REJECTED, round=review.round + 1, streak=review.streak + 1, notes=notes)
     if rejected.round >= rounds and lead is not None and lead not in (doc.author, reviewer):
         rejected = replace(rejected, status=REQUESTED, reviewer=lead, final=True)
+    elif rejected.round >= rounds:  # nobody else to decide: the reviews are spent, the piece fails
+        rejected = replace(rejected, status=FAILED)
     return replace(doc, review=rejected)
 
 

@@ -111,8 +111,32 @@ def test_the_last_round_hands_the_decision_to_the_lead_whose_word_is_final() -> 
     assert isinstance(failed, rules.Document) and failed.review.status == rules.FAILED
     passed = rules.verdict(last, "alice", "approve", "ok", 3, "alice")
     assert isinstance(passed, rules.Document) and passed.review.status == rules.APPROVED
-    no_lead = _rejected(_doc(), 3, 3, None)
-    assert no_lead.review.status == rules.REJECTED and not no_lead.review.final
+    no_lead = _rejected(_doc(), 3, 3, None)  # nobody else to decide: the last rejection is final
+    assert no_lead.review.status == rules.FAILED and no_lead.review.round == 3
+
+
+@pytest.mark.parametrize(
+    ("author", "lead"),
+    [("bob", "carol"), ("carol", "carol"), ("bob", None)],
+    ids=["the-lead-reviews", "the-lead-wrote-it", "no-lead"],
+)
+def test_when_the_lead_cannot_take_over_the_last_rejection_is_final(author: str, lead: str | None) -> None:
+    # Carol reviews (Bob's document when she leads, and hers is Bob's to review when she wrote it).
+    doc = _doc(author=author)
+    reviewer = "bob" if author == "carol" else "carol"
+    doc = rules.request_review(doc, author, reviewer)
+    assert isinstance(doc, rules.Document)
+    before = _rejected(doc, 2, 3, lead)
+    assert before.review.status == rules.REJECTED and before.review.round == 2
+    assert isinstance(rules.rebut(before, author, "it is fine"), rules.Document)  # still open to argue
+    last = _rejected(doc, 3, 3, lead)
+    assert last.review.status == rules.FAILED and last.review.round == 3
+    assert last.review.reviewer == reviewer and not last.review.final
+    assert isinstance(rules.request_review(last, author, reviewer), Refusal)  # no fourth round
+    assert isinstance(rules.rebut(last, author, "it is fine"), Refusal)
+    assert isinstance(rules.verdict(last, reviewer, "approve", "", 3, lead), Refusal)
+    one = _rejected(doc, 1, 1, lead)  # one round: the first rejection is final
+    assert one.review.status == rules.FAILED
 
 
 def test_a_verdict_needs_its_reviewer_and_a_waiting_review() -> None:
@@ -142,3 +166,34 @@ def test_a_rebuttal_answers_a_rejection_and_a_persuaded_reviewer_passes_it() -> 
 def test_a_document_round_trips_through_its_record() -> None:
     doc = _rejected(_doc(), 2, 3, "alice")
     assert rules.Document.from_dict(doc.to_dict()) == doc
+
+
+def test_while_its_review_is_open_only_the_author_revises_a_document() -> None:
+    doc = rules.request_review(_doc(), "bob", "carol")
+    assert isinstance(doc, rules.Document)
+    rejected = _rejected(doc, 1, 3, None)
+    argued = rules.rebut(rejected, "bob", "it is in the guide")
+    assert isinstance(argued, rules.Document)
+    for open_ in (doc, rejected, argued):  # requested, rejected, rebutted
+        out = rules.revise(open_, "carol's text", open_.version, "carol", NOW, "t5")
+        assert isinstance(out, Refusal) and "only its author revises it now" in out.reason
+    mine = rules.revise(rejected, "two", rejected.version, "bob", NOW, "t5")
+    assert isinstance(mine, rules.Document) and mine.author == "bob"
+    failed = _rejected(doc, 3, 3, None)  # the thread is over: anyone may revise again
+    assert isinstance(rules.revise(failed, "three", failed.version, "carol", NOW, "t6"), rules.Document)
+
+
+def test_a_verdict_applies_to_the_version_its_reviewer_read() -> None:
+    doc = rules.request_review(_doc(), "bob", "carol")
+    assert isinstance(doc, rules.Document)
+    later = NOW.replace(minute=5)
+    v2 = rules.revise(doc, "two", doc.version, "bob", later, "t2")  # the author revises under review
+    assert isinstance(v2, rules.Document)
+    assert rules.version_at(v2, NOW) == doc.version and rules.version_at(v2, later) == v2.version
+    assert rules.version_at(v2, NOW.replace(hour=8)) is None  # before it was written
+    stale = rules.verdict(v2, "carol", "approve", "ok", 3, None, read=doc.version)
+    assert isinstance(stale, Refusal) and f"changed to version {v2.version} after you read it" in stale.reason
+    unseen = rules.verdict(v2, "carol", "approve", "ok", 3, None, read="")
+    assert isinstance(unseen, Refusal)
+    passed = rules.verdict(v2, "carol", "approve", "ok", 3, None, read=v2.version)
+    assert isinstance(passed, rules.Document) and passed.review.status == rules.APPROVED

@@ -26,6 +26,7 @@ from ideaco.office.core.state import Employee
 from ideaco.office.core.steps import Step, ToolStep
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.tools import requirements
+from ideaco.office.perceive import document_tools
 from ideaco.office.perceive.document_tools import READ_MARK, TOOLS
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import documents as rules
@@ -42,6 +43,9 @@ class Thinking(Protocol):
 
     employee: str
     thought_id: str
+    conversation: str
+    read_upto: int  # the conversation's messages this think reads
+    at: datetime  # when it began: the documents its prompt showed are the versions of then
 
 
 class Outcome(Protocol):
@@ -69,7 +73,7 @@ def act(
     if action.tool not in TOOLS:
         result.corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
         return
-    employee, thought = ctx.employee, ctx.thought_id
+    employee = ctx.employee
     owing: Owing = []
     args, by, refused = action.args, "", None
     if made is not None and made.ok:
@@ -79,7 +83,7 @@ def act(
     elif made is not None:  # not allowed: the chat model's words, and what would have run
         result.corrections.append(f"{where}: {made.reason}")
     outcome = refused or _call(
-        office, scratch, scratch.employees[employee], action.tool, args, thought, now, owing
+        office, scratch, scratch.employees[employee], action.tool, args, ctx, now, owing
     )
     ok = not isinstance(outcome, Refusal)
     message = f"{outcome}{by}" if ok else f"{action.tool} refused: {outcome.reason}"
@@ -96,15 +100,15 @@ def _call(
     emp: Employee,
     tool: str,
     args: dict[str, Any],
-    thought: str,
+    ctx: Thinking,
     now: datetime,
     owing: Owing,
 ) -> str | Refusal:
-    department = emp.department
+    department, thought = emp.department, ctx.thought_id
     if department is None or department not in scratch.company.departments:
         return Refusal("you belong to no department, so you have no workspace")
     if tool == "sign_off":
-        return _sign_off(scratch, emp, args, now, owing)
+        return _sign_off(office, scratch, emp, ctx, args, now, owing)
     path = str(args.get("path") or "").strip().removeprefix(f"{department}/")
     if tool == "write_document":
         task = str(args.get("task") or "").strip() or _delivering(emp, path)
@@ -127,7 +131,7 @@ def _call(
     if tool == "request_review":
         return _request(scratch, doc, emp, owing)
     if tool == "review":
-        return _review(office, scratch, doc, emp, args, now, owing)
+        return _review(office, scratch, doc, emp, args, ctx.at, now, owing)
     new = rules.rebut(doc, emp.id, str(args.get("argument") or ""))
     if not isinstance(new, Refusal) and new.review is not None:
         note = (
@@ -144,15 +148,36 @@ def _delivering(emp: Employee, path: str) -> str | None:
 
 
 def _sign_off(
-    scratch: Scratch, emp: Employee, args: dict[str, Any], now: datetime, owing: Owing
+    office: OfficeView,
+    scratch: Scratch,
+    emp: Employee,
+    ctx: Thinking,
+    args: dict[str, Any],
+    now: datetime,
+    owing: Owing,
 ) -> str | Refusal:
-    """The lead passes on the boss's word on a reported requirement (approve, or reopen with the feedback)."""
+    """The lead passes on the boss's word on a reported requirement of its department (approve, or
+    reopen with the feedback): only in a think that reads unread words of the boss's in its own
+    boss chat, and the feedback is those words, quoted (the model's `notes` are not the boss's)."""
     room = str(args.get("requirement") or "").strip()
     dept = scratch.company.departments.get(emp.department or "")
     if dept is None or lead_of(scratch, dept.id) != emp.id:
         return Refusal("only a department's lead signs off its requirements")
+    conv = scratch.conversations.get(room)
+    if room in scratch.company.signoffs and (conv is None or conv.department != dept.id):
+        return Refusal(
+            f"{room!r} is not a requirement of your department ({dept.id}); its own lead signs it off"
+        )
+    chat = office.conversations.get(ctx.conversation)
+    cursor = office.employees[emp.id].desk.cursors.get(ctx.conversation, 0)
+    words = document_tools.boss_words(chat, emp.id, cursor, ctx.read_upto) if chat is not None else ()
+    if not words:
+        return Refusal(
+            "only the boss's word signs a requirement off: use sign_off in your boss chat when you read "
+            "the boss's new words there"
+        )
     verdict = str(args.get("verdict") or "").strip().lower()
-    outcome = requirements.sign_off(scratch, room, verdict, str(args.get("notes") or ""), now)
+    outcome = requirements.sign_off(scratch, room, verdict, " ".join(words), now)
     if isinstance(outcome, Refusal):
         return outcome
     message, owed = outcome
@@ -206,14 +231,17 @@ def _review(
     doc: Document,
     emp: Employee,
     args: dict[str, Any],
+    began: datetime,
     now: datetime,
     owing: Owing,
 ) -> str | Refusal:
     decision = str(args.get("verdict") or "").strip().lower()
     lead = lead_of(scratch, doc.department)
-    new = rules.verdict(
-        doc, emp.id, decision, str(args.get("notes") or ""), office.config.review_rounds, lead
-    )
+    read = rules.version_at(doc, began) or ""  # the version this think's prompt showed
+    notes, rounds = str(args.get("notes") or ""), office.config.review_rounds
+    new = rules.verdict(doc, emp.id, decision, notes, rounds, lead, read)
+    if isinstance(new, Refusal) and read != doc.version and doc.review and doc.review.reviewer == emp.id:
+        scratch.employee(emp.id).mind.notes.append(READ_MARK + doc.key)  # the version now, quoted next
     if isinstance(new, Refusal) or new.review is None:
         return new
     scratch.set_document(new, "review")
@@ -227,8 +255,10 @@ def _review(
         note = f"{emp.name} approved {doc.path}. Tell whoever waits for it."
         owing.append((author, Owed(dm_conversation_id(author, emp.id), Trigger.SYSTEM, note)))
         return f"approved {doc.path}"
-    if review.status == rules.FAILED:
+    if review.status == rules.FAILED:  # the lead's final word, or the last of the rounds
         _task(office, scratch, author, doc.task, "fail", f"{doc.path} rejected by {emp.name}", now, owing)
+        note = f"{emp.name} rejected {doc.path} for good: its reviews are spent. Tell whoever waits for it."
+        owing.append((author, Owed(dm_conversation_id(author, emp.id), Trigger.SYSTEM, note)))
         return f"rejected {doc.path} for good"
     _stamina(office, scratch, author, stamina.review_rejected(review.round))
     if (
