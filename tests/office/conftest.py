@@ -24,6 +24,7 @@ from ideaco.llm.base import ChatRequest
 from ideaco.office.engine.build import office_from_scenario
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.engine.office import Office
+from ideaco.office.resolve import apply
 from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.office.rules.config import Switches, config_for
 from ideaco.scenario import Scenario
@@ -205,35 +206,35 @@ class Wake:
 
 
 class WakeSpy:
-    """Records every `schedule_wake` call, and which message's posting caused it."""
+    """Records every wake set (by the office or a resolve), and which message's posting caused it."""
 
-    def __init__(self, office: Office) -> None:
+    def __init__(self, office: Office, monkeypatch: pytest.MonkeyPatch) -> None:
         self.office = office
         self.wakes: list[Wake] = []
         self._posting: str | None = None
-        schedule, post = office.schedule_wake, office.post
+        schedule, post = office.wakes.schedule, apply.post
 
-        def schedule_wake(emp: Any, due: datetime, trigger: str) -> None:
+        def schedule_wake(policy: Any, emp: Any, due: datetime, trigger: str) -> None:
             self.wakes.append(Wake(office.clock.now(), due, emp.id, trigger, self._posting))
-            schedule(emp, due, trigger)
+            schedule(policy, emp, due, trigger)
 
-        def post_(message: Any) -> bool:
+        def post_(on: Any, message: Any, *args: Any) -> Any:
             outer, self._posting = self._posting, message.id
             try:
-                return post(message)
+                return post(on, message, *args)
             finally:
                 self._posting = outer
 
-        office.schedule_wake = schedule_wake  # type: ignore[method-assign]
-        office.post = post_  # type: ignore[method-assign]
+        monkeypatch.setattr(office.wakes, "schedule", schedule_wake)
+        monkeypatch.setattr(apply, "post", post_)
 
     def caused_by(self, message_id: str) -> list[Wake]:
         return [w for w in self.wakes if w.cause == message_id]
 
 
 @pytest.fixture
-def spy() -> Callable[[Office], WakeSpy]:
-    return WakeSpy
+def spy(monkeypatch: pytest.MonkeyPatch) -> Callable[[Office], WakeSpy]:
+    return lambda office: WakeSpy(office, monkeypatch)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def state_of(office: Office) -> tuple[Any, ...]:
         json.dumps(snapshot(office), sort_keys=True, default=str),
         office.streams.to_dict(),
         len(clock._queue),  # type: ignore[attr-defined]
-        dict(office._wake_versions),
+        dict(office.wakes.versions),
         office.stats.to_dict(),
     )
 

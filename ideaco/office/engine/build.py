@@ -288,7 +288,7 @@ def load_messages(office: Office, records: list[dict[str, Any]]) -> None:
     """Rebuild conversations' recent windows from messages.jsonl (on resume): posted already, not again."""
     for rec in records:
         message = Message.from_record(rec)
-        if not office.remember_message(message.id):
+        if not office.wakes.remember(message.id):
             continue
         _open_dm_of(office, message.conversation)
         conv = office.conversations.get(message.conversation)

@@ -21,11 +21,11 @@ from typing import Any
 from ideaco.cycle import LoopRule, Phase, Trigger
 from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.llm.base import LLM
-from ideaco.office.core.company import Company
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory
-from ideaco.office.core.state import ConversationState, Employee, OfficeState
+from ideaco.office.core.state import Employee, OfficeState
 from ideaco.office.core.stats import RunStats
+from ideaco.office.core.steps import DraftStep, NoticeStep
 from ideaco.office.core.think import ThinkContext, ThinkResult
 from ideaco.office.decide import commands, decision
 from ideaco.office.decide.speech import build_message
@@ -38,15 +38,16 @@ from ideaco.office.engine.streams import Streams
 from ideaco.office.engine.upcoming import Typing, kind_of
 from ideaco.office.perceive import looks, reading, taskboard
 from ideaco.office.perceive.policies import policy_for
-from ideaco.office.perceive.view import Observer
+from ideaco.office.perceive.view import Observer, StateReads
 from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve import apply
 from ideaco.office.resolve.journal import Journal
 from ideaco.office.resolve.records import thought_record
+from ideaco.office.resolve.wakes import Wakes
 from ideaco.office.rules.config import OfficeConfig
 
 
-class Office:
+class Office(StateReads):
     """A running office. Build it with `ideaco.office.engine.build`; every part is passed in."""
 
     def __init__(
@@ -85,8 +86,7 @@ class Office:
         self.stop_event = asyncio.Event()
         self.stop_reason: str | None = None
         self.failed = False
-        self._seen_message_ids: set[str] = set()
-        self._wake_versions: dict[str, int] = {}
+        self.wakes = Wakes()  # wake versions, wakes not on the clock yet, message ids posted
         self.calls = calls.Calls()  # model calls in flight
         self.ahead = ahead or Ahead()  # calls started before their think's moment (off by default)
         self.agent_work = AgentWork.for_config(config)  # agent employees' commands (issue 20)
@@ -95,24 +95,6 @@ class Office:
         self._replay_at: datetime | None = None  # set while logged records are applied again
         self._saves = persistence.Saves(journal, self.meta)  # and the thinks begun, not logged yet
         self._directory = Directory(state)
-
-    # ------------------------------------------------------------------ people and places (read)
-
-    @property
-    def employees(self) -> dict[str, Employee]:
-        return self.state.employees
-
-    @property
-    def conversations(self) -> dict[str, ConversationState]:
-        return self.state.conversations
-
-    @property
-    def company_model(self) -> Company:
-        return self.state.company
-
-    @property
-    def counters(self) -> dict[str, int]:
-        return self.state.counters
 
     @property
     def rng(self) -> random.Random:
@@ -127,25 +109,6 @@ class Office:
     def now(self) -> datetime:
         return self._replay_at if self._replay_at is not None else self.clock.now()
 
-    @property
-    def people(self) -> dict[str, str]:
-        """Who works here now: id -> name (the dismissed are gone from mentions and ops). Read only."""
-        return self._directory.people
-
-    def invalidate_index(self) -> None:
-        """Forget who works here and who is in which conversation (after a change to either)."""
-        self._directory.invalidate()
-
-    def name_of(self, who: str) -> str:
-        if who == BOSS:
-            return "Boss"
-        emp = self.employees.get(who)
-        return emp.name if emp else who
-
-    def conversations_of(self, employee: str) -> list[ConversationState]:
-        """The conversations `employee` is a member of, in the office's order."""
-        return self._directory.conversations_of(employee)
-
     def next_id(self, kind: str) -> str:
         self.counters[kind] = self.counters.get(kind, 0) + 1
         prefix = {"thought": "t", "message": "m"}.get(kind, kind)
@@ -155,23 +118,18 @@ class Office:
 
     def schedule_wake(self, emp: Employee, at: datetime, trigger: Trigger | str) -> None:
         """Wake `emp` at `at` unless it is already due earlier; the trigger joins the batch."""
-        trigger = Trigger(trigger)
-        if emp.dismissed or emp.desk.hold is not None or not self.policy.keeps(trigger):
-            return  # a held employee is woken by its release
-        desk = emp.desk
-        if trigger not in desk.wake_triggers:
-            desk.wake_triggers.append(trigger)
-        if desk.wake_at is not None and desk.wake_at <= at:
-            return
-        desk.wake_at = at
-        version = self._wake_versions.get(emp.id, 0) + 1
-        self._wake_versions[emp.id] = version
-        if self._replay_at is None:  # while replaying, wakes stay on the desk: start() schedules them
-            self.clock.call_at(at, lambda: self._on_wake(emp.id, version))
+        self.wakes.schedule(self.policy, emp, at, trigger)
+        self.schedule_due()
+
+    def schedule_due(self) -> None:
+        """Put the wakes set since (by this office or a resolve, `resolve/wakes.py`) on the clock, in order."""
+        for wake in self.wakes.take_due():
+            if self._replay_at is None:  # while replaying, wakes stay on the desk: start() schedules them
+                self.clock.call_at(wake.at, partial(self._on_wake, wake.employee, wake.version))
 
     async def _on_wake(self, employee_id: str, version: int) -> None:
         emp = self.employees.get(employee_id)
-        if emp is None or emp.dismissed or self._wake_versions.get(employee_id) != version:
+        if emp is None or emp.dismissed or not self.wakes.current(employee_id, version):
             return
         now, desk = self.now(), emp.desk
         triggers, desk.wake_triggers, desk.wake_at = desk.wake_triggers, [], None
@@ -195,17 +153,6 @@ class Office:
             self.begin_think(emp.id, conv_id, trigger, note)
 
         self.clock.call_at(now + timedelta(seconds=plan.pause), think)
-
-    def remember_message(self, message_id: str) -> bool:
-        """Note a message as posted (on resume, from the logs); False if it already was."""
-        if message_id in self._seen_message_ids:
-            return False
-        self._seen_message_ids.add(message_id)
-        return True
-
-    def forget_wakes(self, employee: str) -> None:
-        """Wakes already scheduled for `employee` do nothing when they come (a dismissal)."""
-        self._wake_versions[employee] = self._wake_versions.get(employee, 0) + 1
 
     def after_think(self, emp: Employee, next_look_at: datetime, read: str | None = None) -> None:
         """Back to idle: schedule the next look, and any wake that arrived while busy."""
@@ -294,6 +241,8 @@ class Office:
         if self._replay_at is not None:
             apply.replay_began(self, emp, ctx, superseded=result.rethink is not None)
         steps = [apply.apply_step(self, step, posts) for step in result.steps]
+        self.schedule_due()
+        self.ahead.touch(self._posted_to(steps, posts))  # what the posts' members read changed
         self.ahead.touch_steps(ctx.employee, steps)
         if result.error_kind:
             self.stats.errors[result.error_kind] = self.stats.errors.get(result.error_kind, 0) + 1
@@ -324,6 +273,16 @@ class Office:
             self.checkpoint_after_thought()
         return record
 
+    def _posted_to(self, steps: list[Any], posts: dict[str, Message] | None) -> list[str]:
+        """The members of the conversations a resolved think posted in."""
+        members: list[str] = []
+        for step in steps:
+            if isinstance(step, DraftStep | NoticeStep):
+                message = step.message or (posts or {}).get(step.message_id or "")
+                conv = self.conversations.get(step.conversation) if message is not None else None
+                members += conv.members if conv is not None else ()
+        return members
+
     def apply_tool(self, tool: str, args: dict[str, Any]) -> ToolResult:
         """An organization tool called directly (the boss's own command): decided, then applied here."""
         self.ahead.touch_all()
@@ -331,11 +290,13 @@ class Office:
             self.state, self.company, tool, args, self.now(), self.config.switches.stamina
         )
         apply.apply_command(self, tool, args, steps)
+        self.schedule_due()
         return outcome
 
     def apply_logged(self, record: dict[str, Any]) -> None:
         """A logged command (changes.jsonl) applied again: a resume's catch-up."""
         apply.apply_logged(self, record)
+        self.schedule_due()
 
     # ------------------------------------------------------------------ posting
 
@@ -343,6 +304,7 @@ class Office:
         """Record a message and wake whom it reaches (a known id: nothing); the loop breaker that limited it."""
         approval = commands.approval(self.state, message.text, self.now()) if message.sender == BOSS else None
         rule = apply.post(self, message, approval)
+        self.schedule_due()
         conv = self.conversations.get(message.conversation)
         self.ahead.touch(conv.members if conv is not None else ())  # what its members read changed
         return rule

@@ -43,6 +43,7 @@ from ideaco.office.perceive.view import Observer
 from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve import between
 from ideaco.office.resolve.journal import Journal
+from ideaco.office.resolve.wakes import Wakes
 from ideaco.office.rules import holds, toolcaps
 from ideaco.office.rules.config import OfficeConfig
 
@@ -69,13 +70,7 @@ class ApplyingOffice(Protocol):
 
     def invalidate_index(self) -> None: ...
 
-    def schedule_wake(self, emp: Employee, at: datetime, trigger: Trigger | str) -> None: ...
-
-    def forget_wakes(self, employee: str) -> None: ...
-
-    def post(self, message: Message) -> LoopRule | None: ...
-
-    def remember_message(self, message_id: str) -> bool: ...
+    wakes: Wakes  # the wakes a resolve sets, for the engine to put on the clock
 
     @property
     def policy(self) -> WakePolicy: ...
@@ -116,7 +111,7 @@ def apply_step(office: ApplyingOffice, step: Step, posts: dict[str, Message] | N
         wake_at = step.wake_at
         if wake_at is None:  # "soon": 1-5 s, drawn now
             wake_at = office.now() + timedelta(seconds=rules.mention_delay(office.rng, office.config.timers))
-        office.schedule_wake(emp, wake_at, step.owed.trigger)
+        office.wakes.schedule(office.policy, emp, wake_at, step.owed.trigger)
         return landed(step, wake_at=wake_at)
     if isinstance(step, OweAgainStep):
         desk = office.employees[step.employee].desk
@@ -131,13 +126,13 @@ def apply_step(office: ApplyingOffice, step: Step, posts: dict[str, Message] | N
         message = step.message or (posts or {}).get(step.message_id or "")
         if message is None:
             return step
-        rule = office.post(message)
+        rule = post(office, message)
         return landed(step, rule=rule) if rule else step
     if isinstance(step, HoldStep):
         emp = office.employees[step.employee]
         emp.desk.held_until[step.conversation] = step.reopens_at
         emp.desk.owed.append(step.owed)
-        office.schedule_wake(emp, step.reopens_at, step.owed.trigger)
+        office.wakes.schedule(office.policy, emp, step.reopens_at, step.owed.trigger)
         return step
     if isinstance(step, BoardStep):
         for taken in step.removed:
@@ -149,7 +144,7 @@ def apply_step(office: ApplyingOffice, step: Step, posts: dict[str, Message] | N
     if isinstance(step, NoticeStep):
         notice = step.message or (posts or {}).get(step.message_id)
         if notice is not None:
-            office.post(notice)
+            post(office, notice)
         return step
     if isinstance(step, DocumentStep):  # replayed too: a resume's files are rebuilt from applied
         before = office.state.documents.get(step.document.key)
@@ -182,7 +177,7 @@ def post(
 
     `approval`: for a boss line `/approve req-<n>`, the requirement and the steps that sign it off
     (`decide/commands.approval`), landed before the wakes and logged as a change."""
-    if not office.remember_message(message.id):
+    if not office.wakes.remember(message.id):
         return None
     conv = office.conversations[message.conversation]
     conv.add(message)
@@ -213,7 +208,7 @@ def post(
     for employee, owed in reach.owed:
         office.employees[employee].desk.owed.append(owed)
     for wake in reach.wakes:
-        office.schedule_wake(office.employees[wake.employee], wake.at, wake.trigger)
+        office.wakes.schedule(office.policy, office.employees[wake.employee], wake.at, wake.trigger)
     return reach.rule
 
 
@@ -240,7 +235,7 @@ def hold(office: ApplyingOffice, emp: Employee, at: datetime, reason: str) -> No
         return
     emp.desk.hold = Hold(at, reason)
     emp.desk.wake_at, emp.desk.wake_triggers, emp.desk.deferred_triggers = None, [], []
-    office.forget_wakes(emp.id)
+    office.wakes.forget(emp.id)
 
 
 def release(office: ApplyingOffice, emp: Employee, order: Message) -> None:
@@ -258,7 +253,7 @@ def release(office: ApplyingOffice, emp: Employee, order: Message) -> None:
     elif arrived:
         trigger = Trigger.MENTION
     soon = rules.mention_delay(office.rng, office.config.timers)
-    office.schedule_wake(emp, office.now() + timedelta(seconds=soon), trigger)
+    office.wakes.schedule(office.policy, emp, office.now() + timedelta(seconds=soon), trigger)
 
 
 def _arrived(office: ApplyingOffice, emp: Employee, since: datetime, skip: str) -> list[holds.Arrived]:
@@ -323,7 +318,7 @@ def _employee(office: ApplyingOffice, step: EmployeeStep) -> Step:
     if step.fields.get("dismissed"):  # no more wakes or owed thinks; memory and state are kept
         emp.desk.owed.clear()
         emp.desk.wake_at, emp.desk.wake_triggers, emp.desk.deferred_triggers = None, [], []
-        office.forget_wakes(emp.id)
+        office.wakes.forget(emp.id)
     office.invalidate_index()
     return step
 
