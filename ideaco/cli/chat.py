@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ideaco.cli import chat_commands as views
-from ideaco.cli import chat_resume, org_commands, signals, work_commands
+from ideaco.cli import chat_resume, lag, org_commands, signals, work_commands
 from ideaco.cli.chat_commands import Command, CommandError, default_conversation, parse_line
 from ideaco.cli.display import Transcript, safe_text
 from ideaco.cli.errors import UserError, write_failure
@@ -263,6 +263,7 @@ class ChatSession:
             except EOFError:  # Ctrl-D: an ordinary leave; caught here, out of a task they end the loop
                 return "/quit"
 
+        watching = asyncio.ensure_future(self._watch_lag())
         try:
             # raw: rich's colours pass through; agent text is already made safe by safe_text.
             with patch_stdout(raw=True):
@@ -277,8 +278,20 @@ class ChatSession:
                     await self.handle(asking.result())
         finally:
             quitting.cancel()
+            watching.cancel()
             office.stop(QUIT_REASON)
             await running
+
+    async def _watch_lag(self) -> None:
+        """Once a real second, a status line if the model has fallen behind the clock (`lag.py`)."""
+        office = self.office
+        notice = lag.LagNotice(float(getattr(office.clock, "speed", 1.0)))
+        while True:
+            await asyncio.sleep(1.0)
+            names = {e.id: e.name for e in office.employees.values()}
+            line = notice.line(office.thinking.values(), office.now(), office.config.think_seconds, names)
+            if line is not None:
+                self.hint(line)
 
     # ------------------------------------------------------------------ one line
 

@@ -195,3 +195,36 @@ def test_typing_is_never_broken_by_arriving_messages(tmp_path: Path) -> None:
     assert term.proc.returncode == 0, term.output[-3000:]
     assert "Continue with: ideaco chat" in term.output
     assert (run / "summary.json").exists()
+
+
+def test_a_model_slower_than_the_clock_gets_one_status_line(tmp_path: Path) -> None:
+    """Issue 29, item 7: at --speed 50 a model that takes 4 s an answer is minutes behind the
+    clock; the chat says so in one status line instead of leaving the boss's line unanswered."""
+    from tests.fakes.openai_server import Reply
+
+    scenario = tmp_path / "office.yaml"
+    scenario.write_text(SCENARIO)
+    run = tmp_path / "run"
+    env = {k: v for k, v in os.environ.items() if k not in CLEAN_ENV}
+    env.update(PYTHONPATH=str(ROOT), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
+    slow = chatty()
+
+    def answer(body: dict) -> Reply:
+        return Reply(json.dumps(slow(body)), delay=4.0)
+
+    with FakeOpenAIServer(handler=answer) as fake:
+        args = [sys.executable, "-m", "ideaco", "chat", str(scenario), "--base-url", fake.base_url]
+        term = Terminal([*args, "--out", str(run), "--speed", "50"], env, tmp_path)
+        try:
+            term.wait_for(lambda: "boss>" in term.output, 20, "the prompt")
+            term.wait_for(lambda: "the model is behind" in term.output, 30, "the status line")
+            line = next(ln for ln in term.output.splitlines() if "the model is behind" in ln)
+            assert "late in simulated time" in line and "50x real time" in line
+            term.type("/quit\r")
+            deadline = time.monotonic() + 30
+            while term.read(0.05):
+                assert time.monotonic() < deadline, f"the chat did not end; output:\n{term.output[-3000:]}"
+            term.proc.wait(timeout=10)
+        finally:
+            term.close()
+    assert term.proc.returncode == 0, term.output[-3000:]
