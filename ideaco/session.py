@@ -229,7 +229,6 @@ def _open_scenario(
         rundir.claim(lock)  # a RunDirError is one line for the user
         meta: dict[str, Any] = {}
         config = _config(scenario, settings, meta, switches)
-        config.allow_agent_commands = model.allow_agent_commands
         agent_notice(scenario, model.allow_agent_commands, status)
         run_clock = clock(scenario.start)
         office = office_from_scenario(
@@ -360,7 +359,6 @@ def _reopen(
         stack.close()
         raise IdeacoError(f"{rundir.path}: {exc}") from None
     run_clock = clock(now)
-    config.allow_agent_commands = model.allow_agent_commands
     agent_notice(scenario, model.allow_agent_commands, status)
     office = office_from_state(
         state,

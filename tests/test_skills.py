@@ -104,9 +104,3 @@ def test_a_skills_folder_outside_the_scenarios_folder_or_a_bad_file_is_refused(t
 )
 def test_a_piece_fits_a_skill_by_the_words_of_its_name(listed: list[str], piece: str, fit: bool) -> None:
     assert skills.fits(listed, piece) is fit
-
-
-def test_a_lead_offers_a_piece_to_members_whose_skills_fit_first() -> None:
-    members = {"ann": ["customer-support"], "ben": [], "cat": ["api-design", "testing"], "dan": ["testing"]}
-    assert skills.prefer(members, "Test the new API") == ["cat", "dan", "ann", "ben"]
-    assert skills.prefer(members, "Lunch order") == ["ann", "ben", "cat", "dan"]

@@ -202,11 +202,6 @@ def _read(path: Path, what: str) -> tuple[str | None, str]:
     return text, ""
 
 
-def agent_of(agents: Mapping[str, AgentSpec], employee: str) -> AgentSpec | None:
-    """The employee's agent command (`OfficeConfig.agents`), or None: its chat model writes."""
-    return agents.get(employee)
-
-
 def would_have_run(command: Sequence[str]) -> AgentOutcome:
     """The outcome of a command that may not run (no --allow-agent-commands): what would have run."""
     reason = f"would have run: {describe(command)} (agent commands run with --allow-agent-commands)"

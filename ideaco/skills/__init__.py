@@ -122,10 +122,3 @@ def fits(skills: Iterable[str], piece: str) -> bool:
     letters (STEM) with a word of the piece ("code-review" fits "Review the payment flow")."""
     words = _stems(piece)
     return any(_stems(name.replace("-", " ").replace("_", " ")) & words for name in skills)
-
-
-def prefer(members: Mapping[str, Iterable[str]], piece: str) -> list[str]:
-    """Members (id -> skills) in the order a lead offers them a piece: those whose skills fit first,
-    each group in the given order."""
-    fitting = [m for m, skills in members.items() if fits(skills, piece)]
-    return fitting + [m for m in members if m not in fitting]

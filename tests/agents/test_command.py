@@ -268,7 +268,6 @@ def test_without_the_flag_the_run_says_in_one_line_what_would_have_run() -> None
 
 
 def test_the_office_knows_its_agent_employees_and_a_resume_too() -> None:
-    from ideaco.agents.command import agent_of
     from ideaco.office.rules.config import config_for
     from ideaco.scenario import Scenario
 
@@ -281,7 +280,6 @@ def test_the_office_knows_its_agent_employees_and_a_resume_too() -> None:
     }
     scenario = Scenario.model_validate(data)
     for config in (config_for(scenario), config_for(Scenario.model_validate(scenario.to_dict()))):
-        agent = agent_of(config.agents, "ann")
+        agent = config.agents.get("ann")
         assert agent is not None and list(agent.command) == ["w"] and agent.timeout_s == 600
-        assert agent_of(config.agents, "bo") is None
-        assert config.allow_agent_commands is False
+        assert config.agents.get("bo") is None

@@ -24,7 +24,6 @@ from ideaco.office.core.state import Employee
 from ideaco.office.core.think import ThinkContext
 from ideaco.office.engine.calls import Calls
 from ideaco.office.perceive.view import OfficeView
-from ideaco.office.rules.config import OfficeConfig
 from ideaco.redact import NO_SECRETS, Secrets
 
 if TYPE_CHECKING:
@@ -38,11 +37,6 @@ class AgentWork:
     """What answers an office's agent requests: None (nothing runs), the commands, or a replay."""
 
     llm: LLM | None = None
-
-    @classmethod
-    def for_config(cls, config: OfficeConfig) -> AgentWork:
-        """The commands themselves, only if the user allows them."""
-        return cls(runner.CommandLLM() if config.allow_agent_commands else None)
 
     @classmethod
     def for_run(cls, allowed: bool, stack: LLMStack, secrets: Secrets = NO_SECRETS) -> AgentWork:

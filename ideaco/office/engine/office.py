@@ -89,7 +89,7 @@ class Office(StateReads):
         self.wakes = Wakes()  # wake versions, wakes not on the clock yet, message ids posted
         self.calls = calls.Calls()  # model calls in flight
         self.ahead = ahead or Ahead()  # calls started before their think's moment (off by default)
-        self.agent_work = AgentWork.for_config(config)  # agent employees' commands (issue 20)
+        self.agent_work = AgentWork()  # agent employees' commands: none run unless a session allows them
         self.typing: dict[str, Typing] = {}  # thinks whose typing pause is under way
         self.thinking: dict[str, ThinkContext] = {}  # thinks whose model call is under way
         self._replay_at: datetime | None = None  # set while logged records are applied again

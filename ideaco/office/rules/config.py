@@ -88,9 +88,6 @@ class OfficeConfig:
     max_tokens: int = 700  # the cap on each model answer (a scenario's llm.max_tokens_per_call)
     temperature: float = 0.8
     review_rounds: int = 3  # a document's rejections before its department's lead decides (issue 20)
-    # An agent employee's command runs only when the user allows it (--allow-agent-commands): a
-    # scenario comes from anyone. Not kept in state.json: a resume asks for it again.
-    allow_agent_commands: bool = False
     # Employees whose documents a command writes (a scenario's `agent:`), by id: ideaco.agents.command.
     agents: dict[str, Any] = field(default_factory=dict)
 
