@@ -33,7 +33,8 @@ def test_a_stream_goes_on_from_how_far_it_has_drawn() -> None:
     first, rest = draws(whole, 3), draws(whole, 20)  # rest crosses a hash block of eight words
     resumed = Stream(7, "alice", drawn=3)
     assert draws(resumed, 20) == rest and whole.getstate() == resumed.getstate() == 23
-    assert first
+    assert draws(Stream(7, "alice"), 23) == first + rest  # the same draws as one stream's 23
+    assert first != rest[:3]
 
 
 def test_a_copy_draws_what_the_original_draws_and_leaves_it_where_it_was() -> None:

@@ -166,9 +166,11 @@ async def test_stamina_off_never_changes_stamina(make_office) -> None:
 
 async def test_personas_off_give_everyone_a_blank_persona(make_office) -> None:
     prompts: dict[str, list[str]] = {}
+    dynamic: dict[str, list[str]] = {}
 
     def answer(request):
         prompts.setdefault(who(request).employee, []).append(request.messages[0]["content"])
+        dynamic.setdefault(who(request).employee, []).append(prompt_of(request))
         return thought()
 
     on = make_office(answer, casual=False, script=BOSS_LINE)
@@ -176,6 +178,7 @@ async def test_personas_off_give_everyone_a_blank_persona(make_office) -> None:
     await step_until(on, lambda: "alice" in prompts)
     assert "Personality:" in prompts["alice"][0]
     prompts.clear()
+    first_off = len(dynamic["alice"])
     off = make_office(answer, casual=False, script=BOSS_LINE, switches=Switches(personas=False))
     off.start()
     await step_until(off, lambda: "alice" in prompts)
@@ -183,4 +186,6 @@ async def test_personas_off_give_everyone_a_blank_persona(make_office) -> None:
     assert system.startswith("You are Alice, Frontend engineer, 29 years old")
     assert "Personality:" not in system and "Tone:" not in system and "Tendencies:" not in system
     assert off.employees["alice"].persona["archetype"] == "anxious-perfectionist"  # kept, not read
-    assert prompt_of  # the dynamic part is untouched (same helper as other tests)
+    on_read, off_read = dynamic["alice"][0], dynamic["alice"][first_off]
+    assert "REST or GraphQL, everyone?" in off_read  # the dynamic part is untouched: the boss's line
+    assert off_read.split("## Recent messages", 1)[1] == on_read.split("## Recent messages", 1)[1]
