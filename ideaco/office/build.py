@@ -28,7 +28,7 @@ from ideaco.office.office import Office
 from ideaco.office.org import secretary_employee
 from ideaco.office.persistence import restore_streams
 from ideaco.office.records import result_from_record
-from ideaco.office.rules.documents import Document
+from ideaco.office.rules.documents import FOLDER_CLASH, Document, clashes
 from ideaco.office.state import STATE_FORMAT, ConversationState, Employee, OfficeState
 from ideaco.office.stats import RunStats
 from ideaco.office.streams import Streams
@@ -211,6 +211,10 @@ def office_from_state(
         ahead=ahead,
     )
     catch_up(office, messages, thoughts or [], changes or [])
+    clash = clashes(office.state.documents)  # written by an ideaco that did not refuse them yet
+    if clash:
+        folder, key = clash[0]
+        raise StateError(f"documents {folder} and {key} cannot both be files: {FOLDER_CLASH}")
     journal.workspace({k: d.content for k, d in office.state.documents.items()})  # as applied says
     office.end_at = datetime.fromisoformat(end_at) if end_at else None
     return office
