@@ -21,6 +21,17 @@ class WorkspaceError(OSError):
     """A document the workspace will not write (a link on its way, a path leaving the folder)."""
 
 
+def _regular_text(path: Path, errors: str = "strict") -> str | None:
+    """The UTF-8 text of `path` if it is a regular file (else None). It is opened without blocking
+    and without following a link, and checked on the open descriptor: a FIFO or a device planted
+    where a document goes is never read (an open FIFO with no writer would block a blocking read)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None
+        return f.read().decode("utf-8", errors=errors)
+
+
 class Workspace:
     """The files of one run's workspace; `key` is `<department>/<path>`."""
 
@@ -53,10 +64,12 @@ class Workspace:
         atomic_write_text(target, content)
 
     def read(self, key: str) -> str | None:
+        """The text of a document's file; None if it is missing, not UTF-8, or no regular file (a
+        FIFO, a folder, a link: never opened for reading, so a FIFO cannot hang the reader)."""
         target = self._target(key)
         try:
             self._no_links(target)
-            return target.read_text(encoding="utf-8")
+            return _regular_text(target)
         except (OSError, UnicodeDecodeError):
             return None
 
@@ -69,11 +82,12 @@ class Workspace:
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
                 path = Path(folder) / name
-                if name.startswith(".") or not stat.S_ISREG(os.lstat(path).st_mode):
-                    continue
-                out[path.relative_to(self.root).as_posix()] = path.read_text(
-                    encoding="utf-8", errors="replace"
-                )
+                try:
+                    text = None if name.startswith(".") else _regular_text(path, errors="replace")
+                except OSError:
+                    text = None
+                if text is not None:
+                    out[path.relative_to(self.root).as_posix()] = text
         return out
 
     def rebuild(self, documents: dict[str, str]) -> None:
