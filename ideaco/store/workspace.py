@@ -3,12 +3,14 @@
 The office decides what a document holds (`office/rules/documents.py` checks every path); this
 writes it, atomically, and never through a link: a folder or file on the way that is a link is
 refused, so nothing lands outside the workspace whatever the disk holds. `rebuild` makes the
-folder hold exactly the documents it is given (a resume, whose state comes from `applied`).
+folder hold exactly the documents it is given (a resume, whose state comes from `applied`), clearing
+whatever was planted in their way (a link, a FIFO, a folder where a file goes) rather than failing.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -91,19 +93,35 @@ class Workspace:
         return out
 
     def rebuild(self, documents: dict[str, str]) -> None:
-        """The workspace as `documents` say: each written unless it holds that text already, and any
-        other file (a write a kill left before its thought was logged) removed."""
+        """The workspace as `documents` say. What is in their way goes first: a link anywhere in it
+        (the link only: where it points is not the workspace's), any entry that is no document's
+        file (a write a kill left before its thought was logged, a FIFO, a file where a document's
+        folder goes), a folder where a document goes; then each document is written unless its
+        file holds that text already."""
+        self._clear(documents)
         for key, content in documents.items():
             if self.read(key) != content:
                 self.write(key, content)
-        if not self.root.is_dir() or self.root.is_symlink():
+
+    def _clear(self, documents: dict[str, str]) -> None:
+        try:
+            mode = os.lstat(self.root).st_mode
+        except FileNotFoundError:
+            return
+        if not stat.S_ISDIR(mode):  # a link, or a file, where the workspace goes
+            self.root.unlink()
             return
         for folder, dirs, names in os.walk(self.root, followlinks=False):
-            for name in [d for d in dirs if (Path(folder) / d).is_symlink()]:
-                (Path(folder) / name).unlink()  # the link only: where it points is not the workspace's
-                dirs.remove(name)
+            for name in list(dirs):
+                path = Path(folder) / name
+                if path.is_symlink():
+                    path.unlink()
+                    dirs.remove(name)
+                elif path.relative_to(self.root).as_posix() in documents:  # a folder where a file goes
+                    shutil.rmtree(path)  # inside the workspace: it removes links, never follows them
+                    dirs.remove(name)
             for name in names:
                 path = Path(folder) / name
                 key = path.relative_to(self.root).as_posix()
-                if key not in documents:
+                if key not in documents or not stat.S_ISREG(os.lstat(path).st_mode):
                     path.unlink()

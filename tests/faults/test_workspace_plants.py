@@ -1,7 +1,7 @@
 """What a resume finds planted in a run's workspace (issue 28, items 10 and 14).
 
 `--resume` rebuilds the workspace from what `applied` says. Something put where a document goes
-(a FIFO, a link, a folder), or in the way of its folder, used to hang the resume (a FIFO was read
+(a FIFO, a link, a folder), or in the way of its folder (a link, a file), used to hang the resume (a FIFO was read
 before it was checked) or end it in a traceback. Now each is repaired: the entry is written again
 as the document's regular file, a link goes (the link only: nothing it points to changes), and
 the run goes on. The resume is a real process, so a hang fails at a deadline, never hangs the suite.
@@ -68,9 +68,58 @@ def _fifo_beside(ws: Path, _outside: Path) -> None:
     os.mkfifo(ws / "eng/stray.md")
 
 
+def _link_at_a_document(ws: Path, outside: Path) -> None:
+    (ws / "eng/docs/a.md").unlink()
+    (ws / "eng/docs/a.md").symlink_to(outside / "victim.md")
+
+
+def _dangling_link_at_a_document(ws: Path, outside: Path) -> None:
+    (ws / "eng/docs/a.md").unlink()
+    (ws / "eng/docs/a.md").symlink_to(outside / "nowhere.md")
+
+
+def _link_at_a_folder(ws: Path, outside: Path) -> None:
+    shutil.rmtree(ws / "eng/docs")
+    (ws / "eng/docs").symlink_to(outside, target_is_directory=True)
+
+
+def _link_at_the_department(ws: Path, outside: Path) -> None:
+    shutil.rmtree(ws / "eng")
+    (ws / "eng").symlink_to(outside, target_is_directory=True)
+
+
+def _link_at_the_workspace(ws: Path, outside: Path) -> None:
+    shutil.rmtree(ws)
+    ws.symlink_to(outside, target_is_directory=True)
+
+
+def _folder_at_a_document(ws: Path, _outside: Path) -> None:
+    (ws / "eng/specs").unlink()
+    (ws / "eng/specs/deep").mkdir(parents=True)
+    (ws / "eng/specs/deep/planted.md").write_text("planted")
+
+
+def _file_at_a_folder(ws: Path, _outside: Path) -> None:
+    shutil.rmtree(ws / "eng/docs")
+    (ws / "eng/docs").write_text("planted")
+
+
+def _file_at_the_workspace(ws: Path, _outside: Path) -> None:
+    shutil.rmtree(ws)
+    ws.write_text("planted")
+
+
 PLANTS: dict[str, Plant] = {
     "a FIFO where a document goes": _fifo_at_a_document,
     "a FIFO beside the documents": _fifo_beside,
+    "a link where a document goes": _link_at_a_document,
+    "a dangling link where a document goes": _dangling_link_at_a_document,
+    "a link where a document's folder goes": _link_at_a_folder,
+    "a link where the department's folder goes": _link_at_the_department,
+    "a link where the workspace goes": _link_at_the_workspace,
+    "a folder where a document goes": _folder_at_a_document,
+    "a file where a document's folder goes": _file_at_a_folder,
+    "a file where the workspace goes": _file_at_the_workspace,
 }
 
 
