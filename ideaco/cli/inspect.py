@@ -29,7 +29,7 @@ from ideaco.ids import BOSS, SYSTEM, resolve_id
 from ideaco.store.jsonl import JsonlError
 from ideaco.store.lock import writer_alive
 from ideaco.store.rundir import RunDir, RunDirError
-from ideaco.store.runlog import MOMENT_FORMS, RunLog, RunLogError, Tail, parse_moment
+from ideaco.store.runlog import MOMENT_FORMS, RunLog, RunLogError, Tail, foreign_state, parse_moment
 
 GATES = tuple(g.value for g in Gate)
 SPOKE = "spoke"  # --gate spoke: the thoughts that were said
@@ -90,6 +90,7 @@ class RunView:
         self.messages: dict[str, dict[str, Any]] = {}
         self.holds: dict[str, dict[str, Any]] = {}  # employee -> its hold, as state.json last saved it
         self.teams: list[dict[str, Any]] = []  # as state.json last saved them
+        self.state: dict[str, Any] = {}  # state.json as last read
         self._colours: dict[str, str] = {}
         self._messages_tail = JsonlTail(rundir.messages_path)
         self._load_state()
@@ -110,7 +111,7 @@ class RunView:
             run = RunLog.open_state(self.rundir.path)
         except RunLogError as exc:
             raise UserError(str(exc)) from None
-        self.company, self.teams = run.company, run.teams
+        self.company, self.teams, self.state = run.company, run.teams, run.state
         if run.office.get("start"):
             with contextlib.suppress(TypeError, ValueError):
                 self.first_day = run.start.date()
@@ -123,7 +124,10 @@ class RunView:
             self.conversations[str(conv.get("id"))] = str(conv.get("name") or conv.get("id"))
 
     def poll_messages(self) -> None:
-        records = self._messages_tail.poll()
+        try:
+            records = self._messages_tail.poll()
+        except JsonlError as exc:  # a garbled line before others: one line, as every reader says it
+            raise UserError(str(exc)) from None
         warn(self._messages_tail.warnings)
         self._messages_tail.warnings.clear()
         for rec in records:
@@ -328,7 +332,8 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         records = thoughts.poll()
     except JsonlError as exc:
         raise UserError(str(exc)) from None
-    warn(thoughts.warnings)
+    foreign = foreign_state(view.state, records, view.rundir.state_path)
+    warn([*thoughts.warnings, *([foreign] if foreign else [])])
     thoughts.warnings.clear()
     for record in records:
         view.see(record)

@@ -14,10 +14,11 @@ from rich.text import Text
 
 from ideaco.cli import signals
 from ideaco.cli.display import Transcript, format_duration, safe_text, summary_table
-from ideaco.cli.errors import UserError, write_failure
+from ideaco.cli.errors import UserError, warn, write_failure
 from ideaco.office.engine.office import Office
 from ideaco.office.resolve.summary import ENDED, calls_line
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new
+from ideaco.store import runlog
 
 
 @dataclass
@@ -101,7 +102,9 @@ def resume_plan(opened: OpenedRun, duration: str | None) -> str:
     now, end = office.now(), office.end_at
     until = f"until {end:%H:%M}" + (f" on {end:%Y-%m-%d}" if end.date() != now.date() else "")
     until += f" ({format_duration(end - now)} more simulated time)"
-    previous = opened.rundir.read_summary()
+    unreadable: list[str] = []
+    previous = runlog.read_summary(opened.rundir, unreadable)  # the run's end report: rewritten at its end
+    warn(unreadable)
     if duration is None and previous is not None and previous.get("stop_reason") in (None, ENDED):
         return (
             f"this run had reached its end ({now:%H:%M}); without --duration it goes on for the scenario's "

@@ -137,6 +137,10 @@ def with_line(made: Path, tmp_path: Path, log: str, line: str) -> tuple[Path, in
     """A copy of the run with `line` put in the middle of `log`; the copy and the line's number."""
     run = tmp_path / "run"
     shutil.copytree(made, run)
+    if not (run / log).exists():  # changes.jsonl has a line only if a save met a think in flight
+        first = json.loads((run / "thoughts.jsonl").read_text(encoding="utf-8").splitlines()[0])
+        begun = {"at": first["at"], "cause": "begun", "employee": first["employee"], "thought": first["id"]}
+        (run / log).write_text(json.dumps({**begun, "began": {}}) + "\n", encoding="utf-8")
     lines = (run / log).read_text(encoding="utf-8").splitlines()
     at = len(lines) // 2
     (run / log).write_text("\n".join([*lines[:at], line, *lines[at:]]) + "\n", encoding="utf-8")
@@ -192,14 +196,63 @@ def test_a_state_from_another_run_is_named_by_readers_and_refused_by_a_resume(
     mixed = tmp_path / "mixed"
     shutil.copytree(made, mixed)
     shutil.copy(other / "state.json", mixed / "state.json")
-    result = cli("report", mixed, "--no-plots")
-    assert result.exit_code == 0, result.output
-    [warning] = result.stderr.splitlines()
-    assert warning == (
-        f"ideaco: warning: {mixed / 'state.json'} is from another run (scenario 'other'): "
-        "none of the people in its logs (alice, bob) is in it"
-    )
+    for command in (  # inspect reads state.json too (names, holds, teams): it says so as well (issue 28, 13)
+        ["report", mixed, "--no-plots"],
+        ["view", mixed, "--out", tmp_path / "view.html"],
+        ["inspect", mixed],
+        ["inspect", mixed, "--json"],
+        ["inspect", mixed, "--docs"],
+    ):
+        result = cli(*command)
+        assert result.exit_code == 0, (command, result.output)
+        [warning] = result.stderr.splitlines()
+        assert warning == (
+            f"ideaco: warning: {mixed / 'state.json'} is from another run (scenario 'other'): "
+            "none of the people in its logs (alice, bob) is in it"
+        ), command
     before, calls = snapshot(mixed), len(fake.requests)
     error = one_error_line(cli("run", "--resume", mixed, "--base-url", fake.base_url))
     assert "is from another run (scenario 'other')" in error and "cannot continue them" in error
     assert len(fake.requests) == calls and snapshot(mixed) == before
+
+
+READERS = (
+    ["report", "--no-plots"],
+    ["report", "--json", "--no-plots"],
+    ["inspect"],
+    ["inspect", "--json"],
+    ["inspect", "--docs"],
+)
+
+
+@pytest.mark.parametrize("log", ["messages.jsonl", "thoughts.jsonl", "changes.jsonl"])
+def test_a_garbled_line_amid_a_log_is_one_line_for_every_reader_and_a_resume(
+    made: Path, tmp_path: Path, fake: FakeOpenAIServer, log: str
+) -> None:
+    """Not JSON, with lines after it (so no torn last line): every reader and a resume say where,
+    in one line (issue 28, item 13: `inspect` used to end in a traceback on messages.jsonl)."""
+    run, number = with_line(made, tmp_path, log, '{"id": "m9", garbled')
+    before, calls = snapshot(run), len(fake.requests)
+    commands = [[c[0], run, *c[1:]] for c in READERS]
+    commands += [["view", run, "--out", tmp_path / "view.html"]]
+    commands += [["run", "--resume", run, "--duration", "10m", "--base-url", fake.base_url]]
+    for command in commands:
+        error = one_error_line(cli(*command))
+        assert error == f"ideaco: error: {run / log}: line {number} is not valid JSON", (command, error)
+    assert len(fake.requests) == calls and snapshot(run) == before  # nothing paid, nothing touched
+
+
+@pytest.mark.parametrize(("text", "said"), [("{nope", "cannot be read"), ("[]", "is not a JSON object")])
+def test_a_resume_warns_of_a_summary_it_cannot_read_and_writes_it_again(
+    made: Path, tmp_path: Path, fake: FakeOpenAIServer, text: str, said: str
+) -> None:
+    """summary.json is the run's end report, written again at the end: one that is no JSON object
+    is one warning, and the resume goes on (issue 28, item 13: it ended in a traceback)."""
+    run = tmp_path / "run"
+    shutil.copytree(made, run)
+    (run / "summary.json").write_text(text, encoding="utf-8")
+    result = cli("run", "--resume", run, "--duration", "5m", "--base-url", fake.base_url)
+    assert result.exit_code == 0, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.stderr.splitlines() == [f"ideaco: warning: {run / 'summary.json'} {said}, ignored"]
+    assert isinstance(json.loads((run / "summary.json").read_text(encoding="utf-8")), dict)

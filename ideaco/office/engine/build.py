@@ -32,7 +32,7 @@ from ideaco.office.resolve import between
 from ideaco.office.resolve.journal import Journal
 from ideaco.office.resolve.records import result_from_record
 from ideaco.office.rules.config import OfficeConfig, config_for
-from ideaco.office.rules.documents import Document
+from ideaco.office.rules.documents import FOLDER_CLASH, Document, clashes
 from ideaco.scenario import ConversationSpec, Scenario
 from ideaco.skills import Skill
 from ideaco.store.runlog import applied_at
@@ -211,6 +211,10 @@ def office_from_state(
         ahead=ahead,
     )
     catch_up(office, messages, thoughts or [], changes or [])
+    clash = clashes(office.state.documents)  # written by an ideaco that did not refuse them yet
+    if clash:
+        folder, key = clash[0]
+        raise StateError(f"documents {folder} and {key} cannot both be files: {FOLDER_CLASH}")
     journal.workspace({k: d.content for k, d in office.state.documents.items()})  # as applied says
     office.end_at = datetime.fromisoformat(end_at) if end_at else None
     return office

@@ -168,6 +168,30 @@ def check_path(path: str) -> str | Refusal:
     return path
 
 
+FOLDER_CLASH = "a document's path may not be another document's folder"
+
+
+def in_the_way(documents: dict[str, Document], department: str, path: str) -> str | None:
+    """The path of a document of `department` that `path` cannot sit beside on disk: one whose
+    folder `path` is (`docs` beside `docs/a.md`), or one that is a folder of `path` (`specs/b.md`
+    beside `specs`). Only whole parts count: `docs2/a.md` and `docsx` sit beside `docs/a.md`."""
+    parts = path.split("/")
+    for n in range(1, len(parts)):  # a document at one of the folders `path` is in
+        if f"{department}/{'/'.join(parts[:n])}" in documents:
+            return "/".join(parts[:n])
+    inside = f"{department}/{path}/"
+    return next((d.path for k, d in documents.items() if k.startswith(inside)), None)
+
+
+def clashes(documents: dict[str, Document]) -> list[tuple[str, str]]:
+    """Each pair of documents (keys) that cannot both be files: one is the other's folder."""
+    out = []
+    for key in documents:
+        parts = key.split("/")
+        out += [("/".join(parts[:n]), key) for n in range(2, len(parts)) if "/".join(parts[:n]) in documents]
+    return out
+
+
 def check_content(content: Any) -> str | Refusal:
     if not isinstance(content, str) or not content.strip():
         return Refusal("a document needs content")
@@ -187,7 +211,8 @@ def write(
     thought: str,
     task: str | None = None,
 ) -> Document | Refusal:
-    """A new document (refused if the file exists, or the workspace is full)."""
+    """A new document (refused if the file exists, the workspace is full, or a document is a folder of
+    its path or in a folder it names)."""
     checked = check_path(path)
     if isinstance(checked, Refusal):
         return checked
@@ -201,6 +226,9 @@ def write(
         )
     if len(documents) >= MAX_DOCUMENTS:
         return Refusal(f"the workspace holds {MAX_DOCUMENTS} documents already")
+    other = in_the_way(documents, department, checked)
+    if other is not None:
+        return Refusal(f"{FOLDER_CLASH}: {checked} and {other} cannot both be files")
     version = Version(version_hash(text), author, now, thought)
     return Document(department, checked, author, text, (version,), task)
 

@@ -197,3 +197,64 @@ def test_a_verdict_applies_to_the_version_its_reviewer_read() -> None:
     assert isinstance(unseen, Refusal)
     passed = rules.verdict(v2, "carol", "approve", "ok", 3, None, read=v2.version)
     assert isinstance(passed, rules.Document) and passed.review.status == rules.APPROVED
+
+
+def _docs(*paths: str) -> dict[str, rules.Document]:
+    docs: dict[str, rules.Document] = {}
+    for path in paths:
+        doc = rules.write(docs, "eng", path, "text", "bob", NOW, "t1")
+        assert isinstance(doc, rules.Document), (path, doc)
+        docs[doc.key] = doc
+    return docs
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("docs/a.md", "docs"),  # a file where a document's folder is
+        ("specs", "specs/b.md"),  # a document where a folder goes
+        ("a/b/c.md", "a"),
+        ("a/b/c.md", "a/b"),
+        ("a", "a/b/c.md"),
+        ("a/b", "a/b/c/d.md"),
+    ],
+)
+def test_a_documents_path_may_not_be_another_documents_folder(first: str, second: str) -> None:
+    out = rules.write(_docs(first), "eng", second, "two", "bob", NOW, "t2")
+    assert isinstance(out, Refusal)
+    assert out.reason.startswith(rules.FOLDER_CLASH) and first in out.reason and second in out.reason
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("docs/a.md", "docs2/a.md"),  # a sibling folder
+        ("docs/a.md", "docsx"),  # the same prefix, not the same part
+        ("docs/a.md", "doc"),
+        ("docs/a.md", "docs.md"),
+        ("docs/a.md", "docs/a.md.bak"),
+        ("docs/a.md", "docs/a"),
+        ("docs/a.md", "docs/b.md"),  # the same folder
+        ("specs", "specs2/b.md"),
+        ("specs", "specsx/b.md"),
+        ("specs.md", "specs/b.md"),
+    ],
+)
+def test_names_that_only_share_a_prefix_sit_side_by_side(first: str, second: str) -> None:
+    out = rules.write(_docs(first), "eng", second, "two", "bob", NOW, "t2")
+    assert isinstance(out, rules.Document) and out.path == second
+    assert rules.clashes({**_docs(first), out.key: out}) == []
+
+
+def test_a_folder_of_another_department_is_no_clash() -> None:
+    docs = _docs("docs/a.md")
+    assert isinstance(rules.write(docs, "ops", "docs", "two", "bob", NOW, "t2"), rules.Document)
+    assert isinstance(rules.write(docs, "eng2", "docs", "two", "bob", NOW, "t2"), rules.Document)
+
+
+def test_clashes_names_each_document_that_is_anothers_folder() -> None:
+    docs = _docs("docs/a.md", "x/y.md")
+    forged = rules.write({}, "eng", "docs", "x", "bob", NOW, "t3")
+    assert isinstance(forged, rules.Document)
+    assert rules.clashes({**docs, forged.key: forged}) == [("eng/docs", "eng/docs/a.md")]
+    assert rules.clashes(docs) == []
