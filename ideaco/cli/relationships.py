@@ -6,6 +6,7 @@ import contextlib
 from pathlib import Path
 
 from ideaco.cli.errors import UserError
+from ideaco.ids import resolve_id
 from ideaco.mind import relationships
 from ideaco.store.lock import RunLock, RunLockedError
 from ideaco.store.rundir import RunDir, RunDirError
@@ -31,15 +32,23 @@ def _reset(rundir: RunDir, lock: RunLock, employee: str | None) -> str:
     except (RunDirError, StateError) as exc:
         raise UserError(str(exc)) from None
     employees = (state or {}).get("employees") or []
-    ids = {e["id"] for e in employees}
-    if employee is not None and employee not in ids:
-        known = ", ".join(sorted(ids)) or "none"
-        raise UserError(f"--employee {employee!r} is not an employee of this run (known: {known})")
+    names = {e["id"]: str(e.get("name") or e["id"]) for e in employees}
+    if employee is not None:  # an id or a name, as `inspect` and the chat read one
+        found = resolve_id(employee, names)
+        if not isinstance(found, str):
+            known = ", ".join(sorted(names)) or "none"
+            several = f"; it names {', '.join(found)}" if found else ""
+            raise UserError(
+                f"--employee {employee!r} is not an employee of this run (known: {known}){several}"
+            )
+        employee = found
     removed = 0
     for record in employees:
-        table = relationships.table_from_dict(record.get("relationships") or {})
+        mind = record.get("mind") or {}  # an employee's impressions live in its mind (state.json)
+        table = relationships.table_from_dict(mind.get("relationships") or {})
         removed += relationships.reset(table, employee)
-        record["relationships"] = relationships.table_to_dict(table)
+        if "mind" in record:
+            record["mind"] = {**mind, "relationships": relationships.table_to_dict(table)}
     try:
         rundir.claim(lock)
         store.save({"employees": employees})

@@ -18,6 +18,7 @@ class ConversationKind(str, Enum):
     BOSS = "boss"
 
 
+GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)  # rooms, as against a DM or a boss chat
 CLAIMABLE = "claimable"  # the kind of a system line telling a room of work put on the board
 ESCALATION = "escalation"  # the kind of an employee's message escalating to the boss (its boss chat)
 

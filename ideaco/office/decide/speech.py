@@ -19,7 +19,7 @@ from ideaco.ids import BOSS, boss_conversation_id, dm_conversation_id
 from ideaco.mind import stamina
 from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import rules
-from ideaco.office.core.conversation import ConversationKind, Message
+from ideaco.office.core.conversation import GROUP_KINDS, ConversationKind, Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.core.steps import HoldStep, Step
 from ideaco.office.decide.scratch import Scratch
@@ -29,7 +29,6 @@ from ideaco.office.rules.config import Switches
 from ideaco.office.rules.drafts import TextRule
 from ideaco.office.rules.levers import LeverConfig
 
-GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
 ALL_ON = Switches()
 
 

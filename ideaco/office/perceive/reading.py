@@ -19,7 +19,7 @@ from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
-from ideaco.office.core.conversation import ConversationKind, Message
+from ideaco.office.core.conversation import GROUP_KINDS, ConversationKind, Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive import document_tools, skill_texts, taskboard
 from ideaco.office.perceive.view import OfficeView  # the office is only read here
@@ -35,7 +35,6 @@ TRIGGER_NOTES = {
     Trigger.TIMER: "You glance at the chat.",
     Trigger.IDLE: "The room has been quiet for a while; you may start a topic if you feel like it.",
 }
-GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
 WINDOW_LEAST, WINDOW_STEP = 10, 10  # a compact prompt shows 10 to 19 lines
 
 

@@ -14,12 +14,10 @@ from ideaco.ids import boss_conversation_id
 from ideaco.mind import board, stamina
 from ideaco.mind.board import Offer
 from ideaco.mind.tasks import open_claims as claims_of
-from ideaco.office.core.conversation import ConversationKind, Message
+from ideaco.office.core.conversation import GROUP_KINDS, ConversationKind, Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import person
-
-GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)
 
 
 def open_claims(office: OfficeView) -> dict[str, tuple[str, str]]:
