@@ -40,7 +40,7 @@ from ideaco.persona import (
     persona_path,
     read_mapping,
 )
-from ideaco.scenario_work import AgentSettings, SkillNames, Team
+from ideaco.scenario_work import AgentSettings, SeededTask, SkillNames, Team
 from ideaco.shipped import shipped_scenarios
 from ideaco.skills import SkillError, library
 from ideaco.skills import unknown as unknown_skills
@@ -107,6 +107,7 @@ class EmployeeSpec(_Strict):
     model: str | None = None
     skills: SkillNames = Field(default_factory=list)  # with its persona's: names of skill files
     agent: AgentSettings | None = None
+    tasks: list[SeededTask] = Field(default_factory=list, max_length=5)  # asked by the boss at the start
 
     @field_validator("id")
     @classmethod
@@ -256,6 +257,13 @@ class Scenario(_Strict):
                 if m in employees and m not in departments[t.department].members:
                     problems.append((f"teams[{i}].members", f"{m!r} is not a member of {t.department!r}"))
 
+        in_department = {m for d in self.departments for m in d.members}
+        for i, e in enumerate(self.employees):
+            for j, task in enumerate(e.tasks):
+                if task.document is not None and e.id not in in_department:
+                    problems.append(
+                        (f"employees[{i}].tasks[{j}].document", f"{e.id!r} is in no department to keep it")
+                    )
         targets = (
             {r.id for r in self.rooms}
             | {t.id for t in self.teams}

@@ -55,6 +55,27 @@ class AgentSettings(_Strict):
         return self.timeout.total_seconds()
 
 
+class SeededTask(_Strict):
+    """A task an employee has when the run starts, asked by the boss (issue 29, item 1): with a
+    `document` (a path in its department's workspace), the document the task delivers, so a small
+    model's grammar offers `write_document` for it."""
+
+    description: Name = Field(min_length=1)
+    document: str | None = None
+
+    @field_validator("document")
+    @classmethod
+    def _check_document(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        from ideaco.office.rules.documents import Refusal, check_path
+
+        checked = check_path(v)
+        if isinstance(checked, Refusal):
+            raise ValueError(checked.reason)
+        return checked
+
+
 class Team(_Strict):
     """A team inside a department, with its own work room (the team's id)."""
 

@@ -322,3 +322,30 @@ def test_parse_offset_rejects(text):
 @pytest.mark.parametrize("td", [timedelta(0), timedelta(seconds=90), timedelta(hours=26, seconds=1)])
 def test_format_duration_round_trips(td):
     assert parse_duration(format_duration(td)) == td
+
+
+# --- tasks at the start (issue 29, item 1) ----------------------------------------------------------
+
+SEEDED = BASE.replace(
+    "archetype: old-hand}",
+    'archetype: old-hand, tasks: [{description: "Write the API spec", document: docs/api.md}]}',
+)
+
+
+def test_an_employee_may_start_with_a_task_that_names_its_document(write):
+    bob = load_scenario(write(SEEDED)).employees[1]
+    assert [(t.description, t.document) for t in bob.tasks] == [("Write the API spec", "docs/api.md")]
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [("../x.md", "'../x.md'"), ("/etc/passwd", "not relative to the workspace"), ("", "needs a path")],
+)
+def test_a_seeded_tasks_document_is_a_workspace_path(write, path: str, said: str):
+    msg = error_of(write(SEEDED.replace("document: docs/api.md", f"document: '{path}'")))
+    assert msg.startswith("employees[1].tasks[0].document: ") and said in msg
+
+
+def test_a_seeded_document_needs_a_department_to_keep_it(write):
+    text = SEEDED.replace("members: [alice, bob]}", "members: [alice]}", 1)
+    assert error_of(write(text)) == "employees[1].tasks[0].document: 'bob' is in no department to keep it"

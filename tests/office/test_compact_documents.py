@@ -73,12 +73,16 @@ def test_a_rejection_offers_the_author_a_revision_on_its_version_or_a_rebuttal(
     assert document_tools.calls(office, office.employees["alice"]) == (("review", (PATH,), ()),)
     assert document_tools.calls(office, office.employees["bob"]) == ()  # under review: nothing to do
     office.state.documents[doc.key] = rejected
+    assert rejected.review.judged == doc.version
     assert document_tools.calls(office, office.employees["bob"]) == (
-        ("request_review", (PATH,), ()),
         ("revise_document", (PATH,), (doc.version,)),
         ("rebut", (PATH,), ()),
     )
     assert document_tools.calls(office, office.employees["alice"]) == ()  # her verdict is given
+    revised = rules.revise(rejected, "# API\n\nMore.\n", doc.version, "bob", START, "t2")
+    office.state.documents[doc.key] = revised
+    # Revised since the rejection: back to its reviewer, not revised again and again.
+    assert document_tools.calls(office, office.employees["bob"]) == (("request_review", (PATH,), ()),)
     approved = replace(rejected, review=replace(rejected.review, status=rules.APPROVED))
     office.state.documents[doc.key] = approved
     assert document_tools.calls(office, office.employees["bob"]) == ()
@@ -108,7 +112,8 @@ def test_the_compact_grammar_names_only_the_offered_paths_and_bounds_the_content
     calls = (("write_document", (PATH,), ()), ("revise_document", ("docs/b.md",), ("abcd1234",)))
     actions = thought_schema(WireContext(compact=True, document_calls=calls))["properties"]["actions"]
     items = {i["properties"]["tool"]["enum"][0]: i["properties"]["args"] for i in actions["items"]["anyOf"]}
-    assert set(items) == {"send_message", "write_document", "revise_document"}
+    # Document work to do: the thought does it (one call at least, only document calls).
+    assert set(items) == {"write_document", "revise_document"} and actions["minItems"] == 1
     assert items["write_document"]["properties"]["path"] == {"enum": [PATH]}
     assert items["write_document"]["properties"]["content"]["maxLength"] == 600
     assert items["revise_document"]["properties"]["base"] == {"enum": ["abcd1234"]}
@@ -116,6 +121,12 @@ def test_the_compact_grammar_names_only_the_offered_paths_and_bounds_the_content
     assert actions["maxItems"] == COMPACT_DOCUMENT_CALLS == 2
     plain = thought_schema(WireContext(compact=True))["properties"]["actions"]
     assert plain["items"]["properties"]["tool"] == {"enum": ["send_message"]} and plain["maxItems"] == 1
+    assert plain.get("minItems", 0) == 0
+    # A sign-off alone is offered beside a message, and optional: not every word of the boss is one.
+    alone = thought_schema(WireContext(compact=True, document_calls=(("sign_off", ("req-1",), ()),)))
+    offered = alone["properties"]["actions"]
+    tools = {i["properties"]["tool"]["enum"][0] for i in offered["items"]["anyOf"]}
+    assert tools == {"send_message", "sign_off"} and offered.get("minItems", 0) == 0
 
 
 def test_a_requirements_piece_offered_on_the_compact_wire_expects_a_document_named_by_its_key() -> None:
@@ -132,3 +143,56 @@ async def test_a_requirement_goes_from_the_boss_to_approval_on_the_compact_wire_
     assert set(result["documents"]) == {"eng/docs/api-spec.md", "eng/docs/guide.md"}
     assert result["verdicts"] == ["rejected", "approved", "approved"]
     assert "both documents are approved" in result["report"]  # and the boss's plain words signed it off
+
+
+async def test_a_seeded_document_task_is_written_reviewed_and_revised_on_the_compact_wire(
+    make_office: MakeOffice,
+) -> None:
+    """Issue 29, item 1: a scenario's task naming its document; on the compact wire the thought
+    that can work on it must (actions at least one document call), so a model that writes an
+    action only when the grammar requires one still writes, asks for review, reviews (the lead
+    rejects the first version) and revises."""
+    from ideaco.office.engine.office import Office
+    from tests.office.conftest import scenario_dict, step_until, who
+
+    seen: list[str] = []
+
+    def answer(request):
+        schema = request.json_schema or {}
+        actions = ((schema.get("properties") or {}).get("actions")) or {}
+        if not actions.get("minItems"):
+            return thought()  # nothing required: this model acts on nothing
+        offered = {i["properties"]["tool"]["enum"][0]: i["properties"] for i in actions["items"]["anyOf"]}
+        tool = next(t for t in ("revise_document", *offered) if t in offered)  # a rejection: revise
+        call = offered[tool]
+        args = {name: (spec.get("enum") or ["x"])[0] for name, spec in call["args"]["properties"].items()}
+        if tool in ("write_document", "revise_document"):
+            args["content"] = f"# Spec, pass {len(seen) + 1}\n"
+        if tool == "review":
+            args |= {"verdict": "reject" if "rejected" not in seen else "approve", "notes": "More detail."}
+            seen.append("rejected" if args["verdict"] == "reject" else "approved")
+        seen.append(f"{who(request).employee}:{tool}")
+        return thought(actions=[{"tool": tool, "args": args}])
+
+    data = scenario_dict()
+    bob = next(e for e in data["employees"] if e["id"] == "bob")
+    bob["tasks"] = [{"description": "Write the API spec", "document": PATH}]
+    data["script"] = [{"at": "00:00", "to": "api-design", "text": "@Bob the API spec, please."}]
+    office: Office = make_office(answer, scenario=data)
+    office.config.compact_schema = True
+    [task] = office.employees["bob"].mind.tasks
+    assert (task.id, task.origin, task.document) == ("task-1", "boss", PATH)
+    office.start()
+    await step_until(office, lambda: "approved" in seen, within=timedelta(hours=1))
+    assert seen == [
+        "bob:write_document",
+        "bob:request_review",
+        "rejected",
+        "alice:review",
+        "bob:revise_document",
+        "bob:request_review",
+        "approved",
+        "alice:review",
+    ]
+    doc = office.state.documents[f"eng/{PATH}"]
+    assert doc.content.startswith("# Spec, pass") and len(doc.versions) == 2

@@ -247,7 +247,13 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     if ctx.document_calls and ctx.compact:
         items = props["actions"]["items"]
         calls = [_document_item(*call, ctx) for call in ctx.document_calls]
-        props["actions"] = props["actions"] | {"items": {"anyOf": [*items.get("anyOf", [items]), *calls]}}
+        if any(tool != "sign_off" for tool, _, _ in ctx.document_calls):
+            # Work to do on a document (write it, ask for its review, review it, answer a
+            # rejection): a small model's thought does it, as the secretary's calls its tool (a
+            # sign-off alone stays optional: not every word of the boss is one).
+            props["actions"] = props["actions"] | {"items": {"anyOf": calls}, "minItems": 1}
+        else:
+            props["actions"] = props["actions"] | {"items": {"anyOf": [*items.get("anyOf", [items]), *calls]}}
         props["actions"]["maxItems"] = max(props["actions"]["maxItems"], COMPACT_DOCUMENT_CALLS)
     if ctx.skills and not ctx.compact:
         load = _obj(

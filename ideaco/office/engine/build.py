@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from ideaco import skills
-from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_members
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
+from ideaco.mind.tasks import Task
 from ideaco.office.core.company import Company, Department, Team
 from ideaco.office.core.conversation import ConversationKind, Message
 from ideaco.office.core.state import STATE_FORMAT, ConversationState, Employee, OfficeState
@@ -124,8 +125,30 @@ def office_from_scenario(
         meta=office_meta,
         ahead=ahead,
     )
+    _seed_tasks(office, scenario)
     office.end_at = scenario.start + scenario.duration
     return office
+
+
+def _seed_tasks(office: Office, scenario: Scenario) -> None:
+    """The tasks a scenario gives its employees at the start, asked by the boss (a document task's
+    path is in the employee's department's workspace); each is reported in the boss chat."""
+    counters = office.state.counters
+    for spec in scenario.employees:
+        emp = office.employees[spec.id]
+        for seeded in spec.tasks:
+            counters["task"] = counters.get("task", 0) + 1
+            emp.mind.tasks.append(
+                Task(
+                    id=f"task-{counters['task']}",
+                    owner=emp.id,
+                    description=seeded.description,
+                    created_at=scenario.start,
+                    origin=BOSS,
+                    on_resolve_target=boss_conversation_id(emp.id),
+                    document=seeded.document,
+                )
+            )
 
 
 def _conversation(spec: ConversationSpec, company: Company) -> ConversationState:

@@ -2,8 +2,8 @@
 
 A small model's grammar (the compact wire) offers a document tool only when it can apply, as it
 offers task ops only with tasks to touch: `write_document` for a task's expected document not
-written yet, `request_review` for one's own document not under review (or being written now),
-`revise_document` and `rebut` for one's own rejected document (its version as the only base),
+written yet, `request_review` for one's own document not reviewed yet (or being written now) or revised since its
+rejection, `revise_document` and `rebut` for one's own rejected version (the only base),
 `review` for a document one is asked to review, `sign_off` for a lead reading the boss's words in
 its boss chat while a requirement of its department waits for them. Each call's paths (and bases,
 and requirements) are choices in the grammar, so a small model cannot name what is not there.
@@ -47,8 +47,11 @@ def calls(office: OfficeView, emp: Employee, conversation: str | None = None) ->
         dict.fromkeys(t.document for t in emp.mind.pending_tasks if t.document and t.document not in written)
     )
     mine = [d for d in docs if d.author == emp.id]
-    unreviewed = tuple(d.path for d in mine if d.review is None or d.review.status == rules.REJECTED)
     rejected = [d for d in mine if d.review is not None and d.review.status == rules.REJECTED]
+    # A rejected version is revised (or defended); once revised, it goes back to its reviewer.
+    revised = {d.path for d in rejected if d.review is not None and d.review.judged not in ("", d.version)}
+    rejected = [d for d in rejected if d.path not in revised]
+    unreviewed = tuple(d.path for d in mine if d.review is None or d.path in revised)
     asked = tuple(
         d.path
         for d in docs

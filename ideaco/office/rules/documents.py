@@ -68,6 +68,7 @@ class Review:
     notes: str = ""  # the last verdict's notes
     argument: str = ""  # the author's last rebuttal
     final: bool = False  # the rounds are spent: the lead decides
+    judged: str = ""  # the version the last verdict applied to
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -78,6 +79,7 @@ class Review:
             "notes": self.notes,
             "argument": self.argument,
             "final": self.final,
+            "judged": self.judged,
         }
 
     @classmethod
@@ -90,6 +92,7 @@ class Review:
             notes=d.get("notes") or "",
             argument=d.get("argument") or "",
             final=bool(d.get("final")),
+            judged=d.get("judged") or "",
         )
 
 
@@ -304,11 +307,12 @@ def verdict(
     if decision not in VERDICTS:
         return Refusal(f"verdict is approve or reject, not {decision!r}")
     notes = " ".join(str(notes or "").split())[:MAX_NOTES]
+    review = replace(review, notes=notes, judged=doc.version)
     if decision == "approve":
-        return replace(doc, review=replace(review, status=APPROVED, streak=0, notes=notes))
+        return replace(doc, review=replace(review, status=APPROVED, streak=0))
     if review.final:
-        return replace(doc, review=replace(review, status=FAILED, notes=notes))
-    rejected = replace(review, status=REJECTED, round=review.round + 1, streak=review.streak + 1, notes=notes)
+        return replace(doc, review=replace(review, status=FAILED))
+    rejected = replace(review, status=REJECTED, round=review.round + 1, streak=review.streak + 1)
     if rejected.round >= rounds and lead is not None and lead not in (doc.author, reviewer):
         rejected = replace(rejected, status=REQUESTED, reviewer=lead, final=True)
     elif rejected.round >= rounds:  # nobody else to decide: the reviews are spent, the piece fails
