@@ -42,6 +42,11 @@ def trapped_replace(src, dst):
         trap("rename")
     return replace(src, dst)
 state.StateStore.save, os.replace = trapped_save, trapped_replace
+if os.environ.get("TRAP_SAVE_EACH_THOUGHT"):
+    # As with a model that takes seconds a thought: a save after every thought, so the n-th save
+    # is a known moment of the run whatever the machine's load (saves are spaced by wall time).
+    from ideaco.office.engine.persistence import Saves
+    Saves.SHARE = float("inf")
 sys.argv = ["ideaco", *sys.argv[3:]]
 from ideaco.cli.main import app
 app(sys.argv[1:], prog_name="ideaco")
@@ -60,12 +65,17 @@ def start_ideaco(
     *,
     log: Path,
     pause_at: tuple[str, int] | None = None,
+    save_each_thought: bool = False,
     env: dict[str, str] | None = None,
     stdin: int | None = subprocess.DEVNULL,
     cwd: Path = ROOT,
 ) -> subprocess.Popen:
-    """`ideaco ARGS` as a real process, its output in `log`; optionally stopping itself at a point."""
+    """`ideaco ARGS` as a real process, its output in `log`; optionally stopping itself at a point
+    (with `save_each_thought`, state.json is saved after every thought, so a checkpoint's number
+    names the same moment of the run on any machine)."""
     argv = [str(a) for a in args]
+    if save_each_thought:
+        env = {**(env or {}), "TRAP_SAVE_EACH_THOUGHT": "1"}
     if pause_at is None:
         command = [sys.executable, "-m", "ideaco", *argv]
     else:

@@ -104,7 +104,7 @@ def test_a_signal_mid_run_saves_then_exits_130_or_143(ideaco, tmp_path, office, 
     out, log = tmp_path / "run", tmp_path / "first.txt"
     with FakeOpenAIServer(handler=answer) as fake:
         args = ["run", office, "--duration", "30m", "--base-url", fake.base_url, "--out", out, "--seed", "1"]
-        proc = start_ideaco(args, log=log, pause_at=("checkpoint", 4))
+        proc = start_ideaco(args, log=log, pause_at=("checkpoint", 4), save_each_thought=True)
         wait_until(lambda: is_stopped(proc), what="the run to pause mid-run")
         proc.send_signal(signum)  # pending while stopped: delivered mid-save when it continues
         proc.send_signal(signal.SIGCONT)

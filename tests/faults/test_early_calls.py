@@ -40,7 +40,11 @@ def test_a_recording_holds_only_used_answers_and_replays_the_same_run(ideaco, tm
     summary = json.loads((first / "summary.json").read_text())
     calls = summary["calls"]
     assert calls["speculate"] == 8 and calls["early"]["used"] > 0 and calls["early"]["dropped"] > 0
-    assert calls["made"] == served > calls["used"]  # what was dropped was paid for, and counted
+    # What was dropped was paid for, and counted: every request the endpoint served is made; a call
+    # dropped while its request was on the way may be counted without reaching it (the budget
+    # counts a request as it is sent), never more than those dropped.
+    assert served > calls["used"]
+    assert served <= calls["made"] <= served + calls["early"]["dropped"]
     thoughts = records(first / "thoughts.jsonl")
     assert calls["used"] == sum(t["llm"]["calls"] for t in thoughts if t.get("llm"))
     assert len(records(recording)) == calls["used"]  # the dropped calls' answers were never written

@@ -95,7 +95,9 @@ def test_every_second_writer_is_refused_while_a_run_holds_it_and_readers_still_r
 ):
     out = tmp_path / "run"
     log = tmp_path / "first.txt"
-    first = start_ideaco(new_run(scenario, out, fake.base_url), log=log, pause_at=("checkpoint", 6))
+    first = start_ideaco(
+        new_run(scenario, out, fake.base_url), log=log, pause_at=("checkpoint", 6), save_each_thought=True
+    )
     wait_until(lambda: is_stopped(first), what="the first run to pause mid-run")
     seen: dict[str, list[bytes]] = {}
     logs = check_run_dir(out, seen, final=False)
@@ -148,7 +150,9 @@ def test_a_refused_resume_leaves_the_holders_checkpoint_temp_file_alone(
 def test_a_killed_holders_stale_lock_is_taken_over(ideaco, tmp_path, scenario, fake):
     out = tmp_path / "run"
     log = tmp_path / "first.txt"
-    first = start_ideaco(new_run(scenario, out, fake.base_url), log=log, pause_at=("checkpoint", 5))
+    first = start_ideaco(
+        new_run(scenario, out, fake.base_url), log=log, pause_at=("checkpoint", 5), save_each_thought=True
+    )
     wait_until(lambda: is_stopped(first), what="the first run to pause mid-run")
     assert json.loads((out / WRITER).read_text())["pid"] == first.pid
     seen: dict[str, list[bytes]] = {}
