@@ -42,6 +42,7 @@ from ideaco.office.perceive.view import Observer, StateReads
 from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve import apply
 from ideaco.office.resolve.journal import Journal
+from ideaco.office.resolve.landing import Landing
 from ideaco.office.resolve.records import thought_record
 from ideaco.office.resolve.wakes import Wakes
 from ideaco.office.rules.config import OfficeConfig
@@ -239,14 +240,15 @@ class Office(StateReads):
         ctx = result.ctx
         emp = self.employees[ctx.employee]
         if self._replay_at is not None:
-            apply.replay_began(self, emp, ctx, superseded=result.rethink is not None)
-        steps = [apply.apply_step(self, step, posts) for step in result.steps]
-        self.schedule_due()
+            apply.replay_began(emp, ctx, superseded=result.rethink is not None)
+        land = self._landing()
+        steps = [apply.apply_step(land, step, posts) for step in result.steps]
+        self._landed(land)
         self.ahead.touch(self._posted_to(steps, posts))  # what the posts' members read changed
         self.ahead.touch_steps(ctx.employee, steps)
         if result.error_kind:
             self.stats.errors[result.error_kind] = self.stats.errors.get(result.error_kind, 0) + 1
-        next_look_at = apply.next_look(self, emp, result)
+        next_look_at = apply.next_look(land, emp, result)
         self.ahead.learn(kind_of(ctx.trigger, ctx.rethinks), bool(result.posted))
         record = thought_record(result, steps, next_look_at, self.now())
         self.stats.count(record)
@@ -289,22 +291,56 @@ class Office(StateReads):
         outcome, steps = commands.tool(
             self.state, self.company, tool, args, self.now(), self.config.switches.stamina
         )
-        apply.apply_command(self, tool, args, steps)
-        self.schedule_due()
+        land = self._landing()
+        apply.apply_command(land, tool, args, steps)
+        self._landed(land)
         return outcome
 
     def apply_logged(self, record: dict[str, Any]) -> None:
         """A logged command (changes.jsonl) applied again: a resume's catch-up."""
-        apply.apply_logged(self, record)
+        land = self._landing()
+        apply.apply_logged(land, record)
+        self._landed(land)
+
+    def _landing(self) -> Landing:
+        """What a resolve lands on now: the state and the parts it writes, with this moment, the
+        stream of the event being handled and whether its records are new, as values."""
+        return Landing(
+            company=self.company,
+            language=self.language,
+            config=self.config,
+            policy=self.policy,
+            model_for=self.model_for,
+            end_at=self.end_at,
+            stop_reason=self.stop_reason,
+            script=self.script,
+            script_next=self.script_next,
+            state=self.state,
+            _directory=self._directory,
+            wakes=self.wakes,
+            journal=self.journal,
+            stats=self.stats,
+            meta=self.meta,
+            at=self.now(),
+            rng=self.streams.current,
+            live=self._replay_at is None,
+        )
+
+    def _landed(self, land: Landing) -> None:
+        """After a resolve: the wakes it set go on the clock, the messages it posted are shown."""
         self.schedule_due()
+        for message in land.posted:
+            for observer in self.observers:
+                observer.on_message(self, message)
 
     # ------------------------------------------------------------------ posting
 
     def post(self, message: Message) -> LoopRule | None:
         """Record a message and wake whom it reaches (a known id: nothing); the loop breaker that limited it."""
         approval = commands.approval(self.state, message.text, self.now()) if message.sender == BOSS else None
-        rule = apply.post(self, message, approval)
-        self.schedule_due()
+        land = self._landing()
+        rule = apply.post(land, message, approval)
+        self._landed(land)
         conv = self.conversations.get(message.conversation)
         self.ahead.touch(conv.members if conv is not None else ())  # what its members read changed
         return rule

@@ -1,16 +1,16 @@
 """How each step of a resolved think lands on the office: the body of `Office.resolve`.
 
-Nothing but `Office.resolve` and `Office.apply_tool` calls these (a test checks it): they are the
-one place where what a think decided becomes the office's state. Each returns its step as it
+Only the engine calls these (a test checks it), handing them a `Landing` (the state, the parts a
+resolve writes, its moment and random stream, as values): they are the one place where what a
+think decided becomes the office's state, and they never call back into the engine. Each returns its step as it
 landed, with any value drawn for it from the run's random generator (an owed think's wake time,
 a new hire's age), which is what the thought's record logs and a resume re-applies as is.
 """
 
 from __future__ import annotations
 
-import random
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from ideaco.cycle import LoopRule, Owed, Phase, Trigger
 from ideaco.ids import BOSS, SECRETARY
@@ -19,8 +19,7 @@ from ideaco.mind import stamina
 from ideaco.office import rules
 from ideaco.office.core.company import Company
 from ideaco.office.core.conversation import ConversationKind, Message
-from ideaco.office.core.state import ConversationState, Desk, Employee, Hold, OfficeState
-from ideaco.office.core.stats import RunStats
+from ideaco.office.core.state import ConversationState, Desk, Employee, Hold
 from ideaco.office.core.steps import (
     BoardStep,
     CompanyStep,
@@ -39,82 +38,38 @@ from ideaco.office.core.steps import (
     step_from_record,
 )
 from ideaco.office.core.think import ThinkContext, ThinkResult
-from ideaco.office.perceive.view import Observer
-from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve import between
-from ideaco.office.resolve.journal import Journal
-from ideaco.office.resolve.wakes import Wakes
+from ideaco.office.resolve.landing import Landing
 from ideaco.office.rules import holds, toolcaps
-from ideaco.office.rules.config import OfficeConfig
 
 
-class ApplyingOffice(Protocol):
-    """The office as the apply step sees it: its state, and the moves only the office makes."""
-
-    state: OfficeState
-    meta: dict[str, Any]
-    rng: random.Random
-    config: OfficeConfig
-    company: str
-
-    @property
-    def employees(self) -> dict[str, Employee]: ...
-
-    @property
-    def conversations(self) -> dict[str, ConversationState]: ...
-
-    @property
-    def counters(self) -> dict[str, int]: ...
-
-    def now(self) -> datetime: ...
-
-    def invalidate_index(self) -> None: ...
-
-    wakes: Wakes  # the wakes a resolve sets, for the engine to put on the clock
-
-    @property
-    def policy(self) -> WakePolicy: ...
-
-    @property
-    def replaying_now(self) -> bool: ...
-
-    @property
-    def observers(self) -> list[Observer]: ...
-
-    @property
-    def journal(self) -> Journal: ...
-
-    @property
-    def stats(self) -> RunStats: ...
-
-
-def apply_step(office: ApplyingOffice, step: Step, posts: dict[str, Message] | None) -> Step:
+def apply_step(land: Landing, step: Step, posts: dict[str, Message] | None) -> Step:
     """Apply one step; returns it as it landed (with any value drawn for it)."""
     if isinstance(step, MindStep):
-        return _mind(office, step)
+        return _mind(land, step)
     if isinstance(step, EmployeeStep):
-        return _employee(office, step)
+        return _employee(land, step)
     if isinstance(step, ConversationStep):
         if step.opened is not None:
-            office.conversations[step.id] = ConversationState.from_dict(step.opened)
-        conv = office.conversations[step.id]
+            land.conversations[step.id] = ConversationState.from_dict(step.opened)
+        conv = land.conversations[step.id]
         for name, value in step.fields.items():
             setattr(conv, name, value)
-        office.invalidate_index()
+        land.invalidate_index()
         return step
     if isinstance(step, CompanyStep):
-        office.state.company = Company.from_dict(step.company)
+        land.state.company = Company.from_dict(step.company)
         return step
     if isinstance(step, OweStep):
-        emp = office.employees[step.employee]
+        emp = land.employees[step.employee]
         emp.desk.owed.append(step.owed)
         wake_at = step.wake_at
         if wake_at is None:  # "soon": 1-5 s, drawn now
-            wake_at = office.now() + timedelta(seconds=rules.mention_delay(office.rng, office.config.timers))
-        office.wakes.schedule(office.policy, emp, wake_at, step.owed.trigger)
+            wake_at = land.now() + timedelta(seconds=rules.mention_delay(land.rng, land.config.timers))
+        land.wakes.schedule(land.policy, emp, wake_at, step.owed.trigger)
         return landed(step, wake_at=wake_at)
     if isinstance(step, OweAgainStep):
-        desk = office.employees[step.employee].desk
+        desk = land.employees[step.employee].desk
         if step.owed is not None and not any(
             o.conversation == step.owed.conversation and o.note == step.owed.note for o in desk.owed
         ):
@@ -126,95 +81,91 @@ def apply_step(office: ApplyingOffice, step: Step, posts: dict[str, Message] | N
         message = step.message or (posts or {}).get(step.message_id or "")
         if message is None:
             return step
-        rule = post(office, message)
+        rule = post(land, message)
         return landed(step, rule=rule) if rule else step
     if isinstance(step, HoldStep):
-        emp = office.employees[step.employee]
+        emp = land.employees[step.employee]
         emp.desk.held_until[step.conversation] = step.reopens_at
         emp.desk.owed.append(step.owed)
-        office.wakes.schedule(office.policy, emp, step.reopens_at, step.owed.trigger)
+        land.wakes.schedule(land.policy, emp, step.reopens_at, step.owed.trigger)
         return step
     if isinstance(step, BoardStep):
         for taken in step.removed:
-            office.state.board.pop(taken, None)
+            land.state.board.pop(taken, None)
         for offer in step.added:
-            office.state.board[offer.id] = offer
-            _handed_out(office, offer.id)  # an offer's id is a task id: the next one goes on from it
+            land.state.board[offer.id] = offer
+            _handed_out(land, offer.id)  # an offer's id is a task id: the next one goes on from it
         return step
     if isinstance(step, NoticeStep):
         notice = step.message or (posts or {}).get(step.message_id)
         if notice is not None:
-            post(office, notice)
+            post(land, notice)
         return step
     if isinstance(step, DocumentStep):  # replayed too: a resume's files are rebuilt from applied
-        before = office.state.documents.get(step.document.key)
-        office.state.documents[step.document.key] = step.document
+        before = land.state.documents.get(step.document.key)
+        land.state.documents[step.document.key] = step.document
         if before is None or before.content != step.document.content:
-            office.journal.document(step.document.key, step.document.content)
+            land.journal.document(step.document.key, step.document.content)
         return step
     assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
     if step.counted:  # a costly call of the secretary's: the per-hour cap counts it (rules/toolcaps.py)
-        desk = office.employees[SECRETARY].desk
-        desk.tool_log = [*toolcaps.recent(desk.tool_log, office.now()), (step.tool, office.now())]
+        desk = land.employees[SECRETARY].desk
+        desk.tool_log = [*toolcaps.recent(desk.tool_log, land.now()), (step.tool, land.now())]
     return step
 
 
-def next_look(office: ApplyingOffice, emp: Employee, result: ThinkResult) -> datetime | None:
+def next_look(land: Landing, emp: Employee, result: ThinkResult) -> datetime | None:
     """When the employee looks again after this think: at the adaptive delay drawn from its interest
     and saturation (its own pace), from the moment it thought; or the fixed moment a failure set."""
     if result.look is None:
         return result.look_at
-    timers = office.policy.timers_for(office, emp)  # this employee's pace (talkativeness, stamina)
-    delay = rules.adaptive_delay(*result.look, office.rng, timers)
+    timers = land.policy.timers_for(land, emp)  # this employee's pace (talkativeness, stamina)
+    delay = rules.adaptive_delay(*result.look, land.rng, timers)
     at = result.ctx.at + timedelta(seconds=delay)
-    return at if at > office.now() else office.now() + timedelta(seconds=timers.min_s)
+    return at if at > land.now() else land.now() + timedelta(seconds=timers.min_s)
 
 
-def post(
-    office: ApplyingOffice, message: Message, approval: tuple[str, list[Step]] | None = None
-) -> LoopRule | None:
+def post(land: Landing, message: Message, approval: tuple[str, list[Step]] | None = None) -> LoopRule | None:
     """Record a message and wake whom it reaches (as the office's policy says); a known id does nothing.
 
     `approval`: for a boss line `/approve req-<n>`, the requirement and the steps that sign it off
     (`decide/commands.approval`), landed before the wakes and logged as a change."""
-    if not office.wakes.remember(message.id):
+    if not land.wakes.remember(message.id):
         return None
-    conv = office.conversations[message.conversation]
+    conv = land.conversations[message.conversation]
     conv.add(message)
-    office.stats.messages += 1
-    live = not office.replaying_now  # a replayed message is in the log already
-    if live:
-        office.journal.message(message.to_record())
+    land.stats.messages += 1
+    if land.live:  # a replayed message is in the log already
+        land.journal.message(message.to_record())
     if message.from_agent:
-        emp = office.employees.get(message.sender)
+        emp = land.employees.get(message.sender)
         if emp is not None and emp.desk.cursors.get(conv.id, 0) == conv.count - 1:
             emp.desk.cursors[conv.id] = conv.count  # one's own message is read
-    if live:
-        for observer in office.observers:
-            observer.on_message(office, message)  # type: ignore[arg-type]
+    if land.live:
+        land.posted.append(message)  # shown by the engine once the resolve is done
     if message.sender == BOSS:  # the boss can always post, and a boss message reopens a room
         conv.closed_until, conv.last_boss_at, conv.blocked_pair = None, message.at, None
-        boss_orders(office, message)  # before the wakes: a stop's own mention wakes no one
+        boss_orders(land, message)  # before the wakes: a stop's own mention wakes no one
         if approval is not None:  # `/approve req-1`: the boss signs a reported requirement off
             room, steps = approval
-            landed_steps = [apply_step(office, step, None) for step in steps]
+            landed_steps = [apply_step(land, step, None) for step in steps]
             if landed_steps:
-                log_change(office, between.approval_record(office.now(), room, message.id, landed_steps))
-    reach = office.policy.reached_by(office, conv, message, office.rng)  # type: ignore[arg-type]
+                log_change(land, between.approval_record(land.now(), room, message.id, landed_steps))
+    reach = land.policy.reached_by(land, conv, message, land.rng)
     if reach.blocked_pair is not None:
         conv.blocked_pair = reach.blocked_pair
     if reach.escalated:
         conv.escalated_at = message.at
     for employee, owed in reach.owed:
-        office.employees[employee].desk.owed.append(owed)
+        land.employees[employee].desk.owed.append(owed)
     for wake in reach.wakes:
-        office.wakes.schedule(office.policy, office.employees[wake.employee], wake.at, wake.trigger)
+        land.wakes.schedule(land.policy, land.employees[wake.employee], wake.at, wake.trigger)
     return reach.rule
 
 
-def boss_orders(office: ApplyingOffice, message: Message) -> None:
+def boss_orders(land: Landing, message: Message) -> None:
     """`@Name stop` holds the named, `@Name continue` releases them (rules/holds.py)."""
-    named = [office.employees[m] for m in message.mentions if m in office.employees]
+    named = [land.employees[m] for m in message.mentions if m in land.employees]
     order = holds.boss_order(message.text, [w for e in named for w in (e.name, e.id)])
     if order is None:
         return
@@ -222,12 +173,12 @@ def boss_orders(office: ApplyingOffice, message: Message) -> None:
         if emp.dismissed:
             continue
         if order.verb == holds.STOP:
-            hold(office, emp, message.at, order.reason)
+            hold(land, emp, message.at, order.reason)
         else:
-            release(office, emp, message)
+            release(land, emp, message)
 
 
-def hold(office: ApplyingOffice, emp: Employee, at: datetime, reason: str) -> None:
+def hold(land: Landing, emp: Employee, at: datetime, reason: str) -> None:
     """The employee takes no thinks from now on: its pending wake is dropped (a think already
     under way finishes); what reaches it meanwhile waits for its release."""
     if emp.desk.hold is not None:
@@ -235,31 +186,31 @@ def hold(office: ApplyingOffice, emp: Employee, at: datetime, reason: str) -> No
         return
     emp.desk.hold = Hold(at, reason)
     emp.desk.wake_at, emp.desk.wake_triggers, emp.desk.deferred_triggers = None, [], []
-    office.wakes.forget(emp.id)
+    land.wakes.forget(emp.id)
 
 
-def release(office: ApplyingOffice, emp: Employee, order: Message) -> None:
+def release(land: Landing, emp: Employee, order: Message) -> None:
     """Back to work: one note with everything addressed to it while held, and one wake, 1-5 s on."""
     held = emp.desk.hold
     if held is None:
         return
     emp.desk.hold = None
-    arrived = _arrived(office, emp, held.since, skip=order.id)
+    arrived = _arrived(land, emp, held.since, skip=order.id)
     emp.mind.notes.append(holds.batch_note(arrived, held.since.strftime("%H:%M")))
-    log_change(office, between.release_record(office.now(), emp.id, order.id, emp.mind.notes))
+    log_change(land, between.release_record(land.now(), emp.id, order.id, emp.mind.notes))
     trigger = Trigger.TIMER
     if any(a.from_boss for a in arrived):
         trigger = Trigger.BOSS
     elif arrived:
         trigger = Trigger.MENTION
-    soon = rules.mention_delay(office.rng, office.config.timers)
-    office.wakes.schedule(office.policy, emp, office.now() + timedelta(seconds=soon), trigger)
+    soon = rules.mention_delay(land.rng, land.config.timers)
+    land.wakes.schedule(land.policy, emp, land.now() + timedelta(seconds=soon), trigger)
 
 
-def _arrived(office: ApplyingOffice, emp: Employee, since: datetime, skip: str) -> list[holds.Arrived]:
+def _arrived(land: Landing, emp: Employee, since: datetime, skip: str) -> list[holds.Arrived]:
     """Unread messages addressed to `emp` since `since`: mentions, DMs, the boss's (boss orders aside)."""
     out = []
-    for conv in office.conversations.values():
+    for conv in land.conversations.values():
         if emp.id not in conv.members:
             continue
         mine = []
@@ -268,7 +219,7 @@ def _arrived(office: ApplyingOffice, emp: Employee, since: datetime, skip: str) 
                 continue
             addressed = emp.id in m.mentions or (conv.kind is ConversationKind.DM and m.from_agent)
             if m.sender == BOSS:
-                named = [office.employees[i] for i in m.mentions if i in office.employees]
+                named = [land.employees[i] for i in m.mentions if i in land.employees]
                 if holds.boss_order(m.text, [w for e in named for w in (e.name, e.id)]) is not None:
                     continue  # the hold and release orders themselves
                 addressed = addressed or conv.kind is ConversationKind.BOSS
@@ -276,54 +227,54 @@ def _arrived(office: ApplyingOffice, emp: Employee, since: datetime, skip: str) 
                 mine.append(m)
         if mine:
             names = tuple(
-                dict.fromkeys("the boss" if m.sender == BOSS else _name(office, m.sender) for m in mine)
+                dict.fromkeys("the boss" if m.sender == BOSS else _name(land, m.sender) for m in mine)
             )
             boss = any(m.sender == BOSS for m in mine)
             out.append(holds.Arrived(conv.name, conv.kind.value, names, len(mine), boss))
     return out
 
 
-def _name(office: ApplyingOffice, who: str) -> str:
-    emp = office.employees.get(who)
+def _name(land: Landing, who: str) -> str:
+    emp = land.employees.get(who)
     return emp.name if emp else who
 
 
-def _mind(office: ApplyingOffice, step: MindStep) -> Step:
-    emp = office.employees[step.employee]
+def _mind(land: Landing, step: MindStep) -> Step:
+    emp = land.employees[step.employee]
     mind_changes.apply(emp.mind, step.changes)
     if step.read is not None:
         conv, upto = step.read
         emp.desk.cursors[conv] = max(emp.desk.cursors.get(conv, 0), upto)
     for task in step.changes.tasks.added:  # ids go on from the highest handed out
-        _handed_out(office, task.id)
+        _handed_out(land, task.id)
     return step
 
 
-def _handed_out(office: ApplyingOffice, task_id: str) -> None:
+def _handed_out(land: Landing, task_id: str) -> None:
     number = task_id.rsplit("-", 1)[-1]
     if number.isdigit():
-        office.counters["task"] = max(office.counters.get("task", 0), int(number))
+        land.counters["task"] = max(land.counters.get("task", 0), int(number))
 
 
-def _employee(office: ApplyingOffice, step: EmployeeStep) -> Step:
+def _employee(land: Landing, step: EmployeeStep) -> Step:
     if step.joined is not None:
         doc = dict(step.joined)
         if doc.get("age") is None:  # a hire of no stated age: drawn now, logged as drawn
-            doc["age"] = office.rng.randint(24, 58)
-        office.employees[step.id] = Employee.from_dict(doc)
+            doc["age"] = land.rng.randint(24, 58)
+        land.employees[step.id] = Employee.from_dict(doc)
         step = landed(step, joined=doc)
-    emp = office.employees[step.id]
+    emp = land.employees[step.id]
     for name, value in step.fields.items():
         setattr(emp, name, value)
     if step.fields.get("dismissed"):  # no more wakes or owed thinks; memory and state are kept
         emp.desk.owed.clear()
         emp.desk.wake_at, emp.desk.wake_triggers, emp.desk.deferred_triggers = None, [], []
-        office.wakes.forget(emp.id)
-    office.invalidate_index()
+        land.wakes.forget(emp.id)
+    land.invalidate_index()
     return step
 
 
-def replay_began(office: ApplyingOffice, emp: Employee, ctx: ThinkContext, *, superseded: bool) -> None:
+def replay_began(emp: Employee, ctx: ThinkContext, *, superseded: bool) -> None:
     """What starting a logged think took, for a state saved before it started (else: already so).
 
     The wake that started it is spent (an employee has one pending wake, and one due before the
@@ -369,22 +320,22 @@ def held_while_typing(desk: Desk) -> bool:
     return True
 
 
-def apply_command(office: ApplyingOffice, tool: str, args: dict[str, Any], steps: list[Step]) -> None:
+def apply_command(land: Landing, tool: str, args: dict[str, Any], steps: list[Step]) -> None:
     """The boss's own organization command (decided by `decide/commands.tool`): its steps land, logged."""
-    landed_steps = [apply_step(office, step, None) for step in steps]
+    landed_steps = [apply_step(land, step, None) for step in steps]
     if landed_steps:  # a refused command changed nothing
-        log_change(office, between.command_record(office.now(), tool, args, landed_steps))
+        log_change(land, between.command_record(land.now(), tool, args, landed_steps))
 
 
-def log_change(office: ApplyingOffice, record: dict[str, Any]) -> None:
+def log_change(land: Landing, record: dict[str, Any]) -> None:
     """One line of changes.jsonl (what changed between thoughts), counted in the saved state; while
     replaying, nothing (it is logged already)."""
-    if office.replaying_now:
+    if not land.live:
         return
-    between.log(office.journal, office.meta, record)
+    between.log(land.journal, land.meta, record)
 
 
-def apply_logged(office: ApplyingOffice, record: dict[str, Any]) -> None:
+def apply_logged(land: Landing, record: dict[str, Any]) -> None:
     """A logged command applied again (a resume's catch-up): its steps as they landed, nothing drawn."""
     for step in record.get("steps") or ():
-        apply_step(office, step_from_record(step), None)
+        apply_step(land, step_from_record(step), None)
