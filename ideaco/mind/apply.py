@@ -34,7 +34,10 @@ class ThoughtFacts:
     people: Mapping[str, str]  # who works here now: id -> name
     conversations: Collection[str]  # the conversations the thinker is in
     employees: Collection[str]  # every employee id ever (a dm target may name one)
-    claims: Callable[[], Claims]  # open claim keys company-wide (asked only when a task is created)
+    # Open claim keys company-wide, and the board's offers by claim key with when each opens to this
+    # thinker: read only by a thought that creates or offers a task (`creates_tasks`), so the
+    # office collects them (every task of everyone) only for such a thought.
+    claims: Claims = field(default_factory=dict)
     calls: int = 1  # model calls the thought took (a repair is a second)
     task_counter: int = 0  # task ids handed out so far in the company
     speakers: Collection[str] | None = None  # whose words it read (None: anyone's affinity may move)
@@ -42,8 +45,10 @@ class ThoughtFacts:
     memory: bool = True
     relationships: bool = True
     stamina: bool = True
-    board: Callable[[], Mapping[str, Offer]] = dict  # the board's offers by claim key (asked when needed)
-    opens_at: Callable[[Offer], datetime] = lambda o: o.offered_at  # when an offer opens to this thinker
+    board: Mapping[str, Offer] = field(default_factory=dict)
+    opens: Mapping[str, datetime] = field(
+        default_factory=dict
+    )  # claim key -> when it opens (default: offered)
     offer_room: str | None = None  # where work offered or released now is posted (its members may claim it)
     department: str | None = None  # the thinker's: its lead hears of work nobody claims
     # A small model's wire cannot name a piece's document: a requirement's piece then expects one
@@ -85,6 +90,11 @@ def escalation_note(pending: list[tasks.Task]) -> str:
     return (
         f"You are worn out and stuck. Escalate to the boss: say what blocks you on {lines} and what you need."
     )
+
+
+def creates_tasks(thought: Thought) -> bool:
+    """Whether the thought creates or offers a task: only then do its ops read the claims and the board."""
+    return any(op.op in ("create", "offer") for op in thought.taskOps)
 
 
 def apply_thought(mind: Mind, thought: Thought, facts: ThoughtFacts, now: datetime) -> MindResult:
@@ -151,11 +161,8 @@ def _apply_tasks(
         out.task_counter += 1
         return f"task-{out.task_counter}"
 
-    # Only a create or an offer reads the company-wide claims and the board: skip collecting them
-    # (every task of everyone) otherwise.
-    creates = any(op.op in ("create", "offer") for op in thought.taskOps)
-    claims = facts.claims() if creates else {}
-    offers = facts.board() if creates else {}
+    claims, offers = facts.claims, facts.board
+    opens = {k: facts.opens.get(k, o.offered_at) for k, o in offers.items()}
     result = tasks.apply_ops(
         new.tasks,
         thought.taskOps,
@@ -167,10 +174,8 @@ def _apply_tasks(
         conversations=facts.conversations,
         employees=facts.employees,
         people=facts.people,
-        claimable={
-            k: board.claimed(o, facts.employee, now) for k, o in offers.items() if facts.opens_at(o) <= now
-        },
-        not_yet={k: facts.opens_at(o) for k, o in offers.items() if facts.opens_at(o) > now},
+        claimable={k: board.claimed(o, facts.employee, now) for k, o in offers.items() if opens[k] <= now},
+        not_yet={k: opens[k] for k, o in offers.items() if opens[k] > now},
         may_claim=stamina.may_claim(new.stamina),
     )
     new.notes.extend(result.refused)

@@ -155,7 +155,7 @@ def test_a_claim_before_ones_dibs_is_refused_with_when_it_opens() -> None:
 
 @pytest.mark.parametrize(("opens_in", "claimed"), [(timedelta(seconds=1), False), (timedelta(0), True)])
 def test_apply_thought_claims_only_what_is_open_to_the_thinker(opens_in: timedelta, claimed: bool) -> None:
-    facts = _facts(opens_at=lambda o: T0 + opens_in)
+    facts = _facts(opens={"quarterly-report": T0 + opens_in})
     out = apply_thought(Mind(), _thought({"op": "create", "claimKey": "quarterly-report"}), facts, T0)
     assert (out.claimed == ["task-7"]) is claimed
 
@@ -219,8 +219,8 @@ def _facts(**kw) -> ThoughtFacts:
         people=PEOPLE,
         conversations=("api-design", "boss:alice"),
         employees=tuple(PEOPLE),
-        claims=dict,
-        board=lambda: {"quarterly-report": offer()},
+        claims={},
+        board={"quarterly-report": offer()},
         offer_room="api-design",
         department="eng",
         task_counter=20,

@@ -25,7 +25,7 @@ def facts(counter: int) -> ThoughtFacts:
         people=PEOPLE,
         conversations=["room", "boss:ana"],
         employees=PEOPLE.keys(),
-        claims=dict,
+        claims={},
         task_counter=counter,
     )
 

@@ -18,7 +18,7 @@ from ideaco.ids import BOSS, SYSTEM
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind import board
-from ideaco.mind.apply import ThoughtFacts, apply_thought
+from ideaco.mind.apply import ThoughtFacts, apply_thought, creates_tasks
 from ideaco.mind.board import Offer
 from ideaco.mind.thought import Thought
 from ideaco.office import rules
@@ -179,8 +179,10 @@ def _act(
 
     # The mind: memory, relationships, tasks, stamina (spec 2.4-2.6), spoken or silent.
     people = office.people
+    thinker = office.employees[emp_id]
+    offers = {o.claim_key: o for o in office.state.board.values()} if creates_tasks(thought) else {}
     mind = apply_thought(
-        office.employees[emp_id].mind,
+        thinker.mind,
         thought,
         ThoughtFacts(
             employee=emp_id,
@@ -189,17 +191,17 @@ def _act(
             people=people,
             conversations=[c.id for c in office.conversations_of(emp_id)],
             employees=office.employees.keys(),
-            claims=lambda: taskboard.open_claims(office),
+            claims=taskboard.open_claims(office) if creates_tasks(thought) else {},
             calls=len(results),
             task_counter=scratch.counters.get("task", 0),
             speakers=reading.read_about(office, ctx.employee, ctx.conversation, ctx.read_upto),
             memory=office.config.switches.memory,
             relationships=office.config.switches.relationships,
             stamina=office.config.switches.stamina,
-            board=lambda: {o.claim_key: o for o in office.state.board.values()},
-            opens_at=lambda o: person.opens(office.employees[emp_id], o, office.config.person_levers()),
-            offer_room=taskboard.room_for(office, office.employees[emp_id], conv),
-            department=office.employees[emp_id].department,
+            board=offers,
+            opens={k: person.opens(thinker, o, office.config.person_levers()) for k, o in offers.items()},
+            offer_room=taskboard.room_for(office, thinker, conv),
+            department=thinker.department,
             name_documents=office.config.compact_schema,
         ),
         now,

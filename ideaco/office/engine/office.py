@@ -419,8 +419,10 @@ class Office(StateReads):
 
     def checkpoint(self) -> None:
         """Save the whole office now (state.json)."""
-        self._saves.save(lambda: persistence.snapshot(self))
+        self._saves.begin()
+        self._saves.save(persistence.snapshot(self))
 
     def checkpoint_after_thought(self) -> None:
         """Save after a thought, unless that would spend more than its share of the run on saves."""
-        self._saves.save_if_due(lambda: persistence.snapshot(self))
+        if self._saves.due():
+            self.checkpoint()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 from ideaco.office.core.state import STATE_FORMAT
@@ -49,7 +48,7 @@ def restore_streams(meta: dict[str, Any]) -> Streams:
 
 
 class Saves:
-    """When to save state.json: now (`save`), or after a thought unless saves would take too much of the run.
+    """When to save state.json: now (`begin`, then `save` the snapshot), or after a thought when `due`.
 
     A save rewrites the whole office, so saving after every thought of a fast model would cost
     each thought in proportion to the office's size. Thoughts are in the logs as they happen, and
@@ -67,18 +66,24 @@ class Saves:
         self._logged: set[str] = set()  # the thinks whose beginning is in changes.jsonl
         self._saved_at = float("-inf")  # perf_counter() at the end of the last save
         self._took = 0.0  # how long it took
+        self._started = 0.0  # perf_counter() when the save under way began
 
-    def save(self, snapshot: Callable[[], dict[str, Any]]) -> None:
-        started = time.perf_counter()
+    def begin(self) -> None:
+        """Before a save: each think that began and has no record yet is logged to changes.jsonl
+        (state.json holds what beginning it took)."""
+        self._started = time.perf_counter()
         for ctx in list(self.begun.values()):
             if ctx.thought_id not in self._logged:
                 self._logged.add(ctx.thought_id)
                 record = between.begun_record(ctx.at, ctx.employee, ctx.thought_id, ctx.began)
                 between.log(self._journal, self._meta, record)
-        self._journal.checkpoint(snapshot())
-        self._saved_at = time.perf_counter()
-        self._took = self._saved_at - started
 
-    def save_if_due(self, snapshot: Callable[[], dict[str, Any]]) -> None:
-        if time.perf_counter() - self._saved_at >= self._took / self.SHARE:
-            self.save(snapshot)
+    def save(self, snapshot: dict[str, Any]) -> None:
+        """Write `snapshot` (the office as plain data, taken after `begin`) as state.json."""
+        self._journal.checkpoint(snapshot)
+        self._saved_at = time.perf_counter()
+        self._took = self._saved_at - self._started
+
+    def due(self) -> bool:
+        """Whether a save after a thought keeps saves within their share of the run's wall time."""
+        return time.perf_counter() - self._saved_at >= self._took / self.SHARE
