@@ -168,7 +168,11 @@ def actions(
             result.steps += skillbook.act(scratch, emp_id, action, now)
             continue
         if action.tool != "send_message":  # a document tool (issue 20), or an unknown one: dropped
-            documents.act(office, scratch, ctx, action, where, result, now, owe, made=ctx.agent.get(i))
+            called = documents.act(office, scratch, ctx, action, where, now, made=ctx.agent.get(i))
+            result.corrections += called.corrections
+            result.steps += called.steps
+            for employee, owed in called.owing:
+                result.steps += owe(scratch, employee, owed, now)
             continue
         to = str(action.args.get("to") or "").strip().lstrip("@")
         content = str(action.args.get("content") or "").strip()[:2000]

@@ -10,7 +10,7 @@ impression after a second rejection in a row, the piece's task), and the thinks 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -48,11 +48,14 @@ class Thinking(Protocol):
     at: datetime  # when it began: the documents its prompt showed are the versions of then
 
 
-class Outcome(Protocol):
-    """What the think did so far (thinking.ThinkResult): the call's steps and corrections join it."""
+@dataclass
+class Called:
+    """What one document tool call did, as values: its tool step and what it changed (`steps`), the
+    notes for the thought's corrections, and the thinks it owes (who, what), for the caller to place."""
 
-    steps: list[Step]
-    corrections: list[str]
+    steps: list[Step] = field(default_factory=list)
+    corrections: list[str] = field(default_factory=list)
+    owing: Owing = field(default_factory=list)
 
 
 def act(
@@ -61,37 +64,33 @@ def act(
     ctx: Thinking,
     action: Action,
     where: str,
-    result: Outcome,
     now: datetime,
-    owe: Callable[[Scratch, str, Owed, datetime], list[Step]],
     *,
     made: AgentOutcome | None = None,
-) -> None:
-    """One document tool call (another tool is dropped, said in the corrections): its tool step,
-    what it changed, and the thinks it owes (`owe` places one), added to `result`. `made`: what an
+) -> Called:
+    """One document tool call (another tool is dropped, said in the corrections). `made`: what an
     agent employee's command gave for this write (`agent_work.py`), which replaces its content."""
+    called = Called()
     if action.tool not in TOOLS:
-        result.corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
-        return
+        called.corrections.append(f"{where}: unknown tool {action.tool!r}, dropped")
+        return called
     employee = ctx.employee
-    owing: Owing = []
     args, by, refused = action.args, "", None
     if made is not None and made.ok:
         args, by = {**args, "content": made.content}, f" (content by the agent command's {made.source})"
     elif made is not None and made.ran:  # the command failed: its reason is the tool's refusal
         refused = Refusal(made.reason)
     elif made is not None:  # not allowed: the chat model's words, and what would have run
-        result.corrections.append(f"{where}: {made.reason}")
+        called.corrections.append(f"{where}: {made.reason}")
     outcome = refused or _call(
-        office, scratch, scratch.employees[employee], action.tool, args, ctx, now, owing
+        office, scratch, scratch.employees[employee], action.tool, args, ctx, now, called.owing
     )
     ok = not isinstance(outcome, Refusal)
     message = f"{outcome}{by}" if ok else f"{action.tool} refused: {outcome.reason}"
     if not ok:  # the employee reads why in its next thought
         scratch.employee(employee).mind.notes.append(str(message))
-    result.steps += [ToolStep(action.tool, ok, str(message)), *scratch.take(now)]
-    for who, owed in owing:
-        result.steps += owe(scratch, who, owed, now)
+    called.steps = [ToolStep(action.tool, ok, str(message)), *scratch.take(now)]
+    return called
 
 
 def _call(
