@@ -81,3 +81,48 @@ async def test_the_embedded_model_drives_an_office_to_valid_thoughts():
     assert 1 <= thought.topicSaturation <= 10 and 1 <= thought.interestLevel <= 10
     assert len(thought.innerThoughts) <= 120  # the compact schema's bound held
     assert first["conversation"] == "api-design" and first["trigger"] == "boss"
+
+
+@pytest.mark.embedded
+async def test_the_shipped_work_scenario_writes_a_document_on_the_embedded_model(tmp_path: Path):
+    """Issue 29, item 1: `release-docs` seeds tasks that name their documents, so the small model's
+    grammar offers write_document; its first document lands in the run's workspace."""
+    try:
+        find_default_model()
+    except ModelMissing as exc:
+        pytest.skip(f"embedded SmolLM2 model not installed: {exc}")
+    scenario = load_scenario(SCENARIO.parent / "release-docs.yaml")
+    stack = build_llm(resolve_settings(env={}), concurrency=1)
+    written: list[str] = []
+    try:
+        office = office_from_scenario(
+            scenario,
+            tmp_path,
+            llm=stack.llm,
+            clock=SimClock(scenario.start),
+            seed=7,
+            journal=MemoryJournal(),
+        )
+        office.config.compact_schema = True
+
+        class StopOnFirstDocument:
+            def on_message(self, office: Any, message: Any) -> None:
+                pass
+
+            def on_thought(self, office: Any, record: dict[str, Any]) -> None:
+                steps = record["applied"]["steps"]
+                written.extend(s["tool"] for s in steps if s["step"] == "tool" and s["ok"])
+                if "write_document" in written:
+                    office.stop("a document was written")
+
+        office.observers.append(StopOnFirstDocument())
+        office.start()
+        await office.run(duration=timedelta(minutes=10))
+    finally:
+        try:
+            await stack.llm.aclose()
+        finally:
+            stack.close()
+    assert "write_document" in written, f"no document within 10 simulated minutes: {written}"
+    docs = office.state.documents
+    assert docs and all(key.startswith("eng/docs/") and doc.content.strip() for key, doc in docs.items())
