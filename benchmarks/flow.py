@@ -2,7 +2,8 @@
 
 Two scripted thoughts are traced with `sys.setprofile`, from the wake that starts them to the end
 of their resolve (the wake, the think's begin and its finish: the three events of the office that
-belong to that thought, nothing else of the office's run):
+belong to that thought, nothing else of the office's run), each in an office that has already had
+one such exchange (a running office: the caches the first thought of a kind fills are full):
 
 - `speak`: the boss writes to Alice in her 1-on-1; she answers with one line.
 - `dm+ops`: the same, and she also DMs Bob and writes a task, a memory and a relationship op.
@@ -156,6 +157,10 @@ async def trace_thought(ops: bool, tmp: Path) -> Trace:
     )
     office.start()
     await office.run(timedelta(seconds=1))
+    # One exchange untraced first: the thought traced is one of a running office, whose caches
+    # (schemas, field bounds, the prompt's fixed part) the first thought of its kind filled.
+    await _exchange(office, "Alice, good morning: what is on your plate today?")
+    await office.run(timedelta(minutes=5))
     trace = Trace()
     traced = ("_on_wake", "begin_think", "_finish")
     originals = {name: getattr(office, name) for name in traced}
@@ -189,12 +194,17 @@ async def trace_thought(ops: bool, tmp: Path) -> Trace:
 
     for name in traced:
         setattr(office, name, wrap(name))
-    office.post_as_boss("boss:alice", "Alice, is the API draft on track?")
-    spoke = lambda: any(m["sender"] == "alice" for m in office.journal.messages)  # noqa: E731
-    while not spoke():
+    await _exchange(office, "Alice, is the API draft on track?")
+    return trace
+
+
+async def _exchange(office: Any, line: str) -> None:
+    """The boss writes `line` to Alice; the office runs until she has answered it."""
+    said = sum(m["sender"] == "alice" for m in office.journal.messages)
+    office.post_as_boss("boss:alice", line)
+    while sum(m["sender"] == "alice" for m in office.journal.messages) == said:
         if not await office.step():
             raise RuntimeError("Alice never answered")
-    return trace
 
 
 def _is_alice(name: str, args: tuple[Any, ...]) -> bool:

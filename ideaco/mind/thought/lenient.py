@@ -8,6 +8,7 @@ by their default and malformed ops dropped, so a thought is never lost because o
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from typing import Any, Literal, get_args, get_origin
 
@@ -29,8 +30,20 @@ from ideaco.mind.thought.model import (
 from ideaco.mind.thought.wire import _find, _metadata
 
 
+@functools.cache
 def _bound(model: type[BaseModel], name: str) -> Bound:
+    """A field's declared bound, worked out once per field."""
     return _find(_metadata(model.model_fields[name].annotation, model.model_fields[name].metadata)[1], Bound)
+
+
+@functools.cache
+def _declared(model: type[BaseModel]) -> tuple[tuple[str, Any, Any, Bound | None, Range | None], ...]:
+    """Each field of an op: its name, declaration, bare type, bound and range, worked out once per model."""
+    out = []
+    for name, info in model.model_fields.items():
+        kind, meta = _metadata(info.annotation, info.metadata)
+        out.append((name, info, kind, _find(meta, Bound), _find(meta, Range)))
+    return tuple(out)
 
 
 class _Corrector:
@@ -107,20 +120,14 @@ class _Corrector:
 
     def fields(self, model: type[BaseModel], item: dict[str, Any], where: str) -> None:
         """Bound every declared field of one op in place: cut strings, then clamp numbers, then fix choices."""
-        declared = [
-            (name, info, *_metadata(info.annotation, info.metadata))
-            for name, info in model.model_fields.items()
-        ]
-        present = [(name, info, kind, meta) for name, info, kind, meta in declared if name in item]
-        for name, _info, kind, meta in present:
-            bound = _find(meta, Bound)
+        present = [field for field in _declared(model) if field[0] in item]
+        for name, _info, kind, bound, _span in present:
             if kind is str and bound is not None and item[name] is not None:
                 item[name] = self.text(item[name], f"{where}.{name}", bound.keep)
-        for name, _info, kind, meta in present:
-            span = _find(meta, Range)
+        for name, _info, kind, _limit, span in present:
             if kind is int and span is not None:
                 item[name] = self.integer(item[name], f"{where}.{name}", span.low, span.high, span.default)
-        for name, info, kind, _meta in present:
+        for name, info, kind, _limit, _span in present:
             if get_origin(kind) is Literal and not info.is_required() and item[name] not in get_args(kind):
                 self.notes.append(f"{where}.{name}: {item[name]!r:.30} replaced by {info.default!r}")
                 item[name] = info.default
