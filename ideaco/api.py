@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ideaco.interview import Answer, ask_everyone, interviewees, interviewees_now, parse_at
+from ideaco.interview import Answer, ask_everyone, interviewees, interviewees_now, parse_at, staff
 from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
 from ideaco.mind.memory import MemoryItem
@@ -177,7 +177,7 @@ class Simulation:
         return self._interview(question, [employee], at)[employee]
 
     def interview_all(self, question: str, *, at: str | datetime | None = None) -> dict[str, str]:
-        """Ask everyone the same question: employee id -> answer."""
+        """Ask everyone (the secretary aside: `interview("secretary", ...)`) the same question: employee id -> answer."""
         return self._interview(question, None, at)
 
     def _interview(self, question: str, who: list[str] | None, at: str | datetime | None) -> dict[str, str]:
@@ -188,8 +188,7 @@ class Simulation:
             run = RunLog.open(self.path)
             now = at if isinstance(at, datetime) else parse_at(at, run.start.date())
             people = interviewees(run, now)
-        if who is not None:
-            people = {e: people[e] for e in who if e in people}
+        people = staff(people) if who is None else {e: people[e] for e in who if e in people}
         # Past the run's budget: an interview is not part of the run.
         llm = self._opened.stack.budget.inner
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from ideaco.ids import SECRETARY
 from ideaco.llm.base import LLM, ChatRequest
 from ideaco.llm.structured import parse_json_lenient
 from ideaco.mind import changes as mind_changes
@@ -113,6 +114,12 @@ def interviewees(run: RunLog, at: datetime | None = None) -> dict[str, Interview
             names=names,
         )
     return out
+
+
+def staff(people: dict[str, Interviewee]) -> dict[str, Interviewee]:
+    """Whom "everyone" means (`--all`, `interview_all`): the employees, not the secretary, the
+    boss's assistant (asked by its id alone)."""
+    return {eid: person for eid, person in people.items() if eid != SECRETARY}
 
 
 def interviewees_now(office: OfficeView) -> dict[str, Interviewee]:

@@ -41,7 +41,7 @@ from ideaco.persona import (
     read_mapping,
 )
 from ideaco.scenario_work import AgentSettings, SeededTask, SkillNames, Team
-from ideaco.shipped import shipped_scenarios
+from ideaco.shipped import missing_hint
 from ideaco.skills import SkillError, library
 from ideaco.skills import unknown as unknown_skills
 from ideaco.typos import did_you_mean, fields_beside, unknown
@@ -371,8 +371,8 @@ def load_scenario(path: str | Path) -> Scenario:
         data = read_mapping(path)
     except PersonaError as exc:
         message = exc.message
-        if message == "file not found" and Path(path).parent == Path("."):  # a bare name: maybe a typo
-            message += f" (a shipped scenario runs by its name: {', '.join(shipped_scenarios())})"
+        if message == "file not found":  # a typo, or a shipped scenario looked for in the wrong place
+            message += missing_hint(path)
         raise ScenarioError(path_str, None, message) from None
     data.setdefault("name", Path(path).stem)
     try:

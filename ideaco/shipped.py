@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ideaco.typos import did_you_mean
+
 SCENARIOS_DIR = Path(__file__).resolve().parent / "scenarios"
 
 
@@ -27,3 +29,12 @@ def locate_scenario(path: str | Path) -> Path:
 def is_shipped(given: str | Path, located: Path) -> bool:
     """Whether `located` is a shipped scenario that `given`, a bare name, stood for."""
     return Path(given) != located and located.parent == SCENARIOS_DIR
+
+
+def missing_hint(given: str | Path) -> str:
+    """What a scenario file that does not exist is told, wherever it was looked for: the shipped
+    scenario its name is close to, and the names that run as they are."""
+    names = shipped_scenarios()
+    return (
+        f"{did_you_mean(Path(given).stem, names)} (a shipped scenario runs by its name: {', '.join(names)})"
+    )

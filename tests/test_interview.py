@@ -134,12 +134,24 @@ def test_interview_everyone_at_a_moment_as_json(office_run: Path) -> None:
     assert result.exit_code == 0, result.output
     answers = json.loads(result.stdout)
     people = interviewees(RunLog.open(office_run), EARLY)
-    assert [a["employee"] for a in answers] == list(people)
+    assert "secretary" in people  # who could be asked; --all asks the employees, not the secretary
+    assert [a["employee"] for a in answers] == [e for e in people if e != "secretary"]
     assert all(a["at"] == EARLY.isoformat() for a in answers)
     # Each answers from what it remembered then, not at the end.
     for a in answers:
         memory = people[a["employee"]].mind.memory
         assert f"I remember {len(memory.long_term) + len(memory.short_term)} things" in a["answer"]
+
+
+def test_the_secretary_answers_when_asked_by_its_id(office_run: Path) -> None:
+    with FakeOpenAIServer(handler=echo_answer) as fake:
+        result = CliRunner().invoke(
+            app,
+            ["interview", str(office_run), "secretary", "Busy?", "--json", "--base-url", fake.base_url],
+            env=CLEAN_ENV,
+        )
+    assert result.exit_code == 0, result.output
+    assert [a["employee"] for a in json.loads(result.stdout)] == ["secretary"]
 
 
 @pytest.mark.parametrize(
@@ -180,7 +192,8 @@ def test_the_api_interviews_now_or_at_a_moment_without_changing_the_run(tmp_path
             text = sim.interview("alice", "Which API style, and why?")
             assert text.startswith("Alice here;") and "Which API style" in text
             everyone = sim.interview_all("How is it going?", at="09:05")
-            assert set(everyone) == {"alice", "bob", "secretary"}
+            assert set(everyone) == {"alice", "bob"}  # the secretary by its id only
+            assert "here; I remember" in sim.interview("secretary", "Busy?")
             assert digest(sim.path) == before and len(sim.thoughts) == thoughts
             with pytest.raises(KeyError, match="no employee 'zed'"):
                 sim.interview("zed", "Hi?")

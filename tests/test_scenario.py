@@ -17,6 +17,7 @@ from ideaco.scenario import (
     parse_duration,
     parse_offset,
 )
+from ideaco.shipped import shipped_scenarios
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -209,7 +210,13 @@ def test_not_a_mapping(write):
 
 
 def test_missing_file(tmp_path: Path):
-    assert error_of(tmp_path / "nope.yaml") == "file not found"
+    shipped = ", ".join(shipped_scenarios())
+    assert (
+        error_of(tmp_path / "nope.yaml") == f"file not found (a shipped scenario runs by its name: {shipped})"
+    )
+    assert error_of(tmp_path / "wrkday.yaml").startswith(
+        "file not found (did you mean 'workday'?) (a shipped"
+    )
 
 
 def test_persona_file_not_a_mapping(write, tmp_path: Path):

@@ -179,7 +179,10 @@ class Transcript:
         thought = record.get("thought") or {}
         gate = record.get("gate")
         line = Text(style="dim")
-        at = datetime.fromisoformat(record["at"]).strftime("%H:%M:%S")
+        # Shown at the moment it landed, as a spoken thought's messages are (its `at` is when it
+        # began): the transcript stays in time order.
+        landed = (record.get("applied") or {}).get("at") or record["at"]
+        at = datetime.fromisoformat(landed).strftime("%H:%M:%S")
         line.append(
             f"({safe_text(office.name_of(record['employee']))} thinks in {safe_text(str(record['conversation']))}"
         )

@@ -19,7 +19,15 @@ from ideaco.cli.display import cli_console, safe_text
 from ideaco.cli.errors import UserError, warn
 from ideaco.errors import IdeacoError
 from ideaco.ids import resolve_id
-from ideaco.interview import Answer, InterviewError, ask_everyone, employee_model, interviewees, parse_at
+from ideaco.interview import (
+    Answer,
+    InterviewError,
+    ask_everyone,
+    employee_model,
+    interviewees,
+    parse_at,
+    staff,
+)
 from ideaco.llm.base import LLMError
 from ideaco.llm.config import model_for
 from ideaco.office.rules.config import config_for
@@ -64,7 +72,9 @@ def interview_command(options: InterviewOptions, console: Console | None = None)
         raise UserError(str(exc)) from None
     except (KeyError, ValueError) as exc:
         raise UserError(f"{options.rundir}: no scenario in its state ({exc})") from None
-    if not options.everyone:
+    if options.everyone:
+        people = staff(people)
+    else:
         who = _resolve(options.words[0], {e: p.me.name for e, p in people.items()})
         people = {who: people[who]}
     settings = resolve_model_settings(options.model, scenario)

@@ -293,7 +293,9 @@ def interview(
         metavar="[EMPLOYEE] QUESTION",
         help='EMPLOYEE "question", or with --all just "question".',
     ),
-    everyone: bool = typer.Option(False, "--all", help="Ask every employee."),
+    everyone: bool = typer.Option(
+        False, "--all", help="Ask every employee but the secretary (ask it by id)."
+    ),
     at: str | None = typer.Option(
         None, "--at", help="Ask about this simulated moment (HH:MM or ISO), not the end."
     ),

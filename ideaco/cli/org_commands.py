@@ -10,12 +10,13 @@ soon as the command returns. The secretary is not woken for it; it reads the lin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import takewhile
 
 from rich.text import Text
 
 from ideaco.cli.chat_commands import Command, CommandError, rooms
 from ideaco.cli.display import safe_text
-from ideaco.ids import SECRETARY, SYSTEM, boss_conversation_id
+from ideaco.ids import SECRETARY, SYSTEM, boss_conversation_id, resolve_id
 from ideaco.office.core.conversation import Message
 from ideaco.office.decide.tools.org import ToolResult
 from ideaco.office.engine.office import Office
@@ -72,7 +73,7 @@ TOOLS: dict[str, OrgCommand] = {
         "create_room",
         ("name", "members"),
         (
-            ("NAME", "its name; its id is made from it; /room ID then writes in it"),
+            ("NAME", 'its name; its id is made from it; /room ID then writes in it ("quote" several words)'),
             ("MEMBER...", "the rest of the line: employees' ids or names, by spaces or commas"),
         ),
         "/newroom Launch bob alice",
@@ -92,6 +93,9 @@ TOOLS: dict[str, OrgCommand] = {
     ),
 }
 DONE = "Done by the boss"  # how the announcement of a command's effect begins
+# The commands whose NAME comes just before MEMBER...: a name of several words typed without quotes
+# runs into the members ("/newroom Sync war room dan" asks for an employee 'war').
+NAMED_GROUPS = ("newroom", "team")
 
 
 def run(office: Office, cmd: Command, fallback: str) -> ToolResult:
@@ -106,7 +110,7 @@ def run(office: Office, cmd: Command, fallback: str) -> ToolResult:
         args["members"] = str(args["members"]).replace(",", " ").split()
     result = office.apply_tool(command.tool, args)
     if not result.ok:
-        raise CommandError(safe_text(result.message))
+        raise CommandError(safe_text(result.message + quoting_hint(office, cmd)))
     # Saved before the announcement is logged: a kill in between loses the line, never the change
     # (a logged message the save missed is posted again on resume, the change would not be).
     office.checkpoint()
@@ -123,6 +127,23 @@ def run(office: Office, cmd: Command, fallback: str) -> ToolResult:
         )
     )
     return result
+
+
+def quoting_hint(office: Office, cmd: Command) -> str:
+    """How to type the name the boss likely meant, when the members begin with words that name no
+    employee and are followed by some that do: ` (a name of several words goes in quotes: /newroom
+    "Sync war room" dan bob)`; else ""."""
+    if cmd.name not in NAMED_GROUPS or len(cmd.args) < 2:
+        return ""
+    *before, name, members = cmd.args
+    words = members.replace(",", " ").split()
+    known = {e.id: e.name for e in office.employees.values() if not e.dismissed}
+    strays = list(takewhile(lambda word: resolve_id(word, known) is None, words))
+    if not strays or len(strays) == len(words):
+        return ""
+    quoted = [f'"{w}"' if " " in w else w for w in (*before, " ".join([name, *strays]))]
+    line = " ".join([f"/{cmd.name}", *quoted, *words[len(strays) :]])
+    return f" (a name of several words goes in quotes: {line})"
 
 
 def department_lines(office: Office) -> list[Text]:

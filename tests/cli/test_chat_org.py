@@ -303,3 +303,35 @@ def test_the_boss_forms_a_team_with_a_command(fake, tmp_path) -> None:
     )
     assert "team payments-squad Payments squad · bob, ann" in result.stdout  # /who
     assert parse_line('/team eng "Web team" bob, ann') == Command("team", ("eng", "Web team", "bob, ann"))
+
+
+def test_a_name_of_several_words_without_quotes_is_told_how_to_quote_it(fake, tmp_path) -> None:
+    out = tmp_path / "acme"
+    hires = [
+        "/department Engineering",
+        *(f"/hire {n} idealist engineering Engineer" for n in ("Dan", "Bob", "Zoe")),
+    ]
+    lines = [
+        *hires,
+        "/newroom Sync war room dan bob zoe",
+        "/team engineering Payments squad bob, zoe",
+        "/newroom Launch dan nobody",  # a real unknown employee after a known one: no hint
+        '/newroom "Sync war room" dan bob zoe',
+        "/quit",
+    ]
+    result = chat(out, fake, lines)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    shown = result.stdout.splitlines()
+    assert (
+        "create_room: refused: unknown employee 'war' (a name of several words goes in quotes: "
+        '/newroom "Sync war room" dan bob zoe)' in shown
+    )
+    assert (
+        "create_team: refused: unknown employee 'squad' (a name of several words goes in quotes: "
+        '/team engineering "Payments squad" bob zoe)' in shown
+    )
+    assert "create_room: refused: unknown employee 'nobody'" in shown
+    rooms = {c["id"]: c for c in state(out)["conversations"]}
+    assert rooms["sync-war-room"]["name"] == "Sync war room"
+    assert rooms["sync-war-room"]["members"] == ["dan", "bob", "zoe"]
+    assert "launch" not in rooms and "payments" not in rooms

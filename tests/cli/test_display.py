@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import SimpleNamespace
@@ -10,13 +11,17 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from typer.testing import CliRunner
 
 from ideaco.cli.display import Transcript, format_duration, safe_text, summary_table
+from ideaco.cli.main import app
 from ideaco.ids import BOSS, SYSTEM
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.stats import RunStats
+from tests.guard.runs import RUNS
 
 START = datetime(2026, 1, 5, 9, 0, 0)
+CLEAN_ENV = {"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None, "OPENAI_BASE_URL": None, "IDEACO_MODEL": None}
 
 
 @dataclass
@@ -239,6 +244,25 @@ def test_a_silent_thought_shows_who_where_why_and_the_inner_monologue_literally(
     out = shown(con)
     assert out.startswith("09:00:42 (Alice thinks in api-design, cooldown) [i]hmm[/i] \\x1b]0;x\\x07 ")
     assert out.count("z") == 300 - len(head)  # the monologue is cut to 300 chars
+
+
+def test_a_silent_thought_is_shown_at_the_moment_it_landed_as_messages_are():
+    con = console()
+    landed = {"applied": {"at": (START + timedelta(seconds=47)).isoformat()}}
+    Transcript(con, show_thoughts=True).on_thought(FakeOffice(), record(**landed))
+    assert shown(con).startswith("09:00:47 (Alice thinks in api-design, chose_silence)")
+
+
+def test_show_thoughts_prints_messages_and_silences_in_time_order(tmp_path) -> None:
+    run = next(r for r in RUNS if r.name == "startup-s1")
+    result = CliRunner().invoke(app, [*run.args(tmp_path / "run"), "--show-thoughts"], env=CLEAN_ENV)
+    assert result.exit_code == 0, result.output
+    stamped = [line for line in result.output.splitlines() if re.match(r"\d\d:\d\d:\d\d ", line)]
+    assert sum(" thinks in " in line for line in stamped) >= 10  # the silences are there
+    times = [line[:8] for line in stamped]
+    assert times == sorted(times), next(
+        f"{a} then {b}" for a, b in zip(stamped, stamped[1:], strict=False) if b[:8] < a[:8]
+    )
 
 
 def test_a_spoken_thought_is_not_repeated_as_a_thought_line():

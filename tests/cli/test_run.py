@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ideaco.cli.main import app
+from ideaco.shipped import shipped_scenarios
 from tests.fakes.openai_server import FakeOpenAIServer, last_user_content
 from tests.faults.processes import one_error_line
 
@@ -174,8 +175,18 @@ def test_a_missing_scenario_file_is_one_line_exit_2(tmp_path) -> None:
     missing = tmp_path / "nope.yaml"
     out = tmp_path / "run"
     line = one_error_line(ideaco("run", missing, "--out", out))
-    assert str(missing) in line
+    assert line == (
+        f"ideaco: error: {missing}: file not found (a shipped scenario runs by its name: "
+        f"{', '.join(shipped_scenarios())})"
+    )
     assert not out.exists()
+
+
+def test_a_missing_path_anywhere_whose_name_is_close_to_a_shipped_scenario_names_it(tmp_path) -> None:
+    for missing in (tmp_path / "elsewhere" / "startp.yaml", tmp_path / "startup.yaml"):
+        line = one_error_line(ideaco("run", missing, "--out", tmp_path / "run"))
+        assert line.startswith(f"ideaco: error: {missing}: file not found (did you mean 'startup'?) ")
+        assert line.endswith(f"(a shipped scenario runs by its name: {', '.join(shipped_scenarios())})")
 
 
 def test_a_shipped_name_as_a_missing_path_is_refused_and_a_bare_name_says_it_runs_the_shipped_one(

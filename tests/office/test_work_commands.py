@@ -42,3 +42,14 @@ async def test_docs_requirement_and_approve_show_and_close_a_requirement(make_of
     assert office.conversations["boss:alice"].recent[-1].text == "/approve req-1"
     with pytest.raises(work_commands.WorkCommandError):
         work_commands.approve(office, "req-1")  # once only
+
+
+def test_a_requirement_is_named_by_whole_words_and_its_lead_task_holds_the_whole_title(
+    make_office: MakeOffice,
+) -> None:
+    office = make_office(Team())
+    description = "Draft the release notes and the risk register as a table with owners"
+    office.apply_tool("assign_requirement", {"to": "eng", "description": description})
+    head, *pieces = [line.plain for line in work_commands.requirement_lines(office)]
+    assert head == "req-1 · Requirement 1: Draft the release notes and the risk… · open"
+    assert any(line.endswith(f" · {description}") for line in pieces)

@@ -37,6 +37,7 @@ from ideaco.office.rules.toolcaps import SUMMARY_NOTE
 from ideaco.persona import ARCHETYPES, PERSONAS_DIR, load_archetype, load_persona_file
 
 SECRETARY_PERSONA = PERSONAS_DIR / "roles" / "secretary.yaml"
+TITLE = 40  # characters of a requirement's description its work room's name holds
 
 
 def secretary_employee(company: str) -> Employee:
@@ -298,7 +299,7 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
             ConversationState(
                 id=room_id,
                 kind=ConversationKind.WORK,
-                name=f"Requirement {company.requirements}: {a.description[:40]}",
+                name=f"Requirement {company.requirements}: {_title(a.description)}",
                 members=list(members),
                 mission=dept.mission,
                 department=dept.id,
@@ -329,6 +330,17 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         org.stamina_event(owner.id, "task_assigned")
     owed.append((owner.id, Owed(place, Trigger.TASK, note)))
     return f"requirement {task.id} handed to {who}"
+
+
+def _title(description: str, limit: int = TITLE) -> str:
+    """A requirement's title in its room's name: the description, or its first whole words within
+    `limit` characters and "…" (a first word longer than that is cut)."""
+    if len(description) <= limit:
+        return description
+    head = description[: limit + 1]  # one more: a word that ends at the limit is whole
+    words = head.split()
+    whole = words if head[-1].isspace() else words[:-1]
+    return (" ".join(whole) if whole else description[:limit]).rstrip(" ,;:") + "…"
 
 
 def _has_room(emp: Employee) -> Employee:
