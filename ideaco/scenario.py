@@ -29,7 +29,7 @@ from ideaco.bounds import (
     Start,
 )
 from ideaco.durations import format_duration, parse_duration, parse_offset
-from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id
+from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id, slug
 from ideaco.llm.config import ScenarioLLM
 from ideaco.persona import (
     ARCHETYPES,
@@ -256,6 +256,14 @@ class Scenario(_Strict):
             for m in t.members:
                 if m in employees and m not in departments[t.department].members:
                     problems.append((f"teams[{i}].members", f"{m!r} is not a member of {t.department!r}"))
+            named = {slug(t.name), t.name.strip().casefold()}
+            other = next(
+                (d.id for d in self.departments if named & {d.id, slug(d.name), d.name.casefold()}), None
+            ) or next((e.id for e in self.employees if named & {e.id, e.name.strip().casefold()}), None)
+            if other is not None:
+                problems.append(
+                    (f"teams[{i}].name", f"{t.name!r} reads as {other!r}: name the team another way")
+                )
 
         in_department = {m for d in self.departments for m in d.members}
         for i, e in enumerate(self.employees):

@@ -33,6 +33,7 @@ RESERVED = frozenset(
 
 REQUESTED, REJECTED, REBUTTED, APPROVED, FAILED = "requested", "rejected", "rebutted", "approved", "failed"
 VERDICTS = ("approve", "reject")
+OPEN = (REQUESTED, REJECTED, REBUTTED)  # a review not over: its reviewer still has a word to say
 
 
 @dataclass(frozen=True)
@@ -249,11 +250,7 @@ def revise(
         )
     if doc.review is not None and doc.review.status == APPROVED:
         return Refusal(f"{doc.path} is approved: it is not revised any more")
-    if (
-        author != doc.author
-        and doc.review is not None
-        and doc.review.status in (REQUESTED, REJECTED, REBUTTED)
-    ):
+    if author != doc.author and doc.review is not None and doc.review.status in OPEN:
         return Refusal(f"{doc.path} is under review: only its author revises it now")
     if version_hash(text) == doc.version:
         return Refusal(f"{doc.path}: the revision is the same text")
@@ -262,7 +259,8 @@ def revise(
 
 
 def request_review(doc: Document, author: str, reviewer: str | None) -> Document | Refusal:
-    """The author asks for a review; `reviewer` is whom the office names (never the author)."""
+    """The author asks for a review; `reviewer` is whom the office names (never the author): the
+    one reviewing it already, unless that one has left."""
     if author != doc.author:
         return Refusal(f"only its author asks for a review of {doc.path}")
     if reviewer is None or reviewer == author:
@@ -272,7 +270,7 @@ def request_review(doc: Document, author: str, reviewer: str | None) -> Document
         return Refusal(f"{doc.path} is {review.status} already")
     if review is None:
         return replace(doc, review=Review(reviewer))
-    return replace(doc, review=replace(review, status=REQUESTED, reviewer=review.reviewer))
+    return replace(doc, review=replace(review, status=REQUESTED, reviewer=reviewer))
 
 
 def version_at(doc: Document, at: datetime) -> str | None:

@@ -206,7 +206,9 @@ def _request(scratch: Scratch, doc: Document, emp: Employee, owing: Owing) -> st
     piece = f"review {doc.path} {task}"  # a member whose skills fit it ("code-review") is named
     skilled = [m for m in staff if skills.fits(skills.names_of(scratch.employees[m].persona), piece)]
     lead = lead_of(scratch, doc.department)
-    reviewer = doc.review.reviewer if doc.review else rules.reviewer_for(emp.id, lead, staff, skilled)
+    reviewer = doc.review.reviewer if doc.review else None
+    if reviewer not in staff:  # none yet, or one who has left: whom a first request would name
+        reviewer = rules.reviewer_for(emp.id, lead, staff, skilled)
     new = rules.request_review(doc, emp.id, reviewer)
     if isinstance(new, Refusal) or new.review is None:
         return new
