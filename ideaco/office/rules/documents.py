@@ -217,12 +217,22 @@ def write(
 ) -> Document | Refusal:
     """A new document (refused if the file exists, the workspace is full, or a document is a folder of
     its path or in a folder it names)."""
-    checked = check_path(path)
+    checked = writable(documents, department, path)
     if isinstance(checked, Refusal):
         return checked
     text = check_content(content)
     if isinstance(text, Refusal):
         return text
+    version = Version(version_hash(text), author, now, thought)
+    return Document(department, checked, author, text, (version,), task)
+
+
+def writable(documents: dict[str, Document], department: str, path: str) -> str | Refusal:
+    """The path a new document would have, or why no content could be written there (a bad path,
+    a document there already, a full workspace, a document in its folders' way)."""
+    checked = check_path(path)
+    if isinstance(checked, Refusal):
+        return checked
     if f"{department}/{checked}" in documents:
         current = documents[f"{department}/{checked}"]
         return Refusal(
@@ -233,8 +243,7 @@ def write(
     other = in_the_way(documents, department, checked)
     if other is not None:
         return Refusal(f"{FOLDER_CLASH}: {checked} and {other} cannot both be files")
-    version = Version(version_hash(text), author, now, thought)
-    return Document(department, checked, author, text, (version,), task)
+    return checked
 
 
 def revise(
@@ -244,6 +253,17 @@ def revise(
     text = check_content(content)
     if isinstance(text, Refusal):
         return text
+    refused = revisable(doc, base, author)
+    if refused is not None:
+        return refused
+    if version_hash(text) == doc.version:
+        return Refusal(f"{doc.path}: the revision is the same text")
+    versions = (*doc.versions, Version(version_hash(text), author, now, thought))
+    return replace(doc, content=text, versions=versions)
+
+
+def revisable(doc: Document, base: str, author: str) -> Refusal | None:
+    """Why `author` could not revise `doc` from `base` with any content; None if some content would do."""
     if str(base or "").strip() != doc.version:
         return Refusal(
             f"{doc.path} is at version {doc.version}, not {base!r}: read_document it and revise that"
@@ -252,10 +272,7 @@ def revise(
         return Refusal(f"{doc.path} is approved: it is not revised any more")
     if author != doc.author and doc.review is not None and doc.review.status in OPEN:
         return Refusal(f"{doc.path} is under review: only its author revises it now")
-    if version_hash(text) == doc.version:
-        return Refusal(f"{doc.path}: the revision is the same text")
-    versions = (*doc.versions, Version(version_hash(text), author, now, thought))
-    return replace(doc, content=text, versions=versions)
+    return None
 
 
 def request_review(doc: Document, author: str, reviewer: str | None) -> Document | Refusal:
