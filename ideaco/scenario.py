@@ -31,6 +31,7 @@ from ideaco.bounds import (
 from ideaco.durations import format_duration, parse_duration, parse_offset
 from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id, slug
 from ideaco.llm.config import ScenarioLLM
+from ideaco.lookalike import look
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -215,16 +216,16 @@ class Scenario(_Strict):
             else:
                 seen[ident] = where
 
-        names: dict[str, str] = {}
+        names: dict[str, str] = {}  # what each name looks like -> whose it is
         ids = {e.id: i for i, e in reversed(list(enumerate(self.employees)))}  # each id's first index
         for i, e in enumerate(self.employees):
             claim(e.id, f"employees[{i}].id")
-            key = e.name.strip().lower()  # reserved names and role words: PersonName
-            if key in names:  # mentions use @Name, so names must tell employees apart
-                problems.append((f"employees[{i}].name", f"duplicate name {e.name!r} (also {names[key]})"))
+            key, looks = e.name.strip().lower(), look(e.name)  # reserved names and role words: PersonName
+            if looks in names:  # mentions use @Name, so names must tell employees apart, to the eye too
+                problems.append((f"employees[{i}].name", f"duplicate name {e.name!r} (also {names[looks]})"))
             elif key in ids and key != e.id:  # @key would name two people: one by id, one by name
                 problems.append((f"employees[{i}].name", f"{e.name!r} is the id of employees[{ids[key]}]"))
-            names.setdefault(key, e.id)
+            names.setdefault(looks, e.id)
             if e.archetype is None and e.persona is None:
                 problems.append((f"employees[{i}]", "needs an archetype or a persona file"))
 

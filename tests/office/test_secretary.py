@@ -156,6 +156,9 @@ def snapshot_json(office) -> str:
                 ("Zed\u202e", "U+202E"),
                 ("Secretary", "the secretary's name"),
                 ("Eng", "the employee id 'eng' is already taken"),
+                # Issue 28, item 22: look-alikes of another script (a Cyrillic "Bоѕѕ", "Аnn").
+                ("B\u043e\u0455\u0455", "name: 'B\u043e\u0455\u0455' is reserved"),
+                ("\u0410nn", "'\u0410nn' looks like Ann (ann), who works here already"),
             ]
         ],
         (

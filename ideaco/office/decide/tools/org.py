@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from ideaco.bounds import check_new_id
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_conversation_id, resolve_id, slug
+from ideaco.lookalike import look_alike
 from ideaco.mind import stamina, tasks
 from ideaco.mind.mind import Mind
 from ideaco.mind.thought import TOOL_ARGS
@@ -220,6 +221,10 @@ def _hire_employee(org: Org, a: HireEmployee, ctx: ToolContext, owed: list) -> s
         raise Refusal(f"{existing.name} ({emp_id}) already works here")
     if any(e.name.lower() == a.name.lower() and not e.dismissed for e in org.employees.values()):
         raise Refusal(f"someone named {a.name} already works here")
+    if alike := next(
+        (e for e in org.employees.values() if not e.dismissed and look_alike(e.name, a.name)), None
+    ):
+        raise Refusal(f"{a.name!r} looks like {alike.name} ({alike.id}), who works here already")
     rehired = existing is not None
     if not rehired:
         _new_id(org, emp_id, "the employee")
