@@ -49,6 +49,9 @@ class ThoughtFacts:
     # A small model's wire cannot name a piece's document: a requirement's piece then expects one
     # named after its claim key (`board.default_document`), so the document tools can apply.
     name_documents: bool = False
+    # Why a claim key the thought gives is no claim key people can read (None: it is); the office's
+    # rule (office/rules/labels.py), passed in. Keys of offers on the board are never asked about.
+    claim_key_problem: Callable[[str], str | None] = lambda _key: None
 
 
 @dataclass
@@ -172,6 +175,7 @@ def _apply_tasks(
         },
         not_yet={k: facts.opens_at(o) for k, o in offers.items() if facts.opens_at(o) > now},
         may_claim=stamina.may_claim(new.stamina),
+        key_problem=facts.claim_key_problem,
     )
     new.notes.extend(result.refused)
     out.tasks_touched = bool(thought.taskOps)

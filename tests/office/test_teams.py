@@ -66,7 +66,11 @@ def test_create_team_opens_its_work_room_in_the_department() -> None:
         ({"name": "Boss", "department": "eng", "members": ["ann"]}, "reserved"),
         ({"name": "Empty", "department": "eng", "members": []}, "members"),
         # Issue 28, item 19: a name that slugs to nothing made a team and a room with id "".
-        ({"name": "★★★", "department": "eng", "members": ["ann"]}, "needs a name made of letters or digits"),
+        ({"name": "日本", "department": "eng", "members": ["ann"]}, "needs a name made of letters or digits"),
+        (
+            {"name": "★★★", "department": "eng", "members": ["ann"]},
+            "a name needs letters",
+        ),  # issue 29, item 3
         # Issue 28, item 12: a team's name that reads as a department or a person took their work.
         ({"name": "Engineering", "department": "eng", "members": ["ann"]}, "taken for department eng"),
         ({"name": "operations", "department": "eng", "members": ["ann"]}, "taken for department ops"),

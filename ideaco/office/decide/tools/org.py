@@ -36,6 +36,7 @@ from ideaco.office.core.conversation import ConversationKind
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive.document_tools import READ_MARK
 from ideaco.office.rules import documents as docrules
+from ideaco.office.rules import labels
 from ideaco.office.rules.documents import Document
 from ideaco.office.rules.toolcaps import SUMMARY_NOTE
 from ideaco.persona import ARCHETYPES, PERSONAS_DIR, load_archetype, load_persona_file
@@ -116,12 +117,26 @@ def run_tool(org: Org, tool: str, args: dict[str, Any], ctx: ToolContext) -> Too
         where = ".".join(str(p) for p in err["loc"]) or "args"
         cause = (err.get("ctx") or {}).get("error")  # our own check's words, without pydantic's prefix
         return ToolResult(False, f"{tool}: {where}: {cause if isinstance(cause, ValueError) else err['msg']}")
+    for name, kind in _LABELS.get(tool, {}).items():  # what people read of it: no debris (issue 29)
+        text = getattr(parsed, name)
+        if text and (why := labels.label_problem(kind, text)):
+            return ToolResult(False, f"{tool}: {name}: {why}")
     handler: Callable[[Org, Any, ToolContext, list[tuple[str, Owed]]], str] = _HANDLERS[tool]
     owed: list[tuple[str, Owed]] = []
     try:
         return ToolResult(True, f"{tool}: {handler(org, parsed, ctx, owed)}", owed)
     except Refusal as exc:
         return ToolResult(False, f"{tool}: refused: {exc}")
+
+
+# What people read of each tool's arguments (in prompts, /who, the viewer), held to rules/labels.py.
+_LABELS: dict[str, dict[str, labels.Label]] = {
+    "create_department": {"name": labels.Label.NAME, "mission": labels.Label.MISSION},
+    "hire_employee": {"role": labels.Label.ROLE},
+    "create_room": {"name": labels.Label.NAME},
+    "create_team": {"name": labels.Label.NAME},
+    "assign_requirement": {"description": labels.Label.TITLE},
+}
 
 
 # ---------------------------------------------------------------------------- lookups
