@@ -18,6 +18,7 @@ from pydantic import AfterValidator, Field
 
 from ideaco.errors import IdeacoError
 from ideaco.ids import BOSS, SECRETARY, SYSTEM
+from ideaco.lookalike import look
 
 # Bounds that keep every date the engine computes (start + run + resumes + a chat's 10-year
 # horizon) far inside what `datetime` can hold.
@@ -81,20 +82,22 @@ def check_person_name(value: str) -> str:
     """A person's name (an employee, a hire): a display name that reads as nobody else's role.
 
     Not a mention keyword or the secretary's name, no role word ("Boss (BOSS)", "System:"), none
-    of the marks a transcript or a prompt puts around a speaker; compared in NFKC form, case-folded
-    (a full-width "ＢＯＳＳ" is "boss").
+    of the marks a transcript or a prompt puts around a speaker; compared as it looks, case aside
+    (`lookalike.look`: a full-width "ＢＯＳＳ" and a Cyrillic "Bоѕѕ" are "boss").
     """
     check_name(value)
-    folded = unicodedata.normalize("NFKC", value).casefold()
-    if folded in RESERVED_IDS:
-        keyword = " (it is a mention keyword)" if folded in {"all", "everyone"} else ""
+    looks = look(value)
+    reserved = next((w for w in sorted(RESERVED_IDS) if looks == look(w)), None)
+    if reserved is not None:
+        keyword = " (it is a mention keyword)" if reserved in {"all", "everyone"} else ""
         raise ValueError(f"{value!r} is reserved{keyword}")
-    if folded == SECRETARY:
+    if looks == look(SECRETARY):
         raise ValueError(f"{value!r} is the secretary's name")
-    role = next((w for w in _WORD.findall(folded) if w in ROLE_WORDS), None)
+    role = next((w for w in sorted(ROLE_WORDS) if look(w) in _WORD.findall(looks)), None)
     if role is not None:
         raise ValueError(f"{value!r} reads as someone else: {role!r} is the {role}'s title")
-    mark = next((ch for ch in folded if ch in NAME_MARKS), None)
+    folded = unicodedata.normalize("NFKC", value).casefold()
+    mark = next((ch for ch in folded + looks if ch in NAME_MARKS), None)
     if mark is not None:
         raise ValueError(f"{value!r} contains {mark!r}, which marks a speaker in the transcript")
     return value

@@ -29,8 +29,9 @@ from ideaco.bounds import (
     Start,
 )
 from ideaco.durations import format_duration, parse_duration, parse_offset
-from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id
+from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id, slug
 from ideaco.llm.config import ScenarioLLM
+from ideaco.lookalike import look
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -215,16 +216,16 @@ class Scenario(_Strict):
             else:
                 seen[ident] = where
 
-        names: dict[str, str] = {}
+        names: dict[str, str] = {}  # what each name looks like -> whose it is
         ids = {e.id: i for i, e in reversed(list(enumerate(self.employees)))}  # each id's first index
         for i, e in enumerate(self.employees):
             claim(e.id, f"employees[{i}].id")
-            key = e.name.strip().lower()  # reserved names and role words: PersonName
-            if key in names:  # mentions use @Name, so names must tell employees apart
-                problems.append((f"employees[{i}].name", f"duplicate name {e.name!r} (also {names[key]})"))
+            key, looks = e.name.strip().lower(), look(e.name)  # reserved names and role words: PersonName
+            if looks in names:  # mentions use @Name, so names must tell employees apart, to the eye too
+                problems.append((f"employees[{i}].name", f"duplicate name {e.name!r} (also {names[looks]})"))
             elif key in ids and key != e.id:  # @key would name two people: one by id, one by name
                 problems.append((f"employees[{i}].name", f"{e.name!r} is the id of employees[{ids[key]}]"))
-            names.setdefault(key, e.id)
+            names.setdefault(looks, e.id)
             if e.archetype is None and e.persona is None:
                 problems.append((f"employees[{i}]", "needs an archetype or a persona file"))
 
@@ -256,6 +257,14 @@ class Scenario(_Strict):
             for m in t.members:
                 if m in employees and m not in departments[t.department].members:
                     problems.append((f"teams[{i}].members", f"{m!r} is not a member of {t.department!r}"))
+            named = {slug(t.name), t.name.strip().casefold()}
+            other = next(
+                (d.id for d in self.departments if named & {d.id, slug(d.name), d.name.casefold()}), None
+            ) or next((e.id for e in self.employees if named & {e.id, e.name.strip().casefold()}), None)
+            if other is not None:
+                problems.append(
+                    (f"teams[{i}].name", f"{t.name!r} reads as {other!r}: name the team another way")
+                )
 
         in_department = {m for d in self.departments for m in d.members}
         for i, e in enumerate(self.employees):

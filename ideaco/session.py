@@ -23,8 +23,8 @@ from ideaco.llm.factory import LLMStack
 from ideaco.mind.tasks import counts_by_status
 from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, run_secrets, speculate_for
 from ideaco.office.engine.agent_work import AgentWork
+from ideaco.office.engine.build import ForgedLine, check_resumable, office_from_scenario, office_from_state
 from ideaco.office.engine.build import StateError as ResumeError
-from ideaco.office.engine.build import check_resumable, office_from_scenario, office_from_state
 from ideaco.office.engine.clock import Clock, SimClock
 from ideaco.office.engine.early import Ahead
 from ideaco.office.engine.office import Office
@@ -337,6 +337,14 @@ def _reopen(
             journal=MemoryJournal(),
             config=config,
         )
+    except ForgedLine as exc:  # a caught-up record's steps break the live rules: its file and line
+        log = rundir.path / exc.log
+        line = runlog.line_of(log, exc.index)
+        said = f"line {line}" if line is not None else f"record {exc.index + 1}"
+        raise IdeacoError(
+            f"{log}: {said} is not a change the office could make ({exc.why}); remove or mend that line "
+            "to continue this run"
+        ) from None
     except ResumeError as exc:
         raise IdeacoError(f"{where}: {exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:

@@ -19,6 +19,10 @@ from ideaco.bounds import check_new_id, check_person_name, check_place_id, one_p
         "Systematic Sam",
         "Allie",
         "Dr. Ng",
+        "Sam",  # its skeleton is "sarn": only another name that looks so is refused beside it
+        "Анна",
+        "Łukasz Ørsted",
+        "Ιωάννης",
     ],
 )
 def test_a_person_may_be_called_by_any_ordinary_name(name: str) -> None:
@@ -31,6 +35,13 @@ def test_a_person_may_be_called_by_any_ordinary_name(name: str) -> None:
         ("Boss", "is reserved"),
         ("boss", "is reserved"),
         ("ＢＯＳＳ", "is reserved"),  # full-width letters: NFKC folds them
+        # Issue 28, item 22: another script's look-alikes, which NFKC leaves (TS #39's skeleton).
+        ("B\u043e\u0455\u0455", "is reserved"),  # Latin B, Cyrillic o, dze, dze
+        ("\u0412\u043e\u0455\u0455", "is reserved"),  # all Cyrillic
+        ("\u0391\u0399\u0399", "mention keyword"),  # Greek Alpha, Iota, Iota: "AII" looks like "All"
+        ("S\u0443stem Jones", "'system' is the system's title"),  # Cyrillic u
+        ("The B\u03bfss", "'boss' is the boss's title"),  # Greek omicron
+        ("Ann \u2768x\u2769", "contains '('"),  # ornamental parentheses
         ("All", "mention keyword"),
         ("Everyone", "mention keyword"),
         ("Secretary", "the secretary's name"),

@@ -182,6 +182,12 @@ def test_duplicate_employee_id(write):
     )
 
 
+def test_a_name_that_looks_like_anothers_is_a_duplicate(write):
+    """Issue 28, item 22: "Аlice" with a Cyrillic А is Alice to the eye (TS #39's skeleton)."""
+    path = write(BASE.replace("name: Bob", "name: \u0410lice"))
+    assert error_of(path) == "employees[1].name: duplicate name '\u0410lice' (also alice)"
+
+
 @pytest.mark.parametrize("bad_id", ["Alice", "boss", "all", "2x", "a b"])
 def test_bad_or_reserved_employee_id(write, bad_id: str):
     assert error_of(write(BASE.replace("id: bob,", f"id: '{bad_id}',"))).startswith("employees[1].id: ")

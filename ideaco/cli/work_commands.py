@@ -15,13 +15,16 @@ from ideaco.mind.board import REQUIREMENT_ROOM
 from ideaco.office.core.company import REPORTED
 from ideaco.office.engine.office import Office
 
+QUOTE = "  │ "  # before each line of a document's text
+
 
 class WorkCommandError(ValueError):
     """A work command the chat cannot act on (one line for the boss)."""
 
 
 def docs_lines(office: Office, path: str | None = None) -> list[Text]:
-    """Every document with its version, author and review; with a path, its text too."""
+    """Every document with its version, author and review; with a path, its text too, each line
+    quoted under the header (a document's `09:10:00 ★ Boss: ...` must not print like the boss)."""
     docs = office.state.documents
     if path is not None:
         doc = docs.get(path) or next((d for d in docs.values() if d.path == path), None)
@@ -43,8 +46,8 @@ def docs_lines(office: Office, path: str | None = None) -> list[Text]:
             f" · version {doc.version} ({len(doc.versions)} in all) · by {doc.author} · {state}",
         )
         lines.append(line)
-        if path is not None:
-            lines += [Text(safe_text(row)) for row in doc.content.splitlines()]
+        if path is not None:  # quoted under its header: no line of it prints like the transcript's
+            lines += [Text.assemble((QUOTE, "dim"), safe_text(row)) for row in doc.content.splitlines()]
     return lines
 
 

@@ -54,6 +54,9 @@ class ThoughtFacts:
     # A small model's wire cannot name a piece's document: a requirement's piece then expects one
     # named after its claim key (`board.default_document`), so the document tools can apply.
     name_documents: bool = False
+    # Why a claim key the thought gives is no claim key people can read (None: it is); the office's
+    # rule (office/rules/labels.py), passed in. Keys of offers on the board are never asked about.
+    claim_key_problem: Callable[[str], str | None] = lambda _key: None
 
 
 @dataclass
@@ -177,6 +180,7 @@ def _apply_tasks(
         claimable={k: board.claimed(o, facts.employee, now) for k, o in offers.items() if opens[k] <= now},
         not_yet={k: opens[k] for k, o in offers.items() if opens[k] > now},
         may_claim=stamina.may_claim(new.stamina),
+        key_problem=facts.claim_key_problem,
     )
     new.notes.extend(result.refused)
     out.tasks_touched = bool(thought.taskOps)

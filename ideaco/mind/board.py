@@ -64,8 +64,10 @@ def default_document(key: str) -> str:
 
 
 def key_for(description: str, key: str | None, taken: Iterable[str]) -> str:
-    """The claim key of a new offer: the one given, else made from the description; unique."""
-    chosen = normalize_claim_key(key) or normalize_claim_key(description[:40]) or "task"
+    """The claim key of a new offer: the one given, else made from the description's first words
+    (a slug: "Write the API spec, v2." -> `write-the-api-spec-v2`); unique."""
+    made = "-".join(re.findall(r"[^\W_]+", description[:40].lower()))
+    chosen = normalize_claim_key(key) or made or "task"
     taken = set(taken)
     n = 2
     base = chosen

@@ -231,6 +231,7 @@ def apply_ops(
     claimable: Mapping[str, Task] | None = None,
     not_yet: Mapping[str, datetime] | None = None,
     may_claim: bool = True,
+    key_problem: Callable[[str], str | None] = lambda _key: None,
 ) -> TaskOpsResult:
     """Apply one thought's taskOps to `tasks` (this owner's; mutated in place: creates appended).
 
@@ -239,7 +240,7 @@ def apply_ops(
     claim makes (its id kept): a create with such a key takes it; `not_yet` maps the board's keys
     that are not open to this owner yet (keener colleagues have first dibs) to when they open: a
     claim of one is refused. With `may_claim` False (the red zone) any create with a claim key is
-    refused. resolve/fail/release need a pending task of this
+    refused, and so is a new task or offer whose key `key_problem` says is none. resolve/fail/release need a pending task of this
     owner; release gives it up (it leaves `tasks`, for the board); offer puts new work on the board.
     A bad op is dropped with a correction; the other ops still apply.
     """
@@ -289,6 +290,9 @@ def apply_ops(
             description = _one_line(op.description)
             if not description:
                 res.corrections.append(f"{where}: {op.op} without a description, dropped")
+                continue
+            if key is not None and (why := key_problem(key)):
+                res.refused.append(f"Your task claim '{key[:60]}' was refused: {why}.")
                 continue
             if op.op == "offer" and key is not None and (key in board or key in waiting):
                 res.refused.append(f"Your offer '{key}' was refused: that key is on the board already.")

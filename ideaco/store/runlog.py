@@ -342,6 +342,13 @@ def read_log(
     return out
 
 
+def line_of(path: str | Path, index: int) -> int | None:
+    """The line of a log that holds its `index`-th record as `read_log` returns them (a writer's
+    read: every record kept, blank lines and a torn last line skipped); None past the end."""
+    numbered = jsonl.read_numbered(path) if Path(path).exists() else []
+    return numbered[index][0] if 0 <= index < len(numbered) else None
+
+
 def _dt(value: str) -> datetime:
     return datetime.fromisoformat(value)
 

@@ -221,3 +221,31 @@ def test_a_bad_agent_outcome_recorded_under_another_model_is_a_refusal_naming_it
     assert result.exit_code in (0, 2) and "Traceback" not in result.output, result.output
     refused = [m for m in _tool_lines(tmp_path / "again") if "outcome is unknown" in m]
     assert refused and f"--replay {recording}:{number}: not a recording line" in refused[0], refused
+
+
+def test_the_command_runs_only_for_a_call_that_can_succeed(tmp_path: Path) -> None:
+    """Issue 28, item 17: the command ran for `docs/a b;c.md` (and a stale revision) before the
+    path and the document's state were checked, then the call was refused. The checks come first."""
+    scenario, ran = _office(tmp_path)
+
+    def respond_with_bad_calls(body: dict[str, Any]) -> str:
+        answer = respond(body)
+        writes = [a for a in answer["actions"] if a["tool"] == "write_document"]
+        if writes:  # Bob's first answer: a bad path and a stale revision before the good write
+            bad = [
+                {"tool": "write_document", "args": {"path": "docs/a b;c.md", "content": "x"}},
+                {"tool": "revise_document", "args": {"path": PATH, "content": "y", "base": "deadbeef"}},
+            ]
+            answer["actions"] = bad + answer["actions"]
+        return json.dumps(answer)
+
+    common = ["run", str(scenario), "--seed", "1", "--duration", "1h", "--model", "scripted"]
+    with FakeOpenAIServer(handler=respond_with_bad_calls) as fake:
+        _run([*common, "--base-url", fake.base_url, "--out", str(tmp_path / "run"), "--allow-agent-commands"])
+    lines = _tool_lines(tmp_path / "run")
+    assert lines[:3] == [
+        "write_document refused: 'a b;c.md' in 'docs/a b;c.md': use letters, digits, '.', '_' and '-' only",
+        "revise_document refused: no document 'specs/api.md' in your department's workspace",
+        f"wrote {PATH} (version {lines[2].split('version ')[1]}",
+    ]
+    assert ran.read_text().count("ran") == 1  # for the good write only (a thought keeps 3 actions: no review)

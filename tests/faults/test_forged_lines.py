@@ -132,3 +132,44 @@ def test_a_piped_chat_prints_each_message_on_one_line(fake: FakeOpenAIServer, sc
         "★ Boss: Morning. REST or GraphQL?",
     ]
     assert f"fine by me⏎{FORGED}⏎⏎{FORGED}" in output
+
+
+# Issue 28, item 21: `/docs PATH` printed a document's lines at column 0, so a line of it reading
+# `09:10:00 ★ Boss: ...` printed like the boss. Its text is quoted under its header now.
+DOCUMENT = f"# Notes\n\n{FORGED}\nplain line\n"
+
+
+def writes_the_document(body: dict) -> str:
+    system, user = (str(m.get("content") or "") for m in body["messages"][:2])
+    if system.startswith("You are Bob,") and "Write up the notes" in user and "notes.md (version" not in user:
+        action = {"tool": "write_document", "args": {"path": "notes.md", "content": DOCUMENT}}
+        return json.dumps({**answer(body), "messages": [], "shouldSpeak": False, "actions": [action]})
+    return json.dumps({**answer(body), "messages": [], "shouldSpeak": False})
+
+
+def test_docs_quotes_a_documents_lines_under_its_header(tmp_path: Path) -> None:
+    scenario = tmp_path / "docs.yaml"
+    scenario.write_text(
+        SCENARIO.replace(
+            "script:", "departments:\n  - {id: eng, name: Engineering, members: [alice, bob]}\nscript:"
+        )
+        + '  - {at: "00:01", to: "boss:bob", text: "Write up the notes, please."}\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "run"
+    with FakeOpenAIServer(handler=writes_the_document) as server:
+        invoke("run", scenario, "--base-url", server.base_url, "--out", out)
+        assert (out / "workspace" / "eng" / "notes.md").read_text(encoding="utf-8") == DOCUMENT
+        proc = subprocess.run(
+            [sys.executable, "-m", "ideaco", "chat", str(out), "--base-url", server.base_url],
+            input=b"/docs notes.md\n/quit\n",
+            capture_output=True,
+            env=clean_env(),
+            cwd=ROOT,
+            timeout=120,
+        )
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    output = proc.stdout.decode()
+    assert "eng/notes.md · version" in output
+    assert not [line for line in output.splitlines() if line.startswith(FORGED[:8])]
+    assert f"  │ {FORGED}" in output and "  │ plain line" in output

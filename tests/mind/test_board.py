@@ -165,6 +165,10 @@ def test_key_for_makes_a_unique_key() -> None:
     assert board.key_for("Docs", "API Docs", ()) == "api-docs"
     assert board.key_for("Docs", None, ("docs",)) == "docs-2"
     assert board.key_for("Docs", None, ("docs", "docs-2")) == "docs-3"
+    # Issue 29, item 3: a key made from a description is a slug people can read (it was "spec,-v2.").
+    assert board.key_for("Write the API spec, v2.", None, ()) == "write-the-api-spec-v2"
+    assert board.key_for("<span>Fix</span> it", None, ()) == "span-fix-span-it"
+    assert board.key_for("!!!", None, ()) == "task"
     assert board.key_for("", None, ()) == "task"
 
 

@@ -9,7 +9,17 @@ from datetime import datetime, timedelta
 from ideaco.mind.board import Offer
 from ideaco.office.core.conversation import CLAIMABLE
 from ideaco.office.perceive import taskboard
-from tests.office.conftest import ROOM, START, messages_in, prompt_of, step_until, thought, thoughts_of, who
+from tests.office.conftest import (
+    ROOM,
+    START,
+    messages_in,
+    prompt_of,
+    run_for,
+    step_until,
+    thought,
+    thoughts_of,
+    who,
+)
 from tests.office.test_levers import RED, office_of
 
 ASK = {"at": "00:00", "to": "boss:lead", "text": "Please put the quarterly report on the board."}
@@ -266,3 +276,27 @@ async def test_work_offered_in_two_thoughts_gets_two_ids_and_both_stay_on_the_bo
         ("task-2", "annual-report"),
     ]
     assert office.counters["task"] == 2
+
+
+async def test_a_claim_key_that_is_no_slug_is_refused_and_the_thinker_reads_why(make_office) -> None:
+    """Issue 29, item 3: a claim key like `104895763-boss.smithd.,-<span-style=` went on the task
+    board as it was. Now the offer is refused, with a note the model reads; the run goes on."""
+    bad = "104895763-boss.smithd.,-<span-style="
+
+    def answer(request):
+        tag, text = who(request), prompt_of(request)
+        if tag.employee == "lead" and "quarterly report on the board" in text and "[task-" not in text:
+            offer = {"op": "offer", "description": "Quarterly report", "claimKey": bad}
+            return thought(True, "Done, it is on the board.", interest=7, taskOps=[offer])
+        return thought()
+
+    office = team(make_office, answer)
+    office.start()
+    await step_until(office, lambda: any(t["employee"] == "lead" for t in thoughts_of(office)))
+    assert office.state.board == {}
+    assert not [m for m in messages_in(office, ROOM) if m["kind"] == CLAIMABLE]
+    notes = office.employees["lead"].mind.notes
+    assert any(
+        n.startswith(f"Your task claim '{bad}' was refused: a claim key is a short slug") for n in notes
+    )
+    await run_for(office, 30)  # the run goes on

@@ -130,14 +130,34 @@ def snapshot_json(office) -> str:
             "already works here",
         ),
         ("create_department", {"id": "eng", "name": "Engineering"}, "already exists"),
-        ("create_department", {"name": "!!!"}, "needs a name"),
+        ("create_department", {"name": "!!!"}, "a name needs letters"),
+        ("create_department", {"name": "日本"}, "needs a name made of letters or digits"),
         ("create_room", {"name": "War room", "members": ["ann", "nobody"]}, "unknown employee 'nobody'"),
         ("create_room", {"name": "eng casual", "members": ["ann"]}, "already exists"),
-        ("assign_requirement", {"to": "sales", "description": "x"}, "unknown employee 'sales'"),
-        ("assign_requirement", {"to": "ops", "description": "x"}, "has nobody yet"),
+        ("assign_requirement", {"to": "sales", "description": "A status page"}, "unknown employee 'sales'"),
+        ("assign_requirement", {"to": "ops", "description": "A status page"}, "has nobody yet"),
         ("dismiss_employee", {"id": SECRETARY}, "cannot dismiss itself"),
         ("dismiss_employee", {"id": "ghost"}, "unknown employee"),
         ("summarize", {"conversation": "nowhere"}, "unknown conversation"),
+        # Issue 29, item 3: what people read of a tool's arguments is held to the text checks.
+        ("create_department", {"name": "QA", "mission": "1"}, "mission: a mission says something in words"),
+        ("create_department", {"name": "QA]}},", "mission": "Test it"}, "name: a name is words: ']'"),
+        (
+            "hire_employee",
+            {
+                "name": "Zed",
+                "role": "[china zekar 23, enamor]}},",
+                "archetype": "old-hand",
+                "department": "eng",
+            },
+            "role: a role is words: '['",
+        ),
+        ("create_room", {"name": "<span>", "members": ["ann"]}, "name: a name is words: '<'"),
+        (
+            "assign_requirement",
+            {"to": "eng", "description": "1"},
+            "description: a description says something",
+        ),
         ("fire_everyone", {}, "no such tool"),
         # The one gate for names and ids (issue 22): nobody becomes the boss, the system or a keyword.
         *[
@@ -156,6 +176,9 @@ def snapshot_json(office) -> str:
                 ("Zed\u202e", "U+202E"),
                 ("Secretary", "the secretary's name"),
                 ("Eng", "the employee id 'eng' is already taken"),
+                # Issue 28, item 22: look-alikes of another script (a Cyrillic "Bоѕѕ", "Аnn").
+                ("B\u043e\u0455\u0455", "name: 'B\u043e\u0455\u0455' is reserved"),
+                ("\u0410nn", "'\u0410nn' looks like Ann (ann), who works here already"),
             ]
         ],
         (

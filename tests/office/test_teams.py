@@ -14,6 +14,7 @@ from ideaco.office.core.conversation import ConversationKind
 from ideaco.office.engine.build import office_from_state
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.resolve.journal import MemoryJournal
+from ideaco.office.rules import documents as rules
 from ideaco.office.rules import toolcaps
 from ideaco.scenario import ScenarioError, load_scenario
 from ideaco.store.runlog import RunLog
@@ -64,6 +65,17 @@ def test_create_team_opens_its_work_room_in_the_department() -> None:
         ({"name": "Eng casual", "department": "eng", "members": ["ann"]}, "eng-casual"),
         ({"name": "Boss", "department": "eng", "members": ["ann"]}, "reserved"),
         ({"name": "Empty", "department": "eng", "members": []}, "members"),
+        # Issue 28, item 19: a name that slugs to nothing made a team and a room with id "".
+        ({"name": "日本", "department": "eng", "members": ["ann"]}, "needs a name made of letters or digits"),
+        (
+            {"name": "★★★", "department": "eng", "members": ["ann"]},
+            "a name needs letters",
+        ),  # issue 29, item 3
+        # Issue 28, item 12: a team's name that reads as a department or a person took their work.
+        ({"name": "Engineering", "department": "eng", "members": ["ann"]}, "taken for department eng"),
+        ({"name": "operations", "department": "eng", "members": ["ann"]}, "taken for department ops"),
+        ({"name": "Ann", "department": "eng", "members": ["bo"]}, "taken for Ann (ann)"),
+        ({"name": "di", "department": "eng", "members": ["bo"]}, "taken for Di (di)"),
     ],
 )
 def test_a_bad_team_is_refused_and_changes_nothing(args: dict, reason: str) -> None:
@@ -133,6 +145,16 @@ def test_a_scenarios_teams_have_their_rooms(make_office) -> None:
             "teams[0].id",
             "duplicate id",
         ),
+        (
+            {"id": "web", "name": "Engineering", "department": "eng", "members": ["bob"]},
+            "teams[0].name",
+            "reads as 'eng'",
+        ),
+        (
+            {"id": "web", "name": "Alice", "department": "eng", "members": ["bob"]},
+            "teams[0].name",
+            "reads as 'alice'",
+        ),
     ],
 )
 def test_a_scenarios_bad_team_is_one_line(tmp_path: Path, team: dict, field: str, message: str) -> None:
@@ -154,3 +176,63 @@ def test_inspect_prints_a_line_per_team() -> None:
         teams=[{"department": "eng", "id": "web", "name": "Web", "members": ["ann", "bo"]}]
     )
     assert [line.plain for line in team_lines(view)] == ["team web (Web) in eng: ann, bo"]
+
+
+def test_a_requirement_goes_to_the_id_it_names_before_any_name() -> None:
+    """Issue 28, item 12: teams kept from before the rule (here renamed in the state) named like a
+    department id or a person's id do not take their work: ids are matched before names."""
+    office = grown()
+    office.apply_tool("create_team", {"name": "Payments", "department": "eng", "members": ["cy", "bo"]})
+    office.apply_tool("create_team", {"name": "Billing", "department": "eng", "members": ["bo"]})
+    payments, billing = office.company_model.departments["eng"].teams
+    payments.name, billing.name = "ops", "Di"
+    to_ops = office.apply_tool("assign_requirement", {"to": "ops", "description": "A status page"})
+    assert to_ops.ok and "ops's lead Di (di)" in to_ops.message, to_ops.message
+    to_di = office.apply_tool("assign_requirement", {"to": "di", "description": "An uptime report"})
+    assert to_di.ok and to_di.message.endswith("handed to Di (di)"), to_di.message
+    assert [t.description for t in office.employees["di"].mind.pending_tasks] == [
+        "A status page",  # as ops's lead
+        "An uptime report",
+    ]
+    assert not office.employees["cy"].mind.pending_tasks and not office.employees["bo"].mind.pending_tasks
+
+
+def test_a_team_whose_lead_left_is_led_by_its_next_member() -> None:
+    """Issue 28, item 20: the dismissed lead kept the team's requirements."""
+    office = grown()
+    office.apply_tool("create_team", {"name": "Payments", "department": "eng", "members": ["cy", "bo"]})
+    assert office.apply_tool("dismiss_employee", {"id": "cy"}).ok
+    [team] = office.company_model.departments["eng"].teams
+    assert (team.members, team.lead) == (["bo"], "bo")
+    result = office.apply_tool("assign_requirement", {"to": "payments", "description": "Refunds API"})
+    assert result.ok and "eng's lead Bo (bo)" in result.message, result.message
+    assert office.conversations["req-1"].members == ["bo"]
+    assert not office.employees["cy"].mind.pending_tasks
+    assert office.apply_tool("dismiss_employee", {"id": "bo"}).ok
+    again = office.apply_tool("assign_requirement", {"to": "payments", "description": "Invoices"})
+    assert not again.ok and "team payments has nobody yet" in again.message, again.message
+
+
+@pytest.mark.parametrize("status", [rules.REQUESTED, rules.REJECTED])
+def test_a_review_whose_reviewer_left_goes_to_the_next_member(status: str) -> None:
+    """Issue 28, item 20: a review stayed with its dismissed reviewer, stuck for good. Waiting for a
+    verdict, the next reviewer is owed a think with the document; rejected, the author's next
+    request goes to the next reviewer."""
+    office = grown()  # eng: Ann (lead), Bo, Cy
+    v1 = "# Plan\n\nShip it.\n"
+    version = rules.Version(rules.version_hash(v1), "cy", START, "t1")
+    review = rules.Review("bo", status=status, round=int(status == rules.REJECTED))
+    doc = rules.Document("eng", "plan.md", "cy", v1, (version,), review=review)
+    office.state.documents[doc.key] = doc
+    result = office.apply_tool("dismiss_employee", {"id": "bo"})
+    assert result.ok and result.message.endswith("; Ann reviews plan.md now"), result.message
+    handed = office.state.documents[doc.key].review
+    assert handed is not None and (handed.reviewer, handed.status) == ("ann", status)
+    owed = [o.conversation for o in office.employees["ann"].desk.owed if o.conversation.startswith("dm:")]
+    assert owed == (["dm:ann:cy"] if status == rules.REQUESTED else [])
+    verdict = rules.verdict(office.state.documents[doc.key], "ann", "approve", "fine", 3, "ann")
+    assert isinstance(verdict, rules.Refusal) == (status == rules.REJECTED)  # rejected: the author's turn
+    if status == rules.REJECTED:
+        asked = rules.request_review(office.state.documents[doc.key], "cy", "ann")
+        assert not isinstance(asked, rules.Refusal) and asked.review is not None
+        assert asked.review.reviewer == "ann"

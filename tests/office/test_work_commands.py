@@ -29,7 +29,7 @@ async def test_docs_requirement_and_approve_show_and_close_a_requirement(make_of
     )
     assert any(line.startswith(f"eng/{GUIDE} ·") for line in docs)
     text = [line.plain for line in work_commands.docs_lines(office, API)]
-    assert text[1:] == API_V2.splitlines()
+    assert text[1:] == [work_commands.QUOTE + row for row in API_V2.splitlines()]
     with pytest.raises(work_commands.WorkCommandError):
         work_commands.docs_lines(office, "nope.md")
     req = [line.plain for line in work_commands.requirement_lines(office)]

@@ -32,7 +32,7 @@ from ideaco.office.decide.speech import escalates
 from ideaco.office.perceive import reading, taskboard
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.perceive.waking import unread_of
-from ideaco.office.rules import person
+from ideaco.office.rules import labels, person
 
 SUPERSEDED_NOTE = (
     "While you were thinking, {n} new message(s) arrived from {senders} (marked * above). "
@@ -203,6 +203,7 @@ def _act(
             offer_room=taskboard.room_for(office, thinker, conv),
             department=thinker.department,
             name_documents=office.config.compact_schema,
+            claim_key_problem=labels.claim_key_problem,
         ),
         now,
     )

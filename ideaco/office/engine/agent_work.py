@@ -22,14 +22,13 @@ from ideaco.agents.command import MAX_STDIN_DOCS, AgentOutcome, AgentSpec, would
 from ideaco.llm.base import LLM, LLMError, ReplayMiss
 from ideaco.office.core.state import Employee
 from ideaco.office.core.think import ThinkContext
+from ideaco.office.decide.tools.documents import MAKES, makeable, path_of
 from ideaco.office.engine.calls import Calls
 from ideaco.office.perceive.view import OfficeView
 from ideaco.redact import NO_SECRETS, Secrets
 
 if TYPE_CHECKING:
     from ideaco.llm.factory import LLMStack
-
-WRITES = ("write_document", "revise_document")
 
 
 @dataclass
@@ -81,8 +80,11 @@ async def prepare(office: OfficeView, ctx: ThinkContext, llm: LLM | None) -> Non
     if thought is None or emp is None or emp.department is None:
         return
     for i, action in enumerate(thought.actions):
-        if action.tool in WRITES:
-            ctx.agent[i] = await _make(office, emp, spec, action.tool, action.args, ctx, llm)
+        if action.tool not in MAKES:
+            continue
+        if makeable(office.state.documents, office.state.company, emp, action.tool, action.args):
+            continue  # refused whatever the content (a bad path, a stale base): the command is not run
+        ctx.agent[i] = await _make(office, emp, spec, action.tool, action.args, ctx, llm)
 
 
 async def _make(
@@ -96,7 +98,7 @@ async def _make(
 ) -> AgentOutcome:
     if llm is None:
         return would_have_run(spec.command)
-    path = str(args.get("path") or "").strip().removeprefix(f"{emp.department}/")
+    path = path_of(args, str(emp.department))
     files = {d.path: d.content for d in office.state.documents.values() if d.department == emp.department}
     piece, documents = brief(office, emp, tool, args, path, ctx.conversation)
     request = runner.request_for(spec, files, piece, path, documents, f"agent {ctx.thought_id} {path}")

@@ -22,6 +22,7 @@ from ideaco.office.core.company import Company, Department, Team
 from ideaco.office.core.conversation import ConversationKind, Message
 from ideaco.office.core.state import STATE_FORMAT, ConversationState, Employee, OfficeState
 from ideaco.office.core.stats import RunStats
+from ideaco.office.core.steps import Step, step_from_record
 from ideaco.office.decide.tools.org import secretary_employee
 from ideaco.office.engine.clock import Clock
 from ideaco.office.engine.early import Ahead
@@ -32,15 +33,26 @@ from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve import between
 from ideaco.office.resolve.journal import Journal
 from ideaco.office.resolve.records import result_from_record
+from ideaco.office.rules import logged
 from ideaco.office.rules.config import OfficeConfig, config_for
 from ideaco.office.rules.documents import FOLDER_CLASH, Document, clashes
 from ideaco.scenario import ConversationSpec, Scenario
 from ideaco.skills import Skill
+from ideaco.store.rundir import CHANGES, THOUGHTS
 from ideaco.store.runlog import applied_at
 
 
 class StateError(ValueError):
     """A saved state this version cannot continue (one line for the user)."""
+
+
+class ForgedLine(StateError):
+    """A logged record whose steps the office could not have made (`rules/logged.py`): the log's
+    file name, the record's index among its records, and why."""
+
+    def __init__(self, log: str, index: int, why: str) -> None:
+        super().__init__(f"{log}: record {index + 1} is not a change the office could make ({why})")
+        self.log, self.index, self.why = log, index, why
 
 
 def _with_skills(persona: dict[str, Any], listed: list[str], book: dict[str, Skill]) -> dict[str, Any]:
@@ -272,21 +284,22 @@ def catch_up(
     posted_by = {mid for t in thoughts[saved_thoughts:] for mid in _posted(t)}
     logged = {t.get("id") for t in thoughts}
     events: list[tuple[datetime, int, int, dict[str, Any]]] = []
-    for n, rec in enumerate(thoughts[saved_thoughts:]):
+    for n, rec in enumerate(thoughts[saved_thoughts:], start=saved_thoughts):
         events.append((applied_at(rec, office.config.think_seconds), 0, n, rec))
     for n, rec in enumerate(messages[saved_messages:]):
         if rec["id"] not in posted_by:  # a thought's own posts are posted when it is resolved again
             events.append((datetime.fromisoformat(rec["at"]), 1, n, rec))
     saved_changes = min(int(office.meta.get("changes") or 0), len(changes))
-    for n, rec in enumerate(changes[saved_changes:]):
+    for n, rec in enumerate(changes[saved_changes:], start=saved_changes):
         if between.replayed_by_catch_up(rec):
             events.append((datetime.fromisoformat(rec["at"]), 2, n, rec))
     office.meta["changes"] = len(changes)
-    for at, kind, _, rec in sorted(events, key=lambda e: e[:3]):
+    for at, kind, n, rec in sorted(events, key=lambda e: e[:3]):
         with office.replaying(at):
             if kind == 0:
-                _replay_thought(office, rec, later)
+                _replay_thought(office, rec, later, n)
             elif kind == 2:
+                _held_to_the_rules(office, [step_from_record(s) for s in rec.get("steps") or ()], CHANGES, n)
                 office.apply_logged(rec)
             else:
                 _replay_message(office, later[rec["id"]], logged)
@@ -347,13 +360,22 @@ def _replay_message(office: Office, message: Message, logged_thoughts: set[Any])
     office.post(message)
 
 
-def _replay_thought(office: Office, rec: dict[str, Any], posts: dict[str, Message]) -> None:
+def _replay_thought(office: Office, rec: dict[str, Any], posts: dict[str, Message], index: int) -> None:
     """Resolve a logged thought again (the office is replaying at its finish)."""
     if rec.get("employee") not in office.employees or rec.get("conversation") not in office.conversations:
         return
     if "applied" not in rec:
         raise StateError(f"thought {rec.get('id')} has no `applied` record: it was logged by an older ideaco")
-    office.resolve(result_from_record(rec), posts=posts)
+    result = result_from_record(rec)
+    _held_to_the_rules(office, result.steps, THOUGHTS, index)
+    office.resolve(result, posts=posts)
+
+
+def _held_to_the_rules(office: Office, steps: list[Step], log: str, index: int) -> None:
+    """A caught-up record's steps pass the rules their live twins did, or the resume is refused."""
+    why = logged.forged(office.state, steps)
+    if why is not None:
+        raise ForgedLine(log, index, why)
 
 
 def _recount(office: Office, messages: list[dict[str, Any]], thoughts: list[dict[str, Any]]) -> None:

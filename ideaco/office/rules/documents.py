@@ -33,6 +33,7 @@ RESERVED = frozenset(
 
 REQUESTED, REJECTED, REBUTTED, APPROVED, FAILED = "requested", "rejected", "rebutted", "approved", "failed"
 VERDICTS = ("approve", "reject")
+OPEN = (REQUESTED, REJECTED, REBUTTED)  # a review not over: its reviewer still has a word to say
 
 
 @dataclass(frozen=True)
@@ -216,12 +217,22 @@ def write(
 ) -> Document | Refusal:
     """A new document (refused if the file exists, the workspace is full, or a document is a folder of
     its path or in a folder it names)."""
-    checked = check_path(path)
+    checked = writable(documents, department, path)
     if isinstance(checked, Refusal):
         return checked
     text = check_content(content)
     if isinstance(text, Refusal):
         return text
+    version = Version(version_hash(text), author, now, thought)
+    return Document(department, checked, author, text, (version,), task)
+
+
+def writable(documents: dict[str, Document], department: str, path: str) -> str | Refusal:
+    """The path a new document would have, or why no content could be written there (a bad path,
+    a document there already, a full workspace, a document in its folders' way)."""
+    checked = check_path(path)
+    if isinstance(checked, Refusal):
+        return checked
     if f"{department}/{checked}" in documents:
         current = documents[f"{department}/{checked}"]
         return Refusal(
@@ -232,8 +243,7 @@ def write(
     other = in_the_way(documents, department, checked)
     if other is not None:
         return Refusal(f"{FOLDER_CLASH}: {checked} and {other} cannot both be files")
-    version = Version(version_hash(text), author, now, thought)
-    return Document(department, checked, author, text, (version,), task)
+    return checked
 
 
 def revise(
@@ -243,26 +253,31 @@ def revise(
     text = check_content(content)
     if isinstance(text, Refusal):
         return text
-    if str(base or "").strip() != doc.version:
-        return Refusal(
-            f"{doc.path} is at version {doc.version}, not {base!r}: read_document it and revise that"
-        )
-    if doc.review is not None and doc.review.status == APPROVED:
-        return Refusal(f"{doc.path} is approved: it is not revised any more")
-    if (
-        author != doc.author
-        and doc.review is not None
-        and doc.review.status in (REQUESTED, REJECTED, REBUTTED)
-    ):
-        return Refusal(f"{doc.path} is under review: only its author revises it now")
+    refused = revisable(doc, base, author)
+    if refused is not None:
+        return refused
     if version_hash(text) == doc.version:
         return Refusal(f"{doc.path}: the revision is the same text")
     versions = (*doc.versions, Version(version_hash(text), author, now, thought))
     return replace(doc, content=text, versions=versions)
 
 
+def revisable(doc: Document, base: str, author: str) -> Refusal | None:
+    """Why `author` could not revise `doc` from `base` with any content; None if some content would do."""
+    if str(base or "").strip() != doc.version:
+        return Refusal(
+            f"{doc.path} is at version {doc.version}, not {base!r}: read_document it and revise that"
+        )
+    if doc.review is not None and doc.review.status == APPROVED:
+        return Refusal(f"{doc.path} is approved: it is not revised any more")
+    if author != doc.author and doc.review is not None and doc.review.status in OPEN:
+        return Refusal(f"{doc.path} is under review: only its author revises it now")
+    return None
+
+
 def request_review(doc: Document, author: str, reviewer: str | None) -> Document | Refusal:
-    """The author asks for a review; `reviewer` is whom the office names (never the author)."""
+    """The author asks for a review; `reviewer` is whom the office names (never the author): the
+    one reviewing it already, unless that one has left."""
     if author != doc.author:
         return Refusal(f"only its author asks for a review of {doc.path}")
     if reviewer is None or reviewer == author:
@@ -272,7 +287,7 @@ def request_review(doc: Document, author: str, reviewer: str | None) -> Document
         return Refusal(f"{doc.path} is {review.status} already")
     if review is None:
         return replace(doc, review=Review(reviewer))
-    return replace(doc, review=replace(review, status=REQUESTED, reviewer=review.reviewer))
+    return replace(doc, review=replace(review, status=REQUESTED, reviewer=reviewer))
 
 
 def version_at(doc: Document, at: datetime) -> str | None:

@@ -233,11 +233,9 @@ def _leaked(text: str, inner: str) -> bool:
     return shared / len(draft) >= THOUGHT_OVERLAP
 
 
-def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = ()) -> TextVerdict | None:
-    """None when the text may go out; else the first filter that refuses it.
-
-    `echoes` are more fixed texts the prompt showed (the engine's notes): repeating them is an echo.
-    """
+def debris(text: str) -> TextVerdict | None:
+    """The filters on the text alone: a template slot left unfilled, or no words, letter runs,
+    markup or JSON debris (what a tool's arguments are held to as well: `rules/labels.py`)."""
     prose = quoted_code(text)
     code_talk = talks_code(text, prose)
     prose = _CHECKBOX.sub(" ", prose)
@@ -246,8 +244,17 @@ def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = (
         if found:
             return TextVerdict(TextRule.PLACEHOLDER, f"placeholder {found.group(0)[:40]!r}")
     why = _degenerate(text, prose, code_talk)
-    if why:
-        return TextVerdict(TextRule.DEGENERATE, why)
+    return TextVerdict(TextRule.DEGENERATE, why) if why else None
+
+
+def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = ()) -> TextVerdict | None:
+    """None when the text may go out; else the first filter that refuses it.
+
+    `echoes` are more fixed texts the prompt showed (the engine's notes): repeating them is an echo.
+    """
+    verdict = debris(text)
+    if verdict is not None:
+        return verdict
     if inner_thoughts and _leaked(text, inner_thoughts):
         return TextVerdict(TextRule.LEAKED_THOUGHT, "the draft is the thought's own inner text")
     echo = _echo(text, echoes)

@@ -10,6 +10,7 @@ impression after a second rejection in a row, the piece's task), and the thinks 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -21,7 +22,7 @@ from ideaco.ids import dm_conversation_id
 from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import Action, RelationshipOp, TaskOp
-from ideaco.office.core.company import REPORTED
+from ideaco.office.core.company import REPORTED, Company
 from ideaco.office.core.state import Employee
 from ideaco.office.core.steps import Step, ToolStep
 from ideaco.office.decide.scratch import Scratch
@@ -108,11 +109,11 @@ def _call(
         return Refusal("you belong to no department, so you have no workspace")
     if tool == "sign_off":
         return _sign_off(office, scratch, emp, ctx, args, now, owing)
-    path = str(args.get("path") or "").strip().removeprefix(f"{department}/")
+    path = path_of(args, department)
+    if tool in MAKES and (refused := makeable(scratch.documents, scratch.company, emp, tool, args)):
+        return refused
     if tool == "write_document":
         task = str(args.get("task") or "").strip() or _delivering(emp, path)
-        if task is not None and task not in {t.id for t in emp.mind.pending_tasks}:
-            return Refusal(f"{task!r} is not one of your open tasks")
         doc = rules.write(
             scratch.documents, department, path, args.get("content"), emp.id, now, thought, task
         )
@@ -139,6 +140,36 @@ def _call(
         )
         _owe_read(scratch, new.review.reviewer, emp.id, new, note, owing)
     return _set(scratch, new, tool, lambda d: f"rebutted the review of {d.path}")
+
+
+MAKES = ("write_document", "revise_document")  # the calls whose content an agent's command makes
+
+
+def path_of(args: dict[str, Any], department: str) -> str:
+    """The path a document call names, inside its department's workspace."""
+    return str(args.get("path") or "").strip().removeprefix(f"{department}/")
+
+
+def makeable(
+    documents: Mapping[str, Document], company: Company, emp: Employee, tool: str, args: dict[str, Any]
+) -> Refusal | None:
+    """Why a write or revise call would be refused whatever its content (None: some content would
+    do): every check but the content's, so an agent's command runs only for a call that can
+    succeed (`engine/agent_work.py`), and the call itself is refused for the same reason."""
+    department = emp.department
+    if department is None or department not in company.departments:
+        return Refusal("you belong to no department, so you have no workspace")
+    path = path_of(args, department)
+    if tool == "write_document":
+        task = str(args.get("task") or "").strip() or _delivering(emp, path)
+        if task is not None and task not in {t.id for t in emp.mind.pending_tasks}:
+            return Refusal(f"{task!r} is not one of your open tasks")
+        checked = rules.writable(dict(documents), department, path)
+        return checked if isinstance(checked, Refusal) else None
+    doc = documents.get(f"{department}/{path}")
+    if doc is None:
+        return Refusal(f"no document {path!r} in your department's workspace")
+    return rules.revisable(doc, str(args.get("base") or ""), emp.id)
 
 
 def _delivering(emp: Employee, path: str) -> str | None:
@@ -205,7 +236,9 @@ def _request(scratch: Scratch, doc: Document, emp: Employee, owing: Owing) -> st
     piece = f"review {doc.path} {task}"  # a member whose skills fit it ("code-review") is named
     skilled = [m for m in staff if skills.fits(skills.names_of(scratch.employees[m].persona), piece)]
     lead = lead_of(scratch, doc.department)
-    reviewer = doc.review.reviewer if doc.review else rules.reviewer_for(emp.id, lead, staff, skilled)
+    reviewer = doc.review.reviewer if doc.review else None
+    if reviewer not in staff:  # none yet, or one who has left: whom a first request would name
+        reviewer = rules.reviewer_for(emp.id, lead, staff, skilled)
     new = rules.request_review(doc, emp.id, reviewer)
     if isinstance(new, Refusal) or new.review is None:
         return new

@@ -9,7 +9,7 @@ leaves owed. What it changed is read off the scratch as steps; the office applie
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -17,7 +17,8 @@ from pydantic import ValidationError
 
 from ideaco.bounds import check_new_id
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, resolve_id, slug
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_conversation_id, resolve_id, slug
+from ideaco.lookalike import look_alike
 from ideaco.mind import stamina, tasks
 from ideaco.mind.mind import Mind
 from ideaco.mind.thought import TOOL_ARGS
@@ -33,6 +34,10 @@ from ideaco.mind.thought.model import (
 from ideaco.office.core.company import Company, Department, Team
 from ideaco.office.core.conversation import ConversationKind
 from ideaco.office.core.state import ConversationState, Employee
+from ideaco.office.perceive.document_tools import READ_MARK
+from ideaco.office.rules import documents as docrules
+from ideaco.office.rules import labels
+from ideaco.office.rules.documents import Document
 from ideaco.office.rules.toolcaps import SUMMARY_NOTE
 from ideaco.persona import ARCHETYPES, PERSONAS_DIR, load_archetype, load_persona_file
 
@@ -59,6 +64,7 @@ class Org(Protocol):
 
     employees: dict[str, Employee]
     conversations: dict[str, ConversationState]
+    documents: dict[str, Document]
 
     @property
     def company(self) -> Company: ...
@@ -76,6 +82,8 @@ class Org(Protocol):
     def next_task_id(self) -> str: ...
 
     def stamina_event(self, employee_id: str, event: str) -> None: ...
+
+    def set_document(self, document: Document, tool: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -110,12 +118,26 @@ def run_tool(org: Org, tool: str, args: dict[str, Any], ctx: ToolContext) -> Too
         where = ".".join(str(p) for p in err["loc"]) or "args"
         cause = (err.get("ctx") or {}).get("error")  # our own check's words, without pydantic's prefix
         return ToolResult(False, f"{tool}: {where}: {cause if isinstance(cause, ValueError) else err['msg']}")
+    for name, kind in _LABELS.get(tool, {}).items():  # what people read of it: no debris (issue 29)
+        text = getattr(parsed, name)
+        if text and (why := labels.label_problem(kind, text)):
+            return ToolResult(False, f"{tool}: {name}: {why}")
     handler: Callable[[Org, Any, ToolContext, list[tuple[str, Owed]]], str] = _HANDLERS[tool]
     owed: list[tuple[str, Owed]] = []
     try:
         return ToolResult(True, f"{tool}: {handler(org, parsed, ctx, owed)}", owed)
     except Refusal as exc:
         return ToolResult(False, f"{tool}: refused: {exc}")
+
+
+# What people read of each tool's arguments (in prompts, /who, the viewer), held to rules/labels.py.
+_LABELS: dict[str, dict[str, labels.Label]] = {
+    "create_department": {"name": labels.Label.NAME, "mission": labels.Label.MISSION},
+    "hire_employee": {"role": labels.Label.ROLE},
+    "create_room": {"name": labels.Label.NAME},
+    "create_team": {"name": labels.Label.NAME},
+    "assign_requirement": {"description": labels.Label.TITLE},
+}
 
 
 # ---------------------------------------------------------------------------- lookups
@@ -146,12 +168,25 @@ def _department(company: Company, ref: str) -> Department:
     return found
 
 
-def _team(company: Company, ref: str) -> tuple[Department, Team] | None:
-    """The team with this id (or name), and its department."""
+def _team(company: Company, ref: str, *, by_name: bool = True) -> tuple[Department, Team] | None:
+    """The team with this id (or, `by_name`, name), and its department."""
     for dept in company.departments.values():
         for team in dept.teams:
-            if ref in (team.id, slug(team.name)) or ref.lower() == team.name.lower():
+            if ref == team.id or by_name and (ref == slug(team.name) or ref.lower() == team.name.lower()):
                 return dept, team
+    return None
+
+
+def _reads_as(org: Org, name: str) -> str | None:
+    """Whom or what a new team's name would be taken for: a department or a person, by id or name
+    (work handed to "Engineering" or "Alice" must reach that department or that person)."""
+    key, folded = slug(name), name.strip().casefold()
+    for dept in org.company.departments.values():
+        if key in (dept.id, slug(dept.name)) or folded == dept.name.casefold():
+            return f"department {dept.id} ({dept.name})"
+    for emp in org.employees.values():
+        if not emp.dismissed and (key == emp.id or folded == emp.name.strip().casefold()):
+            return f"{emp.name} ({emp.id})"
     return None
 
 
@@ -202,6 +237,10 @@ def _hire_employee(org: Org, a: HireEmployee, ctx: ToolContext, owed: list) -> s
         raise Refusal(f"{existing.name} ({emp_id}) already works here")
     if any(e.name.lower() == a.name.lower() and not e.dismissed for e in org.employees.values()):
         raise Refusal(f"someone named {a.name} already works here")
+    if alike := next(
+        (e for e in org.employees.values() if not e.dismissed and look_alike(e.name, a.name)), None
+    ):
+        raise Refusal(f"{a.name!r} looks like {alike.name} ({alike.id}), who works here already")
     rehired = existing is not None
     if not rehired:
         _new_id(org, emp_id, "the employee")
@@ -270,7 +309,12 @@ def _create_room(org: Org, a: CreateRoom, ctx: ToolContext, owed: list) -> str:
 def _create_team(org: Org, a: CreateTeam, ctx: ToolContext, owed: list) -> str:
     """A team inside a department, with its own work room (the team's id)."""
     dept = _department(org.company, a.department)
-    team_id = _new_id(org, slug(a.id or a.name), "the team")
+    team_id = slug(a.id or a.name)
+    if not team_id:
+        raise Refusal("the team needs a name made of letters or digits")
+    if (other := _reads_as(org, a.name)) is not None:
+        raise Refusal(f"a team named {a.name!r} would be taken for {other}: name it another way")
+    _new_id(org, team_id, "the team")
     members = list(dict.fromkeys(_employee(org, m).id for m in a.members))
     if outside := [m for m in members if m not in dept.members]:
         raise Refusal(f"{', '.join(outside)} not in {dept.id} (a team's members are its department's)")
@@ -280,16 +324,33 @@ def _create_team(org: Org, a: CreateTeam, ctx: ToolContext, owed: list) -> str:
     return f"team {team_id} ({a.name}) in {dept.id} with {', '.join(members)}, its work room {team_id}"
 
 
-def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: list) -> str:
-    team = _team(org.company, a.to)  # a team: its lead takes it, its members share the room
+def _recipient(org: Org, ref: str) -> tuple[Department, Team | None] | Employee:
+    """Whom a requirement goes to: a department, a team (its lead takes it) or an employee; ids
+    before names, so that no name can take work meant for another's id."""
+    company = org.company
+    if ref in company.departments:
+        return company.departments[ref], None
+    if (team := _team(company, ref, by_name=False)) is not None:
+        return team
+    if ref in org.employees and not org.employees[ref].dismissed:
+        return org.employees[ref]
     try:
-        dept: Department | None = team[0] if team else _department(org.company, a.to)
+        return _department(company, ref), None
     except Refusal:
-        dept = None
+        pass
+    if (team := _team(company, ref)) is not None:
+        return team
+    return _employee(org, ref)
+
+
+def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: list) -> str:
+    found = _recipient(org, a.to)
+    dept, team = (None, None) if isinstance(found, Employee) else found
     if dept is not None:
-        lead, members = (team[1].lead, team[1].members) if team else (dept.lead, dept.members)
+        lead, members = (team.lead, team.members) if team else (dept.lead, dept.members)
         if not lead:
-            raise Refusal(f"department {dept.id} has nobody yet: hire someone first")
+            whose = f"team {team.id}" if team else f"department {dept.id}"
+            raise Refusal(f"{whose} has nobody yet: hire someone first")
         _has_room(org.employees[lead])
         owner = org.employee(lead)
         company = org.edit_company()
@@ -312,7 +373,8 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         )
         place, who = room_id, f"{dept.id}'s lead {owner.name} ({owner.id}), in the new work room {room_id}"
     else:
-        owner = org.employee(_has_room(_employee(org, a.to)).id)
+        assert isinstance(found, Employee)
+        owner = org.employee(_has_room(found).id)
         place, who = boss_conversation_id(owner.id), f"{owner.name} ({owner.id})"
         note = f"The boss assigned you a requirement: '{a.description}'. Plan it and report back in your boss chat."
     task = tasks.Task(
@@ -360,12 +422,41 @@ def _dismiss_employee(org: Org, a: DismissEmployee, ctx: ToolContext, owed: list
         if conv.kind in (ConversationKind.WORK, ConversationKind.CASUAL) and emp.id in conv.members:
             org.conversation(conv.id).members.remove(emp.id)
     for dept in org.edit_company().departments.values():
-        if emp.id in dept.members:
-            dept.members.remove(emp.id)
-            if dept.lead == emp.id:
-                dept.lead = dept.members[0] if dept.members else None
+        for group in (dept, *dept.teams):  # the next member leads a department or a team it led
+            if emp.id in group.members:
+                group.members.remove(emp.id)
+                if group.lead == emp.id:
+                    group.lead = group.members[0] if group.members else None
     org.employee(emp.id).dismissed = True  # the office clears the desk when it applies this
-    return f"{emp.name} ({emp.id}) has left the company; their memory is kept should they be rehired"
+    handed = _hand_reviews_on(org, emp.id, owed)
+    said = f"; {', '.join(handed)}" if handed else ""
+    return f"{emp.name} ({emp.id}) has left the company; their memory is kept should they be rehired{said}"
+
+
+def _hand_reviews_on(org: Org, gone: str, owed: list[tuple[str, Owed]]) -> list[str]:
+    """The open reviews `gone` was to give, each handed to whom a new request would go now (the
+    department's next member), who is owed a think to read it; what was said, per document."""
+    said = []
+    for doc in list(org.documents.values()):
+        review = doc.review
+        if review is None or review.reviewer != gone or review.status not in docrules.OPEN:
+            continue
+        dept = org.company.departments.get(doc.department)
+        staff = [m for m in (dept.members if dept else ()) if not org.employees[m].dismissed]
+        reviewer = docrules.reviewer_for(doc.author, dept.lead if dept else None, staff)
+        if reviewer is None:
+            said.append(f"nobody is left to review {doc.path}")
+            continue
+        org.set_document(replace(doc, review=replace(review, reviewer=reviewer)), "request_review")
+        if review.status != docrules.REJECTED:  # waiting for a verdict: the new reviewer reads it now
+            note = (
+                f"{org.employees[gone].name} has left; you review {doc.path} (version {doc.version}) in their "
+                "place. Judge it with review {path, verdict: approve|reject, notes}."
+            )
+            org.employee(reviewer).mind.notes.append(READ_MARK + doc.key)
+            owed.append((reviewer, Owed(dm_conversation_id(reviewer, doc.author), Trigger.SYSTEM, note)))
+        said.append(f"{org.employees[reviewer].name} reviews {doc.path} now")
+    return said
 
 
 def _summarize(org: Org, a: Summarize, ctx: ToolContext, owed: list) -> str:
