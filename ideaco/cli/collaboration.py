@@ -10,25 +10,9 @@ from rich.text import Text
 
 from ideaco.cli.display import safe_text
 from ideaco.metrics import SUMMARY
+from ideaco.metrics.units import value_text
 
 MAX_BOSS_ROWS = 30
-
-
-def value_text(key: str, value: Any) -> str:
-    """A metric's value as a table shows it: rates in %, seconds as a duration, counts as they are."""
-    if value is None:
-        return "-"
-    if (
-        key.endswith("_rate")
-        or key.startswith("silence_")
-        or key in ("speak_rate", "echo", "talk_reciprocity")
-    ):
-        return f"{100 * value:.1f}%"
-    if key.endswith("_s"):
-        return f"{value:,.1f} s"
-    if isinstance(value, float):
-        return f"{value:,.2f}"
-    return f"{value:,}"
 
 
 def collaboration_table(section: dict[str, Any]) -> Table:
