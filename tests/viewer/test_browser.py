@@ -33,6 +33,12 @@ def _reload(page: Any) -> None:
     assert page.execute_script("return document.body.dataset.ready") == "1"
 
 
+def _open_tab(page: Any, name: str) -> None:
+    """The page as it opens, then one of its tabs."""
+    _reload(page)
+    page.find_element("css selector", f"#tabs [data-tab='{name}']").click()
+
+
 def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -149,8 +155,7 @@ def test_the_page_makes_no_network_request(page):
 
 
 def test_the_people_tab_draws_the_graph_and_the_curves(page):
-    _reload(page)
-    page.find_element("css selector", "#tabs [data-tab='people']").click()
+    _open_tab(page, "people")
     counts = page.execute_script(
         "return ['#talk svg path.edge', '#stamina svg polyline', '#affinity svg polyline']"
         ".map(s => document.querySelectorAll(s).length)"
@@ -378,8 +383,7 @@ TOLD_APART = 30  # CIE76 distance: about the gap between two named colours, far 
 
 
 def test_people_s_colours_are_told_apart_and_the_same_everywhere(page):
-    _reload(page)
-    page.find_element("css selector", "#tabs [data-tab='people']").click()
+    _open_tab(page, "people")
     shown = page.execute_script(
         "var out = {};"
         "document.querySelectorAll('#talk .node').forEach(g => {"
@@ -422,8 +426,7 @@ def _texts(page: Any, holder: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("chart", ["#stamina", "#affinity", "#talk"])
 def test_chart_labels_are_clear_of_each_other_with_times_along_the_axis(page, chart, screens):
-    _reload(page)
-    page.find_element("css selector", "#tabs [data-tab='people']").click()
+    _open_tab(page, "people")
     seen = _texts(page, chart)
     svg_box, texts = seen["svg"], seen["texts"]
     for text, *box in texts:  # inside the drawing
@@ -446,8 +449,7 @@ def test_metrics_read_as_the_report_prints_them(page, run_dir, screens):
     report = ideaco("report", run_dir, "--json", "--no-plots")
     assert report.exit_code == 0, report.output
     summary = json.loads(report.stdout)["collaboration"]["summary"]
-    _reload(page)
-    page.find_element("css selector", "#tabs [data-tab='metrics']").click()
+    _open_tab(page, "metrics")
     tables = page.execute_script(
         "return Array.from(document.querySelectorAll('#summary table')).map(t =>"
         " Array.from(t.querySelectorAll('tr')).slice(1).map(r => Array.from(r.cells).map(c => c.textContent)))"
