@@ -10,25 +10,9 @@ from rich.text import Text
 
 from ideaco.cli.display import safe_text
 from ideaco.metrics import SUMMARY
+from ideaco.metrics.units import value_text
 
 MAX_BOSS_ROWS = 30
-
-
-def value_text(key: str, value: Any) -> str:
-    """A metric's value as a table shows it: rates in %, seconds as a duration, counts as they are."""
-    if value is None:
-        return "-"
-    if (
-        key.endswith("_rate")
-        or key.startswith("silence_")
-        or key in ("speak_rate", "echo", "talk_reciprocity")
-    ):
-        return f"{100 * value:.1f}%"
-    if key.endswith("_s"):
-        return f"{value:,.1f} s"
-    if isinstance(value, float):
-        return f"{value:,.2f}"
-    return f"{value:,}"
 
 
 def collaboration_table(section: dict[str, Any]) -> Table:
@@ -41,9 +25,20 @@ def collaboration_table(section: dict[str, Any]) -> Table:
     return table
 
 
+def _addressees(row: dict[str, Any], names: dict[str, str]) -> Text:
+    """Each employee the line spoke to in person, and whether they answered it before the next one."""
+    out = Text()
+    for n, who in enumerate(row.get("addressees") or ()):
+        yes = who in row["answered_by_addressee"]
+        out.append(", " if n else "")
+        out.append(f"{safe_text(names.get(who, who))} ")
+        out.append("yes" if yes else "no", style=None if yes else "yellow")
+    return out if out else Text("-")
+
+
 def boss_table(section: dict[str, Any], names: dict[str, str]) -> Table:
-    table = Table(title="The boss's lines: who replied first, how soon")
-    for column in ("at", "where", "kind", "replied by", "after"):
+    table = Table(title="The boss's lines: who replied first, how soon; did the addressee answer")
+    for column in ("at", "where", "kind", "replied by", "after", "addressee answered"):
         table.add_column(column, justify="right" if column == "after" else "left")
     lines = section["boss"]["lines"]
     for row in lines[:MAX_BOSS_ROWS]:
@@ -54,7 +49,13 @@ def boss_table(section: dict[str, Any], names: dict[str, str]) -> Table:
             row["kind"],
             Text(safe_text(names.get(who, who))) if who else Text("nobody", style="yellow"),
             value_text("latency_s", row["latency_s"]),
+            _addressees(row, names),
         )
+    caption = [
+        "addressee answered: each employee the line @-mentions, or the other side of its 1-on-1, "
+        "and whether they answered it (there or in their 1-on-1) before the boss's next line to them"
+    ]
     if len(lines) > MAX_BOSS_ROWS:
-        table.caption = f"… and {len(lines) - MAX_BOSS_ROWS} more (all of them with --json)"
+        caption.insert(0, f"… and {len(lines) - MAX_BOSS_ROWS} more (all of them with --json)")
+    table.caption = "\n".join(caption)
     return table

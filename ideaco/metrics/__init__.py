@@ -1,6 +1,7 @@
 """Collaboration metrics of a run, read from its logs and never re-simulated (docs/evaluation.md).
 
-`evaluate(run)` returns the report's `collaboration` section: boss lines replied to, tasks and what
+`evaluate(run)` returns the report's `collaboration` section: boss lines replied to (and answered
+by the employee they address), tasks and what
 a resolved one cost, repetition and echo, silences by gate, words per message, mention latency,
 who talks to whom, persona spread, mood and affinity over time, and `summary`: one number per
 metric (what a sweep compares across variants, `SUMMARY` lists them).
@@ -49,6 +50,7 @@ SUMMARY = (
     Metric("silence_filtered", "drafts filtered (echo, placeholder, degenerate)"),
     Metric("silence_chose_silence", "chose silence"),
     Metric("boss_answered_rate", "boss lines replied to", "higher"),
+    Metric("boss_addressee_rate", "boss lines answered by the addressee", "higher"),
     Metric("boss_answer_latency_s", "boss reply latency, median", "lower"),
     Metric("mention_answered_rate", "mentions replied to", "higher"),
     Metric("mention_latency_s", "mention latency, median", "lower"),
@@ -90,7 +92,7 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
     calls, tokens = usage["calls"], usage["tokens"]
     agent_messages = sum(n for who, n in messages_by.items() if who in agents)
 
-    boss = responses.boss_lines(messages, agents)
+    boss = responses.boss_lines(messages, agents, {e.id: e.name for e in run.employees})
     mentions = responses.mention_latency(messages, agents)
     words = text.repetition(messages, agents)
     edges = social.talk_edges(messages, agents | {BOSS})
@@ -114,6 +116,7 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         "speak_rate": round(sum(spoke_by.values()) / len(run.thoughts), 4) if run.thoughts else None,
         **{f"silence_{g}": silences["rates"].get(g, 0.0) for g in SILENCE_GATES},
         "boss_answered_rate": boss["answered_rate"],
+        "boss_addressee_rate": boss["addressee_rate"],
         "boss_answer_latency_s": boss["latency"]["median_s"],
         "mention_answered_rate": mentions["answered_rate"],
         "mention_latency_s": mentions["latency"]["median_s"],

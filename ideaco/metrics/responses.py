@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ideaco.ids import BOSS, boss_conversation_id
+from ideaco.ids import BOSS, boss_chat_owner, boss_conversation_id
+from ideaco.office.rules.mentions import parse_mentions
 
 
 def _dt(text: str) -> datetime:
@@ -32,13 +33,53 @@ def latency_summary(values: Sequence[float]) -> dict[str, Any]:
     }
 
 
-def boss_lines(messages: Sequence[dict[str, Any]], agents: set[str]) -> dict[str, Any]:
+def addressees(line: dict[str, Any], agents: set[str], people: Mapping[str, str]) -> list[str]:
+    """The employees a boss line speaks to in person: those it @-mentions (`@all` is everyone),
+    and the other side of the boss's 1-on-1 it is written in. A room line that names nobody
+    addresses no one in particular (its `mentions` are then the whole room, spec 2.1)."""
+    mentions = [str(e) for e in line.get("mentions") or ()]
+    named = parse_mentions(str(line.get("text") or ""), people, mentions, sender=BOSS)
+    found = dict.fromkeys(mentions if named else ())
+    owner = boss_chat_owner(str(line.get("conversation") or ""))
+    if owner is not None:
+        found.setdefault(owner)
+    return [e for e in found if e in agents]
+
+
+def answered_by_addressee(
+    messages: Sequence[dict[str, Any]], agents: set[str], people: Mapping[str, str]
+) -> dict[int, dict[str, bool]]:
+    """Boss line index -> {addressee: answered}: a message of that employee, in the line's
+    conversation or its own 1-on-1 with the boss, before the boss's next line to it."""
+    out: dict[int, dict[str, bool]] = {}
+    waiting: dict[str, int] = {}  # employee -> the boss line it owes an answer to
+    for i, m in enumerate(messages):
+        sender = m["sender"]
+        if sender == BOSS:
+            out[i] = {}
+            for e in addressees(m, agents, people):
+                waiting[e] = i  # the boss's next line to it: the one before goes unanswered
+                out[i][e] = False
+        elif sender in waiting:
+            line = messages[waiting[sender]]
+            if m["conversation"] in (line["conversation"], boss_conversation_id(sender)):
+                out[waiting.pop(sender)][sender] = True
+    return out
+
+
+def boss_lines(
+    messages: Sequence[dict[str, Any]], agents: set[str], people: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """Each boss line: a question (it has a '?') or a request, who replied first (a reply, whatever it says), and how soon.
 
-    A line is answered by the first message, after it, of an employee it addresses (its
+    A line is replied to by the first message, after it, of an employee it addresses (its
     `mentions`: the @-mentioned, or everyone in the conversation when it names nobody), written
     in its conversation or in that employee's 1-on-1 with the boss (where a report comes).
+    Stricter, `addressees` / `answered_by_addressee`: did each employee the line speaks to in
+    person answer before the boss's next line to it. `people` maps ids to names (for @Name).
     """
+    people = people if people is not None else {a: a for a in agents}
+    in_person = answered_by_addressee(messages, agents, people)
     rows = []
     for i, b in enumerate(messages):
         if b["sender"] != BOSS:
@@ -64,9 +105,13 @@ def boss_lines(messages: Sequence[dict[str, Any]], agents: set[str]) -> dict[str
                 "addressed": addressed,
                 "answered_by": answer["sender"] if answer else None,
                 "latency_s": round((_dt(answer["at"]) - at).total_seconds(), 3) if answer else None,
+                "addressees": list(in_person[i]),
+                "answered_by_addressee": [e for e, yes in in_person[i].items() if yes],
             }
         )
     answered = [r for r in rows if r["answered_by"] is not None]
+    asked = sum(len(r["addressees"]) for r in rows)
+    kept = sum(len(r["answered_by_addressee"]) for r in rows)
     return {
         "lines": rows,
         "questions": sum(r["kind"] == "question" for r in rows),
@@ -75,6 +120,9 @@ def boss_lines(messages: Sequence[dict[str, Any]], agents: set[str]) -> dict[str
         "answered_rate": round(len(answered) / len(rows), 4) if rows else None,
         "latency": latency_summary([r["latency_s"] for r in answered]),
         "answered_by": dict(Counter(r["answered_by"] for r in answered).most_common()),
+        "addressed": asked,
+        "answered_by_addressee": kept,
+        "addressee_rate": round(kept / asked, 4) if asked else None,
     }
 
 

@@ -10,8 +10,8 @@ from typing import Any
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ideaco.metrics.units import is_percent
 from ideaco.plots import label
-from ideaco.sweep.table import is_percent
 
 KEYS = (
     "calls",

@@ -10,13 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ideaco.metrics import SUMMARY
+from ideaco.metrics.units import is_percent
 from ideaco.sweep.stats import interval
-
-PERCENT = ("speak_rate", "echo", "talk_reciprocity")
-
-
-def is_percent(key: str) -> bool:
-    return key.endswith("_rate") or key.startswith("silence_") or key in PERCENT
 
 
 def comparison(

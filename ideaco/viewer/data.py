@@ -15,9 +15,10 @@ from typing import Any
 
 from ideaco.analysis import History, history
 from ideaco.ids import BOSS, SYSTEM, boss_chat_owner, dm_members
-from ideaco.metrics import SUMMARY, evaluate
+from ideaco.metrics import evaluate
 from ideaco.store.runlog import RunLog
 from ideaco.viewer.documents import documents
+from ideaco.viewer.summary import metric_rows, silence_rows, summary_rows
 
 KIND_ORDER = {"work": 0, "casual": 1, "boss": 2, "dm": 3}
 _THOUGHT_OF = re.compile(r"^(.+)-\d+$")  # a posted message's id: <thought id>-<n>
@@ -155,19 +156,6 @@ def _affinity(trajectories: dict[str, Any], start: datetime) -> dict[str, dict[s
     return out
 
 
-def _metrics(collab: dict[str, Any]) -> list[dict[str, Any]]:
-    return [
-        {
-            "key": m.key,
-            "label": m.label,
-            "value": collab["summary"].get(m.key),
-            "better": m.better,
-            "kind": m.kind,
-        }
-        for m in SUMMARY
-    ]
-
-
 def gather(run: RunLog) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The page's data: (the timeline, people, charts and metrics; the full thought records)."""
     start, end = run.start, run.end
@@ -208,12 +196,17 @@ def gather(run: RunLog) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         "messages": messages,
         "thoughts": thoughts,
         "summary": run.summary,
-        "metrics": _metrics(collab),
+        "summary_rows": summary_rows(run.summary),
+        "metrics": metric_rows(collab),
         "silences": collab["silences"],
+        "silence_rows": silence_rows(collab["silences"]),
         "boss": {
             "lines": len(collab["boss"]["lines"]),
             "answered": collab["boss"]["answered"],
             "answered_rate": collab["boss"]["answered_rate"],
+            "addressed": collab["boss"]["addressed"],
+            "answered_by_addressee": collab["boss"]["answered_by_addressee"],
+            "addressee_rate": collab["boss"]["addressee_rate"],
         },
         "talk": collab["talk"]["edges"],
         "stamina": _stamina(hist, start),

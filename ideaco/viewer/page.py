@@ -1,4 +1,4 @@
-"""The viewer's one HTML file: the Jinja2 page, its script and style inline, the run's data as JSON.
+"""The viewer's one HTML file: the Jinja2 page, its scripts and style inline, the run's data as JSON.
 
 Agent text never becomes markup: the data travels in `<script type="application/json">` blocks
 with `<`, `>`, `&` and the two JavaScript line separators written as `\\u` escapes (so no text can
@@ -19,6 +19,8 @@ from jinja2 import Environment, StrictUndefined
 
 from ideaco import __version__ as VERSION
 
+# The page's scripts, in the order they run: shared helpers, the People tab, the tables, the timeline.
+SCRIPTS = ("static/common.js", "static/charts.js", "static/tables.js", "static/view.js")
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
@@ -40,15 +42,15 @@ def _sha256(text: str) -> str:
 
 def render(data: dict[str, Any], records: list[dict[str, Any]]) -> str:
     """The page for a run's gathered data and its full thought records."""
-    script, style = _asset("static/view.js"), _asset("static/view.css")
-    if "</script" in script.lower() or "</style" in style.lower():  # would end its block early
+    scripts, style = [_asset(name) for name in SCRIPTS], _asset("static/view.css")
+    if any("</script" in text.lower() for text in scripts) or "</style" in style.lower():
         raise ValueError("the viewer's static files must not contain a closing script or style tag")
     env = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
     template = env.from_string(_asset("templates/view.html.j2"))
-    # The script and style are inserted verbatim, so that their hashes are the CSP's.
+    # The scripts and style are inserted verbatim, so that their hashes are the CSP's.
     csp = (
         "default-src 'none'; "
-        f"script-src '{_sha256(script)}'; "
+        "script-src " + " ".join(f"'{_sha256(text)}'" for text in scripts) + "; "
         f"style-src '{_sha256(style)}'; "
         "img-src data:; base-uri 'none'; form-action 'none'"
     )
@@ -58,7 +60,7 @@ def render(data: dict[str, Any], records: list[dict[str, Any]]) -> str:
         title=f"ideaco: {title}",
         csp=csp,
         version=VERSION,
-        script=script,
+        scripts=scripts,
         style=style,
         data=embed_json(data),
         records=embed_json(records),

@@ -37,6 +37,7 @@ EXPECTED = {
     "silence_filtered": 0.0,
     "silence_chose_silence": 0.2756,
     "boss_answered_rate": 1.0,
+    "boss_addressee_rate": 0.9,  # Ben, told "@Ben stop" at 09:40, says nothing until "@Ben continue"
     "boss_answer_latency_s": 37.755,
     "mention_answered_rate": 0.9677,
     "mention_latency_s": 26.697,
@@ -150,6 +151,8 @@ def test_the_human_report_shows_the_collaboration_tables(office_run: Path) -> No
     assert result.exit_code == 0, result.output
     assert "Collaboration (docs/evaluation.md)" in result.stdout
     assert "boss lines replied to" in result.stdout and "100.0%" in result.stdout
+    assert "boss lines answered by the addressee" in result.stdout and "90.0%" in result.stdout
+    assert "Ben no" in result.stdout  # the line Ben was held by: replied to later, not answered
     assert "The boss's lines: who replied first, how soon" in result.stdout
 
 

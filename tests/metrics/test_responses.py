@@ -68,3 +68,92 @@ def test_latency_summary() -> None:
         "median_s": 2.5,
         "p90_s": 10.0,
     }
+
+
+# Answered by the addressee (issue 29, item 4): the employee a boss line speaks to in person answers
+# it, in the line's room or its own 1-on-1 with the boss, before the boss's next line to it.
+
+
+def in_person(messages: list[dict]) -> list[tuple[list[str], list[str]]]:
+    """(addressees, those of them who answered) of each boss line."""
+    lines = boss_lines(messages, AGENTS)["lines"]
+    return [(r["addressees"], r["answered_by_addressee"]) for r in lines]
+
+
+def test_the_addressee_answering_answers_the_line() -> None:
+    messages = [msg("boss", 0, "@Ben status?", mentions=["ben"]), msg("ben", 30)]
+    out = boss_lines(messages, AGENTS)
+    assert in_person(messages) == [(["ben"], ["ben"])]
+    assert (out["addressed"], out["answered_by_addressee"], out["addressee_rate"]) == (1, 1, 1.0)
+
+
+def test_someone_else_answering_is_a_reply_but_not_the_addressee_s_answer() -> None:
+    messages = [
+        msg("boss", 0, "@Ben status?", mentions=["ben"]),
+        msg("ana", 30, "@Ben is out", mentions=["ben"]),
+    ]
+    out = boss_lines(messages, AGENTS)
+    assert in_person(messages) == [(["ben"], [])]
+    assert out["addressee_rate"] == 0.0
+
+
+def test_an_answer_after_the_boss_s_next_line_to_them_answers_only_that_line() -> None:
+    messages = [
+        msg("boss", 0, "@Ben status?", mentions=["ben"]),
+        msg("boss", 60, "@Ben hello??", mentions=["ben"]),
+        msg("ben", 90),
+    ]
+    out = boss_lines(messages, AGENTS)
+    assert in_person(messages) == [(["ben"], []), (["ben"], ["ben"])]
+    assert out["answered_rate"] == 1.0  # both replied to: any later message of Ben's there counts
+    assert out["addressee_rate"] == 0.5
+    # The next line to someone else, or a line to nobody in particular, leaves Ben's line open.
+    messages = [
+        msg("boss", 0, "@Ben status?", mentions=["ben"]),
+        msg("boss", 30, "@Ana and you?", mentions=["ana"]),
+        msg("boss", 40, "Lunch at noon.", mentions=["ana", "ben", "cyd"]),
+        msg("ben", 90),
+    ]
+    assert in_person(messages) == [(["ben"], ["ben"]), (["ana"], []), ([], [])]
+
+
+def test_an_answer_elsewhere_does_not_count_but_one_in_the_boss_chat_does() -> None:
+    line = msg("boss", 0, "@Ben status?", mentions=["ben"])
+    assert in_person([line, msg("ben", 30, conv="dm:ana:ben")]) == [(["ben"], [])]
+    assert in_person([line, msg("ben", 30, conv="boss:ben")]) == [(["ben"], ["ben"])]
+
+
+def test_a_line_to_two_people_is_two_answers_owed() -> None:
+    messages = [
+        msg("boss", 0, "@Ana @Cyd who takes it?", mentions=["ana", "cyd"]),
+        msg("cyd", 20, "Me."),
+        msg("ben", 25, "Me too."),  # not asked
+    ]
+    out = boss_lines(messages, AGENTS)
+    assert in_person(messages) == [(["ana", "cyd"], ["cyd"])]
+    assert (out["addressed"], out["answered_by_addressee"], out["addressee_rate"]) == (2, 1, 0.5)
+    everyone = [msg("boss", 0, "@all who takes it?", mentions=["ana", "ben", "cyd"]), msg("ben", 9)]
+    assert in_person(everyone) == [(["ana", "ben", "cyd"], ["ben"])]
+
+
+def test_a_boss_line_in_a_1_on_1_addresses_its_other_side() -> None:
+    messages = [
+        msg("boss", 0, "Write the release notes.", conv="boss:ana", mentions=["ana"]),
+        msg("ana", 50, "On it.", conv="boss:ana"),
+        msg("boss", 60, "And the changelog.", conv="boss:cyd", mentions=["cyd"]),
+        msg("cyd", 70, "Sure.", conv="room"),  # not where it was asked, nor her boss chat
+    ]
+    assert in_person(messages) == [(["ana"], ["ana"]), (["cyd"], [])]
+
+
+def test_a_room_line_naming_nobody_addresses_no_one_in_particular() -> None:
+    messages = [msg("boss", 0, "Who can look at this?", mentions=["ana", "ben", "cyd"]), msg("ana", 5)]
+    out = boss_lines(messages, AGENTS)
+    assert in_person(messages) == [([], [])]
+    assert out["answered_rate"] == 1.0 and out["addressee_rate"] is None
+
+
+def test_a_mention_by_full_name_names_the_addressee() -> None:
+    messages = [msg("boss", 0, "@Benedict status?", mentions=["ben"]), msg("ben", 5)]
+    out = boss_lines(messages, AGENTS, {"ana": "Ana", "ben": "Benedict", "cyd": "Cyd"})
+    assert out["lines"][0]["answered_by_addressee"] == ["ben"]

@@ -67,7 +67,9 @@ def test_a_sweep_runs_every_variant_and_seed_and_compares_them(fake, scenario, t
     assert [v["name"] for v in data["variants"]] == ["gates-on", "gates-off"]
     assert list(data["metrics"]) == [m.key for m in SUMMARY]
     assert all(stats["n"] == 2 for stats in data["metrics"]["calls"]["by_variant"].values())
-    assert "| metric | gates=on (n=2) | gates=off (n=2) |" in (out / "comparison.md").read_text()
+    table = (out / "comparison.md").read_text()
+    assert "| metric | gates=on (n=2) | gates=off (n=2) |" in table
+    assert "| boss lines replied to ↑ |" in table and "| boss lines answered by the addressee ↑ |" in table
     assert (out / "comparison.png").read_bytes()[:4] == b"\x89PNG"
     # Each run is an ordinary run directory: report and inspect read it, --resume could continue it.
     run = out / "runs" / "gates-off-s2"

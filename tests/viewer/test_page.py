@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from ideaco.metrics import SUMMARY, evaluate
+from ideaco.metrics.units import value_text
 from ideaco.shipped import shipped_scenarios
 from ideaco.store.runlog import RunLog
 from ideaco.viewer import embed_json, gather, render
@@ -106,3 +108,21 @@ def test_the_page_carries_the_teams(tmp_path):
     data, records = gather(run)
     assert data["teams"] == [{"department": "eng", "id": "web", "name": "Web <team>", "members": ["alice"]}]
     assert "Web <team>" not in render(data, records)  # escaped in the data, shown with textContent
+
+
+def test_the_metrics_tab_is_formatted_as_the_report_formats_it(run_dir):
+    """Issue 29, item 6: the page gets each value as `ideaco report` prints it (one formatting,
+    `metrics.units.value_text`), with its unit: rates in %, seconds in s, counts with separators."""
+    run = RunLog.open(run_dir)
+    data, _ = gather(run)
+    summary = evaluate(run)["summary"]
+    assert [(m["key"], m["text"]) for m in data["metrics"]] == [
+        (m.key, value_text(m.key, summary[m.key])) for m in SUMMARY
+    ]
+    texts = {m["key"]: m["text"] for m in data["metrics"]}
+    assert texts["speak_rate"].endswith("%") and texts["calls"].isdigit()
+    assert all(row[2].endswith("%") for row in data["silence_rows"]) and data["silence_rows"]
+    totals = dict(data["summary_rows"]["totals"])
+    assert totals["wall time"].endswith(" s") and "," in totals["prompt tokens"]
+    assert value_text("calls", 1234567) == "1,234,567" and value_text("speak_rate", 0.4762) == "47.6%"
+    assert value_text("task_resolve_s", 747.862) == "747.9 s" and value_text("echo", None) == "-"
