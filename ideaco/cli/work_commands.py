@@ -40,7 +40,7 @@ def docs_lines(office: Office, path: str | None = None) -> list[Text]:
         )
         line = Text.assemble(
             (doc.key, "bold"),
-            f" · version {doc.version} ({len(doc.versions)} in all) · by {doc.author} · {state}",
+            f" · version {doc.version} ({doc.count} in all) · by {doc.author} · {state}",
         )
         lines.append(line)
         if path is not None:

@@ -147,10 +147,10 @@ def apply_step(office: ApplyingOffice, step: Step, posts: dict[str, Message] | N
             post(office, notice)
         return step
     if isinstance(step, DocumentStep):  # replayed too: a resume's files are rebuilt from applied
-        before = office.state.documents.get(step.document.key)
-        office.state.documents[step.document.key] = step.document
-        if before is None or before.content != step.document.content:
-            office.journal.document(step.document.key, step.document.content)
+        before = office.state.documents.get(step.key)
+        after = office.state.documents[step.key] = step.on(before)
+        if before is None or before.content != after.content:
+            office.journal.document(step.key, after.content)
         return step
     assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
     if step.counted:  # a costly call of the secretary's: the per-hour cap counts it (rules/toolcaps.py)
