@@ -51,7 +51,7 @@ def documents(thoughts: list[dict[str, Any]], start: datetime) -> list[dict[str,
                 "thought": record.get("id"),
                 "employee": record.get("employee"),
                 "tool": event.tool,
-                "status": event.review.get("status"),
+                "status": event.what,  # what the call did: a revision reads "revised" (issue 29)
                 "notes": event.review.get("notes") if event.tool == "review" else None,
                 "argument": event.review.get("argument") if event.tool == "rebut" else None,
             }

@@ -248,6 +248,17 @@ async def test_the_viewer_shows_each_documents_versions_diffs_and_review_thread(
     assert doc["key"] == f"eng/{PATH}" and [v["content"] for v in doc["versions"]][-1] == V2
     assert "+Errors: 404 when a user is missing." in doc["versions"][1]["diff"]
     assert [h["tool"] for h in doc["history"]][-2:] == ["rebut", "review"]
+    # Each row says what its call did: a revision reads as one, not as the rejection before it (issue 29).
+    assert [(h["tool"], h["status"]) for h in doc["history"]] == [
+        ("write_document", "written"),
+        ("request_review", "review asked"),
+        ("review", "rejected"),
+        ("revise_document", "revised"),
+        ("request_review", "review asked"),
+        ("review", "rejected"),
+        ("rebut", "rebutted"),
+        ("review", "approved"),
+    ]
     assert doc["count"] == 2
     assert doc["history"][-2]["argument"] == "errors are in the shared guide"
     page = render(data, records)

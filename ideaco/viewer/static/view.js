@@ -569,7 +569,7 @@
       box.appendChild(el("h2", null, d.key));
       box.appendChild(el("p", "hint", "by " + nameOf(d.author) + " · " + d.count + " version(s) · " +
         (review.status ? review.status + ", reviewer " + nameOf(review.reviewer) + ", rejections " + review.round : "not reviewed")));
-      box.appendChild(table(["time", "who", "tool", "review", "notes"], d.history.map(function (h) {
+      box.appendChild(table(["time", "who", "tool", "what it did", "notes"], d.history.map(function (h) {
         return [h.t === null ? "" : clock(h.t), nameOf(h.employee), h.tool, h.status || "", h.notes || h.argument || ""];
       })));
       var last = d.versions[d.versions.length - 1];
