@@ -19,6 +19,7 @@ from ideaco.mind.changes import MindChanges
 from ideaco.office.core.conversation import Message
 from ideaco.office.rules.documents import Document, Review, Version, with_versions
 from ideaco.office.rules.drafts import TextRule
+from ideaco.store.step_records import step_problem
 
 _TIMES = ("closed_until", "last_boss_at", "reset_at", "reopens_at", "wake_at", "escalated_at")
 
@@ -386,11 +387,11 @@ _KINDS: dict[str, Any] = {
 
 
 def step_from_record(d: dict[str, Any]) -> Step:
-    """A step read back from a thought record's `applied.steps`."""
-    kind = _KINDS.get(d.get("step", ""))
-    if kind is None:
-        raise ValueError(f"unknown step {d.get('step')!r}")
-    return kind.from_record(d)
+    """A step read back from a record's steps; ValueError unless it fits its shape (`store/step_records.py`)."""
+    problem = step_problem(d)
+    if problem is not None:
+        raise ValueError(f"step {problem}")
+    return _KINDS[d["step"]].from_record(d)
 
 
 def landed(step: Step, **drawn: Any) -> Step:
