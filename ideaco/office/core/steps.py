@@ -17,7 +17,7 @@ from ideaco.cycle import Gate, LoopRule, Owed, Trigger
 from ideaco.mind.board import Offer
 from ideaco.mind.changes import MindChanges
 from ideaco.office.core.conversation import Message
-from ideaco.office.rules.documents import Document, Review, Version, with_versions
+from ideaco.office.rules.documents import Document, Refusal, Review, Version, check_path, with_versions
 from ideaco.office.rules.drafts import TextRule
 from ideaco.store.step_records import step_problem
 
@@ -341,6 +341,7 @@ class DocumentStep:
     def from_record(cls, d: dict[str, Any]) -> DocumentStep:
         whole = d.get("document")  # an older ideaco logged the whole document every time
         part = whole if whole is not None else d
+        _workspace_path(part["department"], part["path"])
         review = part.get("review")
         return cls(
             part["department"],
@@ -353,6 +354,15 @@ class DocumentStep:
             part.get("task"),
             whole is not None,
         )
+
+
+def _workspace_path(department: str, path: str) -> None:
+    """ValueError unless `department/path` is where the workspace keeps a document."""
+    for part, what in ((department, "department"), (path, "path")):
+        checked = check_path(part)
+        if isinstance(checked, Refusal) or checked != part or (what == "department" and "/" in part):
+            reason = checked.reason if isinstance(checked, Refusal) else "not one folder's name"
+            raise ValueError(f"document {what} {part!r} is no workspace path ({reason})")
 
 
 Step = (

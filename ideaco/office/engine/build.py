@@ -43,6 +43,17 @@ class StateError(ValueError):
     """A saved state this version cannot continue (one line for the user)."""
 
 
+class ReplayError(StateError):
+    """A logged record a resume cannot apply again: which log, which of its records, and why."""
+
+    def __init__(self, log: str, index: int, problem: str) -> None:
+        super().__init__(f"{log}: record {index + 1} cannot be applied again ({problem})")
+        self.log, self.index, self.problem = log, index, problem
+
+
+LOGS = ("thoughts.jsonl", "messages.jsonl", "changes.jsonl")  # by the kind of a catch-up's event
+
+
 def _with_skills(persona: dict[str, Any], listed: list[str], book: dict[str, Skill]) -> dict[str, Any]:
     """The persona an employee keeps: its skills (its persona's and its own) resolved to their files."""
     names = list(dict.fromkeys([*persona.pop("skills", []), *listed]))
@@ -282,14 +293,24 @@ def catch_up(
         if between.replayed_by_catch_up(rec):
             events.append((datetime.fromisoformat(rec["at"]), 2, n, rec))
     office.meta["changes"] = len(changes)
-    for at, kind, _, rec in sorted(events, key=lambda e: e[:3]):
-        with office.replaying(at):
-            if kind == 0:
-                _replay_thought(office, rec, later)
-            elif kind == 2:
-                office.apply_logged(rec)
-            else:
-                _replay_message(office, later[rec["id"]], logged)
+    first = (saved_thoughts, saved_messages, saved_changes)
+    for at, kind, n, rec in sorted(events, key=lambda e: e[:3]):
+        try:
+            with office.replaying(at):
+                if kind == 0:
+                    _replay_thought(office, rec, later)
+                elif kind == 2:
+                    office.apply_logged(rec)
+                else:
+                    _replay_message(office, later[rec["id"]], logged)
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+            IndexError,
+        ) as exc:  # the line's, not the state's
+            raise ReplayError(LOGS[kind], first[kind] + n, _problem(exc)) from None
     for rec in messages[saved_messages:]:
         index = _script_index(rec.get("id"))
         if index is not None:  # a script line posted after the last save is not posted again
@@ -302,6 +323,13 @@ def catch_up(
     message_ids = [_serial(m.get("id"), "m") for m in messages]
     office.counters["message"] = max([office.counters.get("message", 0), *filter(None, message_ids)])
     _recount(office, messages, thoughts)
+
+
+def _problem(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"{exc.args[0]!r} is not known" if exc.args else "a missing part"
+    text = str(exc).strip().splitlines()
+    return text[0] if text else exc.__class__.__name__
 
 
 def _posted(record: dict[str, Any]) -> list[str]:
