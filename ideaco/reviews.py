@@ -1,57 +1,118 @@
 """What a run's workspace holds and how its reviews went (issue 20), read from `applied` alone.
 
-`documents(thoughts)` is the report's `documents` section: each document (author, versions,
-rejections, where its review stands, its reviewer), how many were written, and per reviewer the
-verdicts given and the share that were rejections. `requirements(...)` times each requirement
-from the boss's hand-over to its lead's report and to the boss's approval.
+`history(thoughts)` is every document step in the order it landed, with what it did in a reader's
+words and the document as it stood after it, rebuilt from the steps (each logs only what it
+changed, issue 28 item 6): the one reading of a document's history, which the report, the viewer
+(`viewer/documents.py`) and `inspect --docs` share. `documents(thoughts)` is the report's
+`documents` section: each document (author, versions, rejections, where its review stands, its
+reviewer), how many were written, and per reviewer the verdicts given and the share that were
+rejections. `requirements(...)` times each requirement from the boss's hand-over to its lead's
+report and to the boss's approval.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from ideaco.office.core.company import APPROVED, REPORTED
 
-REJECTED = ("rejected", "failed")
+# What each document tool did, in a reader's words (a review: its verdict, `_verdict`).
+DID = {
+    "write_document": "written",
+    "revise_document": "revised",
+    "request_review": "review asked",
+    "rebut": "rebutted",
+}
+
+
+@dataclass(frozen=True)
+class DocumentEvent:
+    """One document step as it landed, and the document as it stood after it."""
+
+    record: dict[str, Any]  # the thought that applied it
+    tool: str
+    key: str  # <department>/<path>
+    what: str  # what the step did: written, revised, review asked, rejected, approved, ...
+    author: str
+    count: int  # versions it had had by then
+    version: str | None  # the version it was at
+    added: tuple[dict[str, Any], ...]  # the versions this step added (hash, author, at, thought)
+    content: str | None  # the text those versions made; None when the step changed no text
+    review: dict[str, Any]  # the review after the step; {} when none was asked
+
+
+def _verdict(review: dict[str, Any]) -> str:
+    status = review.get("status")
+    if status == "requested" and review.get("final"):  # the last rejection handed it to the lead
+        return "rejected, the lead decides"
+    return {"failed": "rejected for good"}.get(str(status), str(status))
+
+
+def _rejection(review: dict[str, Any]) -> bool:
+    return _verdict(review).startswith("rejected")
+
+
+def history(thoughts: Iterable[dict[str, Any]]) -> list[DocumentEvent]:
+    """Every document step of `thoughts` (records as `RunLog` checked them), in order."""
+    out: list[DocumentEvent] = []
+    seen: dict[str, tuple[int, str | None]] = {}  # key -> versions so far, the last one's hash
+    for record in thoughts:
+        for step in (record.get("applied") or {}).get("steps") or ():
+            if not isinstance(step, dict) or step.get("step") != "document":
+                continue
+            doc = step.get("document") or step  # an older ideaco logged the whole document
+            key = f"{doc.get('department')}/{doc.get('path')}"
+            count, version = seen.get(key, (0, None))
+            versions = tuple(doc.get("versions") or ())
+            added = versions if doc is step else versions[count:]  # an older record: all so far
+            if added:
+                count, version = count + len(added), added[-1].get("hash")
+            seen[key] = (count, version)
+            tool, review = str(step.get("tool") or ""), doc.get("review") or {}
+            out.append(
+                DocumentEvent(
+                    record,
+                    tool,
+                    key,
+                    _verdict(review) if tool == "review" else DID.get(tool, tool or "changed"),
+                    str(doc.get("author") or ""),
+                    count,
+                    version,
+                    added,
+                    doc.get("content") if added else None,
+                    review,
+                )
+            )
+    return out
 
 
 def documents(thoughts: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """The `documents` section of a report (empty lists when the run wrote none)."""
-    last: dict[str, dict[str, Any]] = {}
+    last: dict[str, DocumentEvent] = {}
     written = 0
     verdicts: dict[str, dict[str, int]] = {}
-    for record in thoughts:
-        steps = (record.get("applied") or {}).get("steps") or ()
-        for step in steps:
-            if not isinstance(step, dict) or step.get("step") != "document":
-                continue
-            doc = step.get("document") or {}
-            key = f"{doc.get('department')}/{doc.get('path')}"
-            last[key] = doc
-            written += step.get("tool") == "write_document"
-            review = doc.get("review") or {}
-            if step.get("tool") == "review":
-                tally = verdicts.setdefault(str(record.get("employee")), {"reviews": 0, "rejections": 0})
-                tally["reviews"] += 1
-                # a rejection that hands the decision to the lead is logged as requested again
-                tally["rejections"] += review.get("status") in REJECTED or bool(
-                    review.get("final") and review.get("status") == "requested"
-                )
-    rows = []
-    for key, doc in last.items():
-        review = doc.get("review") or {}
-        rows.append(
-            {
-                "document": key,
-                "author": doc.get("author"),
-                "versions": len(doc.get("versions") or ()),
-                "rejections": int(review.get("round") or 0),
-                "status": review.get("status") or "not reviewed",
-                "reviewer": review.get("reviewer"),
-            }
-        )
+    for event in history(thoughts):
+        last[event.key] = event
+        written += event.tool == "write_document"
+        if event.tool == "review":
+            who = str(event.record.get("employee"))
+            tally = verdicts.setdefault(who, {"reviews": 0, "rejections": 0})
+            tally["reviews"] += 1
+            tally["rejections"] += _rejection(event.review)
+    rows = [
+        {
+            "document": key,
+            "author": event.author,
+            "versions": event.count,
+            "rejections": int(event.review.get("round") or 0),
+            "status": event.review.get("status") or "not reviewed",
+            "reviewer": event.review.get("reviewer"),
+        }
+        for key, event in last.items()
+    ]
     reviewers = {
         who: t | {"rejection_rate": round(t["rejections"] / t["reviews"], 3) if t["reviews"] else 0.0}
         for who, t in verdicts.items()

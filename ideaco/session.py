@@ -23,7 +23,14 @@ from ideaco.llm.factory import LLMStack
 from ideaco.mind.tasks import counts_by_status
 from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, run_secrets, speculate_for
 from ideaco.office.engine.agent_work import AgentWork
-from ideaco.office.engine.build import ForgedLine, check_resumable, office_from_scenario, office_from_state
+from ideaco.office.engine.build import (
+    LOGS,
+    ForgedLine,
+    ReplayError,
+    check_resumable,
+    office_from_scenario,
+    office_from_state,
+)
 from ideaco.office.engine.build import StateError as ResumeError
 from ideaco.office.engine.clock import Clock, SimClock
 from ideaco.office.engine.early import Ahead
@@ -102,11 +109,14 @@ class OpenedRun:
                 self.lock.release()
 
 
-def read_log(path: Path, within: tuple[datetime, datetime] | None = None) -> list[dict]:
+def read_log(
+    path: Path, within: tuple[datetime, datetime] | None = None, lines: list[int] | None = None
+) -> list[dict]:
     """All records of a JSONL log (none if it does not exist yet), through the run directory's reader:
-    a line that is no record, or dated outside `within`, is one line (IdeacoError)."""
+    a line that is no record, or dated outside `within`, is one line (IdeacoError); `lines` gets
+    each record's line number."""
     try:
-        return runlog.read_log(path, within=within)
+        return runlog.read_log(path, within=within, lines=lines)
     except ValueError as exc:
         raise IdeacoError(str(exc)) from None
 
@@ -307,9 +317,10 @@ def _reopen(
     )
     settings = resolve_model_settings(model, scenario)
     within = runlog.span(state, runlog.read_summary(rundir))  # every line checked before anything is paid
-    messages = read_log(rundir.messages_path, within)
-    thoughts = read_log(rundir.thoughts_path, within)
-    changes = read_log(rundir.changes_path, within)
+    lines: dict[str, list[int]] = {log: [] for log in LOGS}  # where each record is, for a refusal
+    messages = read_log(rundir.messages_path, within, lines["messages.jsonl"])
+    thoughts = read_log(rundir.thoughts_path, within, lines["thoughts.jsonl"])
+    changes = read_log(rundir.changes_path, within, lines["changes.jsonl"])
     if foreign := runlog.foreign_state(state, thoughts, where):
         raise IdeacoError(f"{foreign}: it cannot continue them")
     saved_now = state["office"].get("now")
@@ -338,12 +349,16 @@ def _reopen(
             config=config,
         )
     except ForgedLine as exc:  # a caught-up record's steps break the live rules: its file and line
-        log = rundir.path / exc.log
-        line = runlog.line_of(log, exc.index)
-        said = f"line {line}" if line is not None else f"record {exc.index + 1}"
+        line = lines[exc.log][exc.index]
         raise IdeacoError(
-            f"{log}: {said} is not a change the office could make ({exc.why}); remove or mend that line "
-            "to continue this run"
+            f"{rundir.path / exc.log}: line {line} is not a change the office could make ({exc.why}); "
+            "remove or mend that line to continue this run"
+        ) from None
+    except ReplayError as exc:  # a logged line, not the state: named by its file and line
+        line = lines[exc.log][exc.index]
+        raise IdeacoError(
+            f"{rundir.path / exc.log}: line {line} cannot be applied again ({exc.problem}); "
+            "remove or mend that line to continue this run"
         ) from None
     except ResumeError as exc:
         raise IdeacoError(f"{where}: {exc}") from None

@@ -285,32 +285,31 @@ def _write_line(text: str) -> None:
     sys.stdout.flush()
 
 
-def document_history(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every document step of the (filtered) thoughts: when, who, which tool, the version and review after."""
-    out = []
-    for record in records:
-        for step in (record.get("applied") or {}).get("steps") or ():
-            if not isinstance(step, dict) or step.get("step") != "document":
-                continue
-            doc = step.get("document") or {}
-            versions, review = doc.get("versions") or [{}], doc.get("review") or {}
-            out.append(
-                {
-                    "at": record.get("at"),
-                    "thought": record.get("id"),
-                    "employee": record.get("employee"),
-                    "tool": step.get("tool"),
-                    "document": f"{doc.get('department')}/{doc.get('path')}",
-                    "version": versions[-1].get("hash"),
-                    "review": review.get("status"),
-                    "rejections": review.get("round", 0),
-                }
-            )
-    return out
+def document_history(events: list[reviews.DocumentEvent]) -> list[dict[str, Any]]:
+    """Each document step (`reviews.history`): when, who, which tool and what it did, the version
+    and the review after it."""
+    return [
+        {
+            "at": e.record.get("at"),
+            "thought": e.record.get("id"),
+            "employee": e.record.get("employee"),
+            "tool": e.tool,
+            "what": e.what,
+            "document": e.key,
+            "version": e.version,
+            "versions": e.count,
+            "review": e.review.get("status"),
+            "rejections": e.review.get("round", 0),
+        }
+        for e in events
+    ]
 
 
-def _documents(records: list[dict[str, Any]], options: InspectOptions, console: Console) -> int:
-    history = document_history(records)
+def _documents(
+    records: list[dict[str, Any]], filters: Filters, options: InspectOptions, console: Console
+) -> int:
+    # Rebuilt from every thought (a step logs only what it changed), then filtered.
+    history = document_history([e for e in reviews.history(records) if filters.matches(e.record)])
     if options.as_json:
         document = {"run": str(options.rundir), "documents": reviews.documents(records), "history": history}
         _write_line(json.dumps(document, ensure_ascii=True, indent=None if options.compact else 2))
@@ -318,9 +317,9 @@ def _documents(records: list[dict[str, Any]], options: InspectOptions, console: 
     console.print(Text(f"{len(history)} document changes", style="bold"))
     for row in history:
         at = str(row["at"] or "")[11:19]
-        review = f" · {row['review']}, rejections {row['rejections']}" if row["review"] else ""
-        line = f"{at} {row['employee']} {row['tool']} {row['document']} · version {row['version']}{review}"
-        console.print(Text(safe_text(line)))
+        review = f" · review {row['review']}, rejections {row['rejections']}" if row["review"] else ""
+        line = f"{at} {row['employee']} {row['tool']} {row['document']} · {row['what']}"
+        console.print(Text(safe_text(f"{line} · version {row['version']}{review}")))
     return 0
 
 
@@ -347,7 +346,7 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
     ]
     console = console or cli_console()
     if options.docs:
-        return _documents(shown, options, console)
+        return _documents(records, filters, options, console)
 
     def emit(record: dict[str, Any]) -> None:
         if options.as_json:

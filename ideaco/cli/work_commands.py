@@ -43,7 +43,7 @@ def docs_lines(office: Office, path: str | None = None) -> list[Text]:
         )
         line = Text.assemble(
             (doc.key, "bold"),
-            f" · version {doc.version} ({len(doc.versions)} in all) · by {doc.author} · {state}",
+            f" · version {doc.version} ({doc.count} in all) · by {doc.author} · {state}",
         )
         lines.append(line)
         if path is not None:  # quoted under its header: no line of it prints like the transcript's

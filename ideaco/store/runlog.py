@@ -316,13 +316,14 @@ def read_log(
     path: str | Path,
     warnings: list[str] | None = None,
     within: tuple[datetime, datetime] | None = None,
+    lines: list[int] | None = None,
 ) -> list[dict[str, Any]]:
     """Every complete record of a JSONL log ([] if it does not exist yet; a torn last line is skipped).
 
     A line of messages.jsonl or thoughts.jsonl that is valid JSON but no record (`store.schema`),
     or one dated outside `within` (the run's `span`), is skipped with a one-line warning appended
     to `warnings`; without `warnings` (a writer about to continue the run) such a line is refused:
-    RunLogError naming the file and the line.
+    RunLogError naming the file and the line. `lines` gets each record's line number.
     """
     if not Path(path).exists():
         return []
@@ -335,18 +336,13 @@ def read_log(
                 problem = f"dated {record['at']}, outside the run ({within[0]:%Y-%m-%d %H:%M} to {within[1]:%Y-%m-%d %H:%M})"
         if problem is None:
             out.append(record)
+            if lines is not None:
+                lines.append(n)
         elif warnings is None:
             raise RunLogError(f"{path}: line {n} is {problem}; remove or mend that line to continue this run")
         else:
             warnings.append(f"{path}: line {n} is {problem}, skipped")
     return out
-
-
-def line_of(path: str | Path, index: int) -> int | None:
-    """The line of a log that holds its `index`-th record as `read_log` returns them (a writer's
-    read: every record kept, blank lines and a torn last line skipped); None past the end."""
-    numbered = jsonl.read_numbered(path) if Path(path).exists() else []
-    return numbered[index][0] if 0 <= index < len(numbered) else None
 
 
 def _dt(value: str) -> datetime:

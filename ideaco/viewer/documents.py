@@ -1,11 +1,14 @@
 """The viewer's Documents tab (issue 20): each document's versions with their diffs and its review
-thread, from the `document` steps each thought applied (nothing recomputed but the diffs)."""
+thread, from `reviews.history` (the document steps each thought applied; nothing recomputed but
+the diffs)."""
 
 from __future__ import annotations
 
 import difflib
 from datetime import datetime
 from typing import Any
+
+from ideaco.reviews import history
 
 MAX_DIFF_LINES = 400  # of one version's diff shown
 
@@ -20,44 +23,39 @@ def _offset(at: Any, start: datetime) -> float | None:
 def documents(thoughts: list[dict[str, Any]], start: datetime) -> list[dict[str, Any]]:
     """One entry per document: its text now, each version's diff, and its history of tool calls."""
     out: dict[str, dict[str, Any]] = {}
-    for record in thoughts:
-        for step in (record.get("applied") or {}).get("steps") or ():
-            if not isinstance(step, dict) or step.get("step") != "document":
-                continue
-            doc = step.get("document") or {}
-            key = f"{doc.get('department')}/{doc.get('path')}"
-            entry = out.setdefault(
-                key, {"key": key, "author": doc.get("author"), "versions": [], "history": []}
+    for event in history(thoughts):
+        record = event.record
+        entry = out.setdefault(
+            event.key, {"key": event.key, "author": event.author, "versions": [], "history": []}
+        )
+        if event.content is not None:
+            before = entry["versions"][-1]["content"] if entry["versions"] else ""
+            diff = list(
+                difflib.unified_diff(
+                    before.splitlines(), event.content.splitlines(), "before", "after", lineterm=""
+                )
             )
-            content = str(doc.get("content") or "")
-            versions = doc.get("versions") or [{}]
-            if not entry["versions"] or entry["versions"][-1]["hash"] != versions[-1].get("hash"):
-                before = entry["versions"][-1]["content"] if entry["versions"] else ""
-                diff = list(
-                    difflib.unified_diff(
-                        before.splitlines(), content.splitlines(), "before", "after", lineterm=""
-                    )
-                )
-                entry["versions"].append(
-                    {
-                        "hash": versions[-1].get("hash"),
-                        "author": versions[-1].get("author"),
-                        "t": _offset(versions[-1].get("at"), start),
-                        "content": content,
-                        "diff": "\n".join(diff[:MAX_DIFF_LINES]),
-                    }
-                )
-            review = doc.get("review") or {}
-            entry["history"].append(
+            made = event.added[-1]
+            entry["versions"].append(
                 {
-                    "t": _offset(record.get("at"), start),
-                    "thought": record.get("id"),
-                    "employee": record.get("employee"),
-                    "tool": step.get("tool"),
-                    "status": review.get("status"),
-                    "notes": review.get("notes") if step.get("tool") == "review" else None,
-                    "argument": review.get("argument") if step.get("tool") == "rebut" else None,
+                    "hash": made.get("hash"),
+                    "author": made.get("author"),
+                    "t": _offset(made.get("at"), start),
+                    "content": event.content,
+                    "diff": "\n".join(diff[:MAX_DIFF_LINES]),
                 }
             )
-            entry["review"] = review or None
+        entry["history"].append(
+            {
+                "t": _offset(record.get("at"), start),
+                "thought": record.get("id"),
+                "employee": record.get("employee"),
+                "tool": event.tool,
+                "status": event.what,  # what the call did: a revision reads "revised" (issue 29)
+                "notes": event.review.get("notes") if event.tool == "review" else None,
+                "argument": event.review.get("argument") if event.tool == "rebut" else None,
+            }
+        )
+        entry["count"] = event.count
+        entry["review"] = event.review or None
     return list(out.values())

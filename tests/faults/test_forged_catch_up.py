@@ -20,7 +20,15 @@ from tests.fakes.openai_server import FakeOpenAIServer
 from tests.faults.processes import one_error_line, snapshot
 from tests.faults.test_junk_logs import SCENARIO, answer, cli
 
-JOINED = {"name": "Boss", "role": "CEO", "age": 50, "department": None, "model": None, "persona": {}}
+JOINED = {
+    "name": "Boss",
+    "role": "CEO",
+    "age": 50,
+    "department": None,
+    "model": None,
+    "persona": {},
+    "mind": {},
+}
 
 
 def hire(ident: str, name: str) -> dict[str, Any]:

@@ -196,8 +196,10 @@ def test_calls_per_employee_hour_with_one_employee_beside_the_secretary() -> Non
 
 def doc_step(path: str, tool: str, status: str | None = None) -> dict:
     review = {"status": status, "reviewer": "ben"} if status else None
-    document = {"department": "eng", "path": path, "author": "ana", "versions": [1], "review": review}
-    return {"step": "document", "tool": tool, "document": document}
+    step = {"step": "document", "tool": tool, "department": "eng", "path": path, "author": "ana"}
+    version = {"hash": path, "author": "ana", "at": "2026-01-05T09:00:00", "thought": "t1"}
+    written = {"versions": [version], "content": path} if tool == "write_document" else {}
+    return step | written | {"review": review}
 
 
 def test_documents_approved_rejection_rate_and_calls_per_approved_document() -> None:

@@ -115,7 +115,7 @@ async def test_a_document_is_written_rejected_revised_rebutted_and_approved(make
     assert doc.content == V2 and [v.hash for v in doc.versions] == [version_hash(V1), version_hash(V2)]
     assert office.journal.documents == {f"eng/{PATH}": V2}
     assert doc.review.reviewer == "alice" and doc.review.round == 2
-    logged = [s["document"]["review"] for s in steps_of(office, "document")]
+    logged = [s["review"] for s in steps_of(office, "document")]
     statuses = [r and r["status"] for r in logged]
     assert statuses == [
         None,

@@ -17,7 +17,7 @@ from ideaco.office.engine.clock import SimClock
 from ideaco.office.engine.office import Office
 from ideaco.office.engine.persistence import snapshot
 from ideaco.office.resolve.journal import RunJournal
-from ideaco.office.rules.documents import MAX_BYTES
+from ideaco.office.rules.documents import MAX_BYTES, version_hash
 from ideaco.scenario import Scenario
 from ideaco.store.rundir import RunDir
 from ideaco.store.workspace import Workspace
@@ -226,8 +226,11 @@ async def test_inspect_docs_shows_each_documents_history(tmp_path: Path) -> None
         ("bob", "rebut", "rebutted"),
         ("alice", "review", "approved"),
     ]
+    assert [h["what"] for h in history][2:4] == ["rejected", "revised"]
     text = CliRunner().invoke(app, ["inspect", str(rundir.path), "--docs", "--employee", "alice"])
-    assert "3 document changes" in text.output and f"alice review eng/{PATH}" in text.output
+    assert "3 document changes" in text.output and f"alice review eng/{PATH} · rejected" in text.output
+    # Alice's rows alone still carry the versions Bob's steps added (rebuilt from every thought).
+    assert f"approved · version {version_hash(V2)} · review approved" in text.output
 
 
 async def test_the_viewer_shows_each_documents_versions_diffs_and_review_thread(tmp_path: Path) -> None:
@@ -245,6 +248,18 @@ async def test_the_viewer_shows_each_documents_versions_diffs_and_review_thread(
     assert doc["key"] == f"eng/{PATH}" and [v["content"] for v in doc["versions"]][-1] == V2
     assert "+Errors: 404 when a user is missing." in doc["versions"][1]["diff"]
     assert [h["tool"] for h in doc["history"]][-2:] == ["rebut", "review"]
+    # Each row says what its call did: a revision reads as one, not as the rejection before it (issue 29).
+    assert [(h["tool"], h["status"]) for h in doc["history"]] == [
+        ("write_document", "written"),
+        ("request_review", "review asked"),
+        ("review", "rejected"),
+        ("revise_document", "revised"),
+        ("request_review", "review asked"),
+        ("review", "rejected"),
+        ("rebut", "rebutted"),
+        ("review", "approved"),
+    ]
+    assert doc["count"] == 2
     assert doc["history"][-2]["argument"] == "errors are in the shared guide"
     page = render(data, records)
     assert 'data-tab="documents"' in page and "documentsTab" in page

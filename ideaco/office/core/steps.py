@@ -17,8 +17,9 @@ from ideaco.cycle import Gate, LoopRule, Owed, Trigger
 from ideaco.mind.board import Offer
 from ideaco.mind.changes import MindChanges
 from ideaco.office.core.conversation import Message
-from ideaco.office.rules.documents import Document
+from ideaco.office.rules.documents import Document, Refusal, Review, Version, check_path, with_versions
 from ideaco.office.rules.drafts import TextRule
+from ideaco.store.step_records import step_problem
 
 _TIMES = ("closed_until", "last_boss_at", "reset_at", "reopens_at", "wake_at", "escalated_at")
 
@@ -292,18 +293,76 @@ class ToolStep:
 
 @dataclass(frozen=True)
 class DocumentStep:
-    """A document written, revised or reviewed (`office/rules/documents.py`): the whole document as
-    it is now, its content included, so the workspace is rebuilt from `applied` alone."""
+    """What a document tool did (`office/rules/documents.py`): the versions it added with the text
+    they made, and the review as it stands. `on(before)` is the document after it: the office, a
+    resume and every reader (`ideaco/reviews.history`) rebuild a document from its steps in order,
+    so the log grows with the versions, not with their square (issue 28, item 6)."""
 
-    document: Document
+    department: str
+    path: str
+    author: str
     tool: str = ""  # what did it: write_document, revise_document, request_review, review, rebut
+    added: tuple[Version, ...] = ()
+    content: str | None = None  # the text now, when versions were added (and only then)
+    review: Review | None = None
+    task: str | None = None
+    whole: bool = False  # read from an older ideaco's record: the whole document, every version
+
+    @property
+    def key(self) -> str:
+        return f"{self.department}/{self.path}"
+
+    @classmethod
+    def between(cls, before: Document | None, after: Document, tool: str) -> DocumentStep:
+        """The step that turned `before` (None: no such document yet) into `after`."""
+        new = after.count - (before.count if before else 0)
+        added = after.versions[-new:] if new > 0 else ()
+        content = after.content if added else None
+        return cls(after.department, after.path, after.author, tool, added, content, after.review, after.task)
+
+    def on(self, before: Document | None) -> Document:
+        """The document after this step, from the document before it (None: not written yet)."""
+        if before is None or self.whole:
+            if self.content is None:
+                raise ValueError(f"document {self.key} was never written: no version to start from")
+            new = Document(self.department, self.path, self.author, "", (), self.task, self.review)
+            return with_versions(new, self.added, self.content)
+        after = with_versions(before, self.added, self.content) if self.content is not None else before
+        return replace(after, review=self.review)
 
     def to_record(self) -> dict[str, Any]:
-        return {"step": "document", "tool": self.tool, "document": self.document.to_dict()}
+        out: dict[str, Any] = {"step": "document", "tool": self.tool, "department": self.department}
+        out |= {"path": self.path, "author": self.author, "task": self.task}
+        if self.added:
+            out |= {"versions": [v.to_dict() for v in self.added], "content": self.content}
+        return out | {"review": self.review.to_dict() if self.review else None}
 
     @classmethod
     def from_record(cls, d: dict[str, Any]) -> DocumentStep:
-        return cls(Document.from_dict(d["document"]), d.get("tool") or "")
+        whole = d.get("document")  # an older ideaco logged the whole document every time
+        part = whole if whole is not None else d
+        _workspace_path(part["department"], part["path"])
+        review = part.get("review")
+        return cls(
+            part["department"],
+            part["path"],
+            part["author"],
+            d.get("tool") or "",
+            tuple(Version.from_dict(v) for v in part.get("versions") or ()),
+            part.get("content"),
+            Review.from_dict(review) if review else None,
+            part.get("task"),
+            whole is not None,
+        )
+
+
+def _workspace_path(department: str, path: str) -> None:
+    """ValueError unless `department/path` is where the workspace keeps a document."""
+    for part, what in ((department, "department"), (path, "path")):
+        checked = check_path(part)
+        if isinstance(checked, Refusal) or checked != part or (what == "department" and "/" in part):
+            reason = checked.reason if isinstance(checked, Refusal) else "not one folder's name"
+            raise ValueError(f"document {what} {part!r} is no workspace path ({reason})")
 
 
 Step = (
@@ -338,11 +397,11 @@ _KINDS: dict[str, Any] = {
 
 
 def step_from_record(d: dict[str, Any]) -> Step:
-    """A step read back from a thought record's `applied.steps`."""
-    kind = _KINDS.get(d.get("step", ""))
-    if kind is None:
-        raise ValueError(f"unknown step {d.get('step')!r}")
-    return kind.from_record(d)
+    """A step read back from a record's steps; ValueError unless it fits its shape (`store/step_records.py`)."""
+    problem = step_problem(d)
+    if problem is not None:
+        raise ValueError(f"step {problem}")
+    return _KINDS[d["step"]].from_record(d)
 
 
 def landed(step: Step, **drawn: Any) -> Step:

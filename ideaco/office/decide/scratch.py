@@ -46,6 +46,7 @@ class Scratch:
         self.board: dict[str, Offer] = dict(state.board)  # changed in place; diffed at take()
         self._board_before = dict(state.board)
         self.documents: dict[str, Document] = dict(state.documents)  # set through set_document
+        self._documents_taken = dict(state.documents)  # as of the last take()
         self._document_tools: dict[str, str] = {}  # key -> the tool that changed it since the last take
         self._company: Company | None = None  # a copy, once changed
         self._before: dict[tuple[str, str], Any] = {}  # (kind, id) -> object as of the last take()
@@ -131,7 +132,8 @@ class Scratch:
             steps.append(BoardStep(added, removed))
             self._board_before = dict(self.board)
         for key, tool in self._document_tools.items():
-            steps.append(DocumentStep(self.documents[key], tool))
+            steps.append(DocumentStep.between(self._documents_taken.get(key), self.documents[key], tool))
+            self._documents_taken[key] = self.documents[key]
         self._document_tools.clear()
         self._before.clear()
         self._new.clear()

@@ -55,6 +55,17 @@ class ForgedLine(StateError):
         self.log, self.index, self.why = log, index, why
 
 
+class ReplayError(StateError):
+    """A logged record a resume cannot apply again: which log, which of its records, and why."""
+
+    def __init__(self, log: str, index: int, problem: str) -> None:
+        super().__init__(f"{log}: record {index + 1} cannot be applied again ({problem})")
+        self.log, self.index, self.problem = log, index, problem
+
+
+LOGS = ("thoughts.jsonl", "messages.jsonl", "changes.jsonl")  # by the kind of a catch-up's event
+
+
 def _with_skills(persona: dict[str, Any], listed: list[str], book: dict[str, Skill]) -> dict[str, Any]:
     """The persona an employee keeps: its skills (its persona's and its own) resolved to their files."""
     names = list(dict.fromkeys([*persona.pop("skills", []), *listed]))
@@ -286,7 +297,7 @@ def catch_up(
     events: list[tuple[datetime, int, int, dict[str, Any]]] = []
     for n, rec in enumerate(thoughts[saved_thoughts:], start=saved_thoughts):
         events.append((applied_at(rec, office.config.think_seconds), 0, n, rec))
-    for n, rec in enumerate(messages[saved_messages:]):
+    for n, rec in enumerate(messages[saved_messages:], start=saved_messages):
         if rec["id"] not in posted_by:  # a thought's own posts are posted when it is resolved again
             events.append((datetime.fromisoformat(rec["at"]), 1, n, rec))
     saved_changes = min(int(office.meta.get("changes") or 0), len(changes))
@@ -295,14 +306,26 @@ def catch_up(
             events.append((datetime.fromisoformat(rec["at"]), 2, n, rec))
     office.meta["changes"] = len(changes)
     for at, kind, n, rec in sorted(events, key=lambda e: e[:3]):
-        with office.replaying(at):
-            if kind == 0:
-                _replay_thought(office, rec, later, n)
-            elif kind == 2:
-                _held_to_the_rules(office, [step_from_record(s) for s in rec.get("steps") or ()], CHANGES, n)
-                office.apply_logged(rec)
-            else:
-                _replay_message(office, later[rec["id"]], logged)
+        try:
+            with office.replaying(at):
+                if kind == 0:
+                    _replay_thought(office, rec, later, n)
+                elif kind == 2:
+                    steps = [step_from_record(s) for s in rec.get("steps") or ()]
+                    _held_to_the_rules(office, steps, CHANGES, n)
+                    office.apply_logged(rec)
+                else:
+                    _replay_message(office, later[rec["id"]], logged)
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+            IndexError,
+        ) as exc:  # the line's, not the state's
+            if isinstance(exc, StateError):  # already says which line, and why
+                raise
+            raise ReplayError(LOGS[kind], n, _problem(exc)) from None
     for rec in messages[saved_messages:]:
         index = _script_index(rec.get("id"))
         if index is not None:  # a script line posted after the last save is not posted again
@@ -315,6 +338,13 @@ def catch_up(
     message_ids = [_serial(m.get("id"), "m") for m in messages]
     office.counters["message"] = max([office.counters.get("message", 0), *filter(None, message_ids)])
     _recount(office, messages, thoughts)
+
+
+def _problem(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"{exc.args[0]!r} is not known" if exc.args else "a missing part"
+    text = str(exc).strip().splitlines()
+    return text[0] if text else exc.__class__.__name__
 
 
 def _posted(record: dict[str, Any]) -> list[str]:

@@ -102,10 +102,10 @@ def apply_step(land: Landing, step: Step, posts: dict[str, Message] | None) -> S
             post(land, notice)
         return step
     if isinstance(step, DocumentStep):  # replayed too: a resume's files are rebuilt from applied
-        before = land.state.documents.get(step.document.key)
-        land.state.documents[step.document.key] = step.document
-        if before is None or before.content != step.document.content:
-            land.journal.document(step.document.key, step.document.content)
+        before = land.state.documents.get(step.key)
+        after = land.state.documents[step.key] = step.on(before)
+        if before is None or before.content != after.content:
+            land.journal.document(step.key, after.content)
         return step
     assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
     if step.counted:  # a costly call of the secretary's: the per-hour cap counts it (rules/toolcaps.py)

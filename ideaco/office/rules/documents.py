@@ -25,6 +25,7 @@ MAX_PATH = 120
 MAX_DEPTH = 4  # folders and file
 MAX_NOTES = 1000  # review notes, a rebuttal's argument
 HASH_CHARS = 8
+KEPT_VERSIONS = 20  # a document's latest versions the office keeps (thoughts.jsonl logs every one)
 _SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 # Names Windows keeps for devices, whatever the extension: a user opening the folder there must not trip on one.
 RESERVED = frozenset(
@@ -106,10 +107,16 @@ class Document:
     versions: tuple[Version, ...]
     task: str | None = None
     review: Review | None = None
+    earlier: int = 0  # versions before the KEPT_VERSIONS kept: state.json stays bounded
 
     @property
     def key(self) -> str:
         return f"{self.department}/{self.path}"
+
+    @property
+    def count(self) -> int:
+        """How many versions it has had."""
+        return self.earlier + len(self.versions)
 
     @property
     def version(self) -> str:
@@ -124,7 +131,7 @@ class Document:
             "versions": [v.to_dict() for v in self.versions],
             "task": self.task,
             "review": self.review.to_dict() if self.review else None,
-        }
+        } | ({"earlier": self.earlier} if self.earlier else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Document:
@@ -137,7 +144,15 @@ class Document:
             tuple(Version.from_dict(v) for v in d.get("versions") or ()),
             d.get("task"),
             Review.from_dict(review) if review else None,
+            int(d.get("earlier") or 0),
         )
+
+
+def with_versions(doc: Document, added: Sequence[Version], content: str) -> Document:
+    """`doc` with new versions and the text they made; only the latest KEPT_VERSIONS are kept."""
+    versions = (*doc.versions, *added)
+    cut = max(0, len(versions) - KEPT_VERSIONS)
+    return replace(doc, content=content, versions=versions[cut:], earlier=doc.earlier + cut)
 
 
 def version_hash(content: str) -> str:
@@ -258,8 +273,7 @@ def revise(
         return refused
     if version_hash(text) == doc.version:
         return Refusal(f"{doc.path}: the revision is the same text")
-    versions = (*doc.versions, Version(version_hash(text), author, now, thought))
-    return replace(doc, content=text, versions=versions)
+    return with_versions(doc, (Version(version_hash(text), author, now, thought),), text)
 
 
 def revisable(doc: Document, base: str, author: str) -> Refusal | None:

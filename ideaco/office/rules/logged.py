@@ -91,15 +91,12 @@ def _problem(office: _Office, step: Step) -> str | None:
     if isinstance(step, (MindStep, OweStep, OweAgainStep, HoldStep)):
         return None if step.employee in office.people else f"{step.employee!r} is no employee"
     if isinstance(step, DocumentStep):
-        doc = step.document
-        path = check_path(doc.path)
-        if isinstance(path, Refusal) or path != doc.path:
-            return (
-                f"document path {doc.path!r}: {path.reason if isinstance(path, Refusal) else 'not as stored'}"
-            )
-        if doc.department not in office.departments:
-            return f"{doc.department!r} is no department"
-        return None if doc.author in office.people else f"{doc.author!r} is no employee"
+        path = check_path(step.path)
+        if isinstance(path, Refusal) or path != step.path:
+            return f"document path {step.path!r}: {path.reason if isinstance(path, Refusal) else 'not as stored'}"
+        if step.department not in office.departments:
+            return f"{step.department!r} is no department"
+        return None if step.author in office.people else f"{step.author!r} is no employee"
     return None
 
 

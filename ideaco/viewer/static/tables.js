@@ -59,12 +59,13 @@
     docs.forEach(function (d) {
       var review = d.review || {};
       box.appendChild(el("h2", null, d.key));
-      box.appendChild(el("p", "hint", "by " + nameOf(d.author) + " · " + d.versions.length + " version(s) · " +
+      box.appendChild(el("p", "hint", "by " + nameOf(d.author) + " · " + d.count + " version(s) · " +
         (review.status ? review.status + ", reviewer " + nameOf(review.reviewer) + ", rejections " + review.round : "not reviewed")));
-      box.appendChild(table(["time", "who", "tool", "review", "notes"], d.history.map(function (h) {
+      box.appendChild(table(["time", "who", "tool", "what it did", "notes"], d.history.map(function (h) {
         return [h.t === null ? "" : clock(h.t, true), nameOf(h.employee), h.tool, h.status || "", h.notes || h.argument || ""];
       }), "history"));
       var last = d.versions[d.versions.length - 1];
+      if (!last) return;  // its writing is not in the logs (a line skipped): only its thread
       box.appendChild(el("h5", null, "Version " + last.hash + " (now)" + (last.t === null ? "" : ", " + clock(last.t, true))));
       box.appendChild(el("pre", "doc", last.content));
       d.versions.slice(1).forEach(function (v) {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -74,6 +74,22 @@ def test_a_revision_names_the_version_it_revises() -> None:
     assert isinstance(new, rules.Document) and [v.author for v in new.versions] == ["bob", "alice"]
     assert isinstance(rules.revise(new, "two", new.version, "bob", NOW, "t3"), Refusal)  # the same text
     assert isinstance(rules.revise(new, "one", doc.version, "bob", NOW, "t3"), Refusal)  # stale now
+
+
+def test_a_document_keeps_its_latest_versions_and_counts_them_all() -> None:
+    """State stays bounded (issue 28, item 6): KEPT_VERSIONS versions kept, then the oldest dropped."""
+    doc = _doc()
+    for n in range(1, rules.KEPT_VERSIONS):
+        doc = rules.revise(doc, f"text {n}", doc.version, "bob", NOW + timedelta(minutes=n), f"t{n}")
+    assert (len(doc.versions), doc.earlier, doc.count) == (rules.KEPT_VERSIONS, 0, rules.KEPT_VERSIONS)
+    first = doc.versions[0]
+    doc = rules.revise(doc, "one more", doc.version, "bob", NOW + timedelta(hours=1), "t99")
+    assert (len(doc.versions), doc.earlier, doc.count) == (rules.KEPT_VERSIONS, 1, rules.KEPT_VERSIONS + 1)
+    assert first not in doc.versions and doc.content == "one more"
+    assert rules.Document.from_dict(doc.to_dict()) == doc
+    assert rules.version_at(doc, NOW + timedelta(minutes=30)) == rules.version_hash(
+        f"text {rules.KEPT_VERSIONS - 1}"
+    )
 
 
 def test_the_reviewer_is_the_lead_unless_the_lead_wrote_it() -> None:
