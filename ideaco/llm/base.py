@@ -24,6 +24,8 @@ class ChatRequest:
     # Neither changes the answer's key (record/replay): they only say where to compute it.
     cache_key: str = ""
     slot: int | None = None  # the llama.cpp slot chosen for cache_key (set by the router)
+    # The slot holds this very prompt already: compute it afresh (set by the router, routing.py).
+    fresh: bool = False
 
     def __post_init__(self) -> None:
         # Callers naturally build lists; a tuple keeps the request immutable.

@@ -163,6 +163,8 @@ class OpenAIChatLLM:
             args["extra_body"] = {"repeat_penalty": LLAMA_REPEAT_PENALTY}
             if request.slot is not None:  # the slot that holds this employee's prompt prefix
                 args["extra_body"]["id_slot"] = request.slot
+            if request.fresh:  # the slot holds this very prompt: computed afresh (llm/routing.py)
+                args["extra_body"]["cache_prompt"] = False
             if schema is not None:
                 args["extra_body"]["grammar"] = llguidance_grammar(schema)
         elif mode == "json_schema" and schema is not None:

@@ -5,6 +5,13 @@ way. An office's prompts start with the employee's identity and rules, so sendin
 an employee to the same slot of the same server skips most of the prompt's processing. The
 router places keys (employee ids) first come, first placed, spreading them over the servers
 before stacking them in slots; past servers x slots, keys share slots.
+
+A prompt sent again to the slot that holds it (an early call dropped, then its think asking the
+very same thing; a retry) is sent `fresh`, its cache off. Otherwise llama.cpp would serve it all
+from the cache and compute only its last token again, alone, by another kernel than a prompt's:
+the logits would move in their last bits and a sampled token could flip, so the answer would
+depend on what the slot happened to hold — on the machine's timing. Computed afresh, every prompt's
+tokens are computed as prompt tokens, whatever the slot held before (issue 29, item 5).
 """
 
 from __future__ import annotations
@@ -37,10 +44,13 @@ class RoutedLLM:
         if len(clients) != router.servers:
             raise ValueError(f"{len(clients)} clients for a router of {router.servers} servers")
         self.clients, self.router = clients, router
+        self._last: dict[tuple[int, int], tuple[dict, ...]] = {}  # the prompt each slot was sent last
 
     async def complete(self, request: ChatRequest) -> ChatResult:
-        server, slot = self.router.place(request.cache_key)
-        return await self.clients[server].complete(replace(request, slot=slot))
+        server, slot = where = self.router.place(request.cache_key)
+        fresh = self._last.get(where) == request.messages
+        self._last[where] = request.messages
+        return await self.clients[server].complete(replace(request, slot=slot, fresh=fresh))
 
     async def aclose(self) -> None:
         for client in self.clients:

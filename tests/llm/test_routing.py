@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ideaco.llm.config import resolve_settings
@@ -74,3 +76,48 @@ def test_only_a_llama_cpp_request_names_its_slot() -> None:
     remote = OpenAIChatLLM("http://127.0.0.1:9/v1", None)
     assert local._arguments(request, "grammar")["extra_body"]["id_slot"] == 2
     assert "id_slot" not in remote._arguments(request, "json_schema")["extra_body"]
+
+
+async def test_a_prompt_sent_again_to_the_slot_that_holds_it_is_computed_afresh() -> None:
+    """Issue 29, item 5: llama.cpp would serve a repeated prompt from the slot's cache and compute
+    its last token alone (other arithmetic, another answer): the router asks for it afresh."""
+    from ideaco.llm.base import ChatRequest, ChatResult, Usage
+    from ideaco.llm.routing import RoutedLLM
+
+    sent: list[ChatRequest] = []
+
+    class Server:
+        async def complete(self, request: ChatRequest) -> ChatResult:
+            sent.append(request)
+            return ChatResult(content="{}", model="m", usage=Usage(1, 1), latency_ms=1.0)
+
+        async def aclose(self) -> None:
+            return None
+
+    llm = RoutedLLM([Server(), Server()], SlotRouter(servers=2, slots=2))
+    ann = ChatRequest(messages=({"role": "user", "content": "hi"},), model="m", cache_key="ann")
+    later = ChatRequest(messages=({"role": "user", "content": "hi again"},), model="m", cache_key="ann")
+    bob = ChatRequest(messages=ann.messages, model="m", cache_key="bob")
+    for request in (ann, ann, bob, later, ann, ann, ann):
+        await llm.complete(request)
+    assert [(r.cache_key, r.slot, r.fresh) for r in sent] == [
+        ("ann", 0, False),
+        ("ann", 0, True),  # the same prompt again in ann's slot: afresh
+        ("bob", 0, False),  # another slot (server 1): its own history
+        ("ann", 0, False),
+        ("ann", 0, False),  # after another prompt, the slot holds that one
+        ("ann", 0, True),
+        ("ann", 0, True),
+    ]
+    assert all(r.key() == ann.key() for r in sent if r.messages == ann.messages and r.cache_key == "ann")
+
+
+def test_a_fresh_request_asks_llama_cpp_to_leave_its_cache_alone() -> None:
+    from ideaco.llm.base import ChatRequest
+    from ideaco.llm.openai_chat import OpenAIChatLLM
+
+    llm = OpenAIChatLLM("http://127.0.0.1:9/v1", None)
+    request = ChatRequest(messages=({"role": "user", "content": "hi"},), model="m", slot=1)
+    assert "cache_prompt" not in llm._arguments(request, "grammar")["extra_body"]
+    fresh = llm._arguments(replace(request, fresh=True), "grammar")["extra_body"]
+    assert fresh["cache_prompt"] is False and fresh["id_slot"] == 1
