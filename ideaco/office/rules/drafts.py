@@ -1,8 +1,9 @@
 """What a draft must not be, whatever model wrote it: the filters a message passes before any gate.
 
-A weak model (the embedded SmolLM2) copies the prompt's own instructions into the chat, leaves
-template placeholders (`[insert name]`, `{company_name}`), writes debris (`}},{`, `aaaaaa`) or its
-private thoughts, and runs a string into its length bound mid-sentence. Each filter is a pure
+A weak model (the embedded SmolLM2) copies the engine's words from its prompt into the chat (its
+instructions, a note, a heading), leaves template placeholders (`[insert name]`, `{company_name}`),
+writes debris (`}},{`, `aaaaaa`) or its private thoughts, and runs a string into its length bound
+mid-sentence. Each filter is a pure
 decision on the text (and what the thought itself said), tested on both sides of its threshold;
 a refused draft is held with gate `filtered` and the filter's rule, logged and counted.
 """
@@ -12,13 +13,15 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from importlib import resources
 
 from ideaco.mind import recall, relationships, stamina, tasks  # their fixed wording is in the prompt too
+from ideaco.mind.prompt import CUT, EngineText
+from ideaco.wording import words
 
 
 class TextRule(str, Enum):
@@ -40,7 +43,7 @@ class TextVerdict:
     detail: str
 
 
-SHINGLE = 5  # words in a row shared with the instructions that make an echo
+SHINGLE = 6  # words in a row of the engine's text in the prompt that make an echo
 # The answer format's own words, which a weak model copies into its message most often.
 SIGNATURES = (
     "your private thoughts",
@@ -53,7 +56,6 @@ RUN = 5  # one character this many times in a row is a run (not . ! ? or -)
 THOUGHT_OVERLAP = 0.6  # share of a draft's words in the thought's own inner text (as a prefix run)
 SENTENCE_END = re.compile(r"[.!?…](?=[\"')\]»”’]*\s|[\"')\]»”’]*$)")
 _WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
-_TOKENS = re.compile(r"[\w']+", re.UNICODE)
 # Template slots a weak model leaves. Square brackets and slot words are placeholders anywhere; a
 # `{name}`, `{{ name }}` or `<NAME>` only in a message that does not talk about code (an engineer
 # writing "the template renders {name}" or "set it to <API_KEY>" means the braces).
@@ -144,12 +146,14 @@ def _only_emoji(text: str) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return [w.casefold() for w in _TOKENS.findall(unicodedata.normalize("NFKC", text))]
+    """A text's words as the echo and leak rules compare them (`wording.words`, width and ligatures
+    folded): quotes and punctuation around a word are not part of it."""
+    return words(unicodedata.normalize("NFKC", text))
 
 
 @lru_cache(maxsize=1)
 def instruction_shingles() -> frozenset[tuple[str, ...]]:
-    """5-word runs of the prompt's own fixed wording: its templates (template code removed) and notes."""
+    """Runs of the prompt's own fixed wording: its templates (template code removed) and notes."""
     texts = [
         resources.files("ideaco.mind").joinpath("templates", name).read_text(encoding="utf-8")
         for name in ("system.j2", "conversation.j2", "tools.j2", "answer.j2", "answer_compact.j2")
@@ -163,27 +167,84 @@ def instruction_shingles() -> frozenset[tuple[str, ...]]:
     return shingles(re.sub(r"\{[{%#].*?[}%#]\}", " ", "\n".join(texts), flags=re.S))
 
 
+def _windows(found: list[str], size: int = SHINGLE) -> list[tuple[str, ...]]:
+    """Runs of `size` words in a row, in order."""
+    return [tuple(found[i : i + size]) for i in range(len(found) - size + 1)]
+
+
 def shingles(text: str, size: int = SHINGLE) -> frozenset[tuple[str, ...]]:
-    words = _words(text)
-    return frozenset(tuple(words[i : i + size]) for i in range(len(words) - size + 1))
+    return frozenset(_windows(_words(text), size))
+
+
+# A value people wrote (a task's description, a memory) quoted whole, with any beside it: two words
+# of a run however long it is, so that the engine's note around it is still its own words
+# ("Your task '…' is done" is six) while the value's own words are its writer's.
+VALUE = ("\x00", "\x00")
+Values = Mapping[str, tuple[tuple[str, ...], ...]]  # first word -> the values starting with it, longest first
+
+
+@dataclass(frozen=True)
+class PromptRuns:
+    """What the echo rule reads of one prompt: the engine's runs, and the values people wrote in it."""
+
+    runs: frozenset[tuple[str, ...]]
+    values: Values
+
+
+def _valued(found: list[str], values: Values) -> list[str]:
+    """Words with each value quoted whole as `VALUE` (values in a row as one)."""
+    out: list[str] = []
+    i = 0
+    while i < len(found):
+        value = next((v for v in values.get(found[i], ()) if tuple(found[i : i + len(v)]) == v), None)
+        if value is None:
+            out.append(found[i])
+            i += 1
+            continue
+        if tuple(out[-2:]) != VALUE:
+            out += VALUE
+        i += len(value)
+    return out
+
+
+@lru_cache(maxsize=8)  # a think's drafts read the same prompt: its runs are found once
+def engine_runs(prompt: EngineText) -> PromptRuns:
+    """The runs of words the engine itself wrote into one prompt: runs of its text (none across a
+    cut, where people's words were; the engine's ids left out, as a draft's are), a value people
+    wrote counted as `VALUE`, less any run inside what people wrote (a value the prompt shows cut)."""
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for value in sorted({w for p in prompt.people if (w := tuple(_words(p)))}, key=lambda v: (-len(v), v)):
+        index.setdefault(value[0], []).append(value)
+    values = {first: tuple(found) for first, found in index.items()}
+    found = frozenset().union(
+        *(_windows(_valued(_words(part), values)) for part in name_ids(prompt.text, {}).split(CUT))
+    )
+    return PromptRuns(found - frozenset().union(*(shingles(p) for p in prompt.people)), values)
 
 
 # The prompt's own clock line, "It is Monday 09:37." (weekday, zero-padded time, full stop), copied.
 _CLOCK_LINE = re.compile(r"\bIt is (?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day \d\d:\d\d\.(?!\d)")
 
 
-def _echo(text: str, extra: Iterable[str]) -> str | None:
+def _echo(text: str, prompt: EngineText | None) -> str | None:
     clock = _CLOCK_LINE.search(text)
     if clock:
         return clock.group(0)
-    folded = " ".join(_words(text))
+    found = _words(text)
+    folded = " ".join(found)
     for signature in SIGNATURES:
         if re.search(rf"\b{signature}\b", folded):
             return signature
-    runs = instruction_shingles() | frozenset().union(*(shingles(e) for e in extra))
-    for run in shingles(text):
-        if run in runs:
+    fixed = instruction_shingles()
+    for run in _windows(found):
+        if run in fixed:
             return " ".join(run)
+    if prompt is None:
+        return None
+    read = engine_runs(prompt)
+    for run in _windows(_valued(found, read.values)):
+        if run in read.runs:
+            return " ".join(run).replace(" ".join(VALUE), "'…'")
     return None
 
 
@@ -233,10 +294,13 @@ def _leaked(text: str, inner: str) -> bool:
     return shared / len(draft) >= THOUGHT_OVERLAP
 
 
-def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = ()) -> TextVerdict | None:
+def check_text(
+    text: str, *, inner_thoughts: str = "", prompt: EngineText | None = None
+) -> TextVerdict | None:
     """None when the text may go out; else the first filter that refuses it.
 
-    `echoes` are more fixed texts the prompt showed (the engine's notes): repeating them is an echo.
+    `prompt` is what the engine wrote into the prompt the draft answers (`mind.prompt.engine_text`):
+    repeating a run of it is an echo, as repeating the prompt's fixed wording always is.
     """
     prose = quoted_code(text)
     code_talk = talks_code(text, prose)
@@ -250,7 +314,7 @@ def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = (
         return TextVerdict(TextRule.DEGENERATE, why)
     if inner_thoughts and _leaked(text, inner_thoughts):
         return TextVerdict(TextRule.LEAKED_THOUGHT, "the draft is the thought's own inner text")
-    echo = _echo(text, echoes)
+    echo = _echo(text, prompt)
     if echo:
         return TextVerdict(TextRule.PROMPT_ECHO, f"repeats the prompt: {echo!r}")
     return None
