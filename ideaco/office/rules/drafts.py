@@ -1,7 +1,7 @@
 """What a draft must not be, whatever model wrote it: the filters a message passes before any gate.
 
 A weak model (the embedded SmolLM2) copies the engine's words from its prompt into the chat (its
-instructions, a note, a heading), leaves template placeholders (`[insert name]`, `{company_name}`),
+instructions, a note, a heading), leaves template placeholders (`[insert name]`, `{firstName}`),
 writes debris (`}},{`, `aaaaaa`) or its private thoughts, and runs a string into its length bound
 mid-sentence. Each filter is a pure
 decision on the text (and what the thought itself said), tested on both sides of its threshold;
@@ -79,12 +79,18 @@ SLOT_WORDS = (
     "amount recipient email link url address city"
 ).split()
 _SLOT = "(?:" + "|".join(f"[{w[0]}{w[0].upper()}]{w[1:]}" for w in SLOT_WORDS) + ")"
+# A variable's name as a slot: camelCase (`dateTime`, `userId`: a hump after at least two small
+# letters, so `iPhone`, `eBay`, `iOS`, `macOS` are no slot) or snake_case (`user_name`, `FIRST_NAME`).
+_IDENT = r"(?:[a-z]{2,}(?:[A-Z][a-z]+)+|[a-z]+(?:_[a-z]+)+|[A-Z]+(?:_[A-Z]+)+)"
 _SLOTS_OUTSIDE_CODE_TALK = (
-    re.compile(r"\{\{[^{}]{0,60}\}\}|\{[a-z]+(?:_[a-z]+)*\}"),  # {{ name }}, {name}, {company_name}
+    re.compile(rf"\{{\{{[^{{}}]{{0,60}}\}}\}}|\{{(?:[a-z]+|{_IDENT})\}}"),  # {{ name }}, {name}, {firstName}
     re.compile(
-        r"<(?:[A-Z]{2,}(?:_[A-Z]+)*|[a-z]+(?:_[a-z]+)+|[Yy]our [A-Za-z ]{1,30})>"
-    ),  # <NAME>, <message_info>
+        rf"<(?:[A-Z]{{2,}}(?:_[A-Z]+)*|{_IDENT}|[Yy]our [A-Za-z ]{{1,30}})>"
+    ),  # <NAME>, <message_info>, <firstName>
     re.compile(rf"(?<![\w\]])\[{_SLOT}(?:(?: | and | or |/){_SLOT})?\](?![\w(\[])"),  # [topic], [date/time]
+    re.compile(
+        rf"(?<![\w\]])\[{_IDENT}\](?![\w(\[])"
+    ),  # [dateTime], [FIRST_NAME]; not an index, items[userId]
 )
 # A Markdown checkbox, `- [x] done` or `[ ] docs` at a line's start: a list item, not a slot or debris.
 _CHECKBOX = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\[[ xX]\](?=[ \t]+\S)", re.M)

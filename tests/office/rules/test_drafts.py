@@ -230,3 +230,26 @@ def test_a_run_never_spans_a_cut_where_peoples_words_were() -> None:
     assert (
         rule(draft, prompt=EngineText("Say hello to the team and the room is quiet")) == TextRule.PROMPT_ECHO
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Meet at [dateTime] in the lobby.", TextRule.PLACEHOLDER),  # camelCase
+        ("Hi [user_name], welcome!", TextRule.PLACEHOLDER),  # snake_case
+        ("Hi {firstName}, welcome!", TextRule.PLACEHOLDER),
+        ("Dear <firstName>, thanks.", TextRule.PLACEHOLDER),
+        ("Hi [FIRST_NAME]!", TextRule.PLACEHOLDER),
+        ("Thanks [userId]!", TextRule.PLACEHOLDER),  # a hump after two small letters
+        ("The [iPhone] and [iOS] builds are green.", None),  # a hump after one: a name
+        ("Ship [macOS] first.", None),
+        ("Check items[userId] in the loop.", None),  # an index
+        ("The template renders {firstName} before the greeting.", None),  # a message about code
+        ("The JSON field [userId] comes back empty.", None),
+        ("Read [dateTime](https://example.com/dt) first.", None),  # a Markdown link
+    ],
+)
+def test_camel_and_snake_case_slots_are_placeholders_outside_code_talk(
+    text: str, expected: TextRule | None
+) -> None:
+    assert rule(text) == expected

@@ -58,6 +58,9 @@ MUST_PASS = [
     "[TASK] Rotate the API keys before Friday.",
     "The log format is [time] [level] message, so grep on the level.",
     "Shipped to [beta] and [canary] today, prod on Monday.",
+    # names that look like variables (issue 29, item 2)
+    "The [iPhone] and [iOS] builds are green; [macOS] next.",
+    "The template renders {firstName} before the greeting, and items[userId] is empty.",
     # support
     "Hi Dana, I've reset the customer's password; they should get an email in a few minutes.",
     "Ticket #1043: the customer says the export button does nothing on Firefox 128.",
@@ -109,6 +112,9 @@ MUST_NOT_PASS = [
     ("The deadline moved because of [reason].", TextRule.PLACEHOLDER),
     ("Hi [x], welcome aboard", TextRule.PLACEHOLDER),
     ("Your message is here (insert text) for further discussion and feedback.", TextRule.PLACEHOLDER),
+    ("Let's meet at [dateTime] in the lobby.", TextRule.PLACEHOLDER),
+    ("Hi {firstName}, welcome aboard!", TextRule.PLACEHOLDER),
+    ("Welcome, [FIRST_NAME]!", TextRule.PLACEHOLDER),
     ("It is Monday 09:37. There are new messages...", TextRule.PROMPT_ECHO),
     ("[6] },{", TextRule.DEGENERATE),
     ("25% of your staff delivers...}},{'topicSaturation':6}]}", TextRule.DEGENERATE),
