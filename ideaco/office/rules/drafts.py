@@ -2,10 +2,10 @@
 
 A weak model (the embedded SmolLM2) copies the engine's words from its prompt into the chat (its
 instructions, a note, a heading), leaves template placeholders (`[insert name]`, `{firstName}`),
-writes debris (`}},{`, `aaaaaa`) or its private thoughts, and runs a string into its length bound
-mid-sentence. Each filter is a pure
-decision on the text (and what the thought itself said), tested on both sides of its threshold;
-a refused draft is held with gate `filtered` and the filter's rule, logged and counted.
+writes debris (`}},{`, `</span}`, `aaaaaa`) or its private thoughts, and runs a string into its
+length bound mid-sentence. Each filter is a pure decision on the text (and what the thought itself
+said, and what the engine wrote into its prompt), tested on both sides of its threshold; a refused
+draft is held with gate `filtered` and the filter's rule, logged and counted.
 """
 
 from __future__ import annotations
@@ -110,10 +110,21 @@ HTML_TAGS = (
 ).split()
 _CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.S)
 _FSTRING = re.compile(r"""\b[fF](["'])(?:(?!\1).){0,400}\1""")
-_TAG = re.compile(r"</?(?:" + "|".join(HTML_TAGS) + r")\b[^<>\n]{0,200}>", re.I)
+# Elements that have no closing tag: `</br>` is no HTML but debris (`_MARKUP`), not quoted code.
+VOID_TAGS = "area base br col embed hr img input link meta source track wbr".split()
+_TAG = re.compile(
+    r"<(?:" + "|".join(HTML_TAGS) + r")\b[^<>\n]{0,200}>"
+    r"|</(?!(?:" + "|".join(VOID_TAGS) + r")\b)(?:" + "|".join(HTML_TAGS) + r")\b[^<>\n]{0,200}>",
+    re.I,
+)
 _RUN = re.compile(r"([^\s.!?\-])\1{" + str(RUN - 1) + ",}")
 _URL = re.compile(r"\b(?:https?://|www\.)\S*", re.I)
 _DEBRIS = re.compile(r'[{}\[\]]\s*[,:]\s*[{}\[\]"\']|"\w*"\s*:\s*["\d\[{]|[{\[]\s*[}\]]|\}\s*\}|\]\s*\]')
+# Markup a weak model leaves in prose: a tag closed by another bracket (`</big}`, `</span]`); and,
+# in a message that does not talk about code, a void element's closing tag (`</br>`) or an HTML
+# entity, whole or cut short (`&amp;`, `&#34;`, `&right:`).
+_BROKEN_TAG = re.compile(r"</?[A-Za-z][\w-]*[}\]]|</[A-Za-z][\w-]*\)")
+_MARKUP = re.compile(r"</(?:" + "|".join(VOID_TAGS) + r")\s*>|&(?:#\d+|#x[0-9a-f]+|[a-z]{2,})[;:]", re.I)
 _TEMPLATE_CODE = re.compile(r"\{\{[^{}\n]{0,60}\}\}|\{%[^{}\n]{0,60}%\}")
 _ESCAPES = re.compile(r'\\n|\\"')  # a literal \n or \": debris, unless the message talks about code
 _JSON = json.JSONDecoder()
@@ -270,7 +281,11 @@ def _degenerate(text: str, prose: str, code_talk: bool) -> str | None:
     unit = re.search(r"(\S{1,3}?)\1{4,}", text)
     if unit and not unit.group(1).isalpha() and any(c.isalnum() for c in unit.group(1)):
         return f"{unit.group(1)!r} repeated"
-    debris = _DEBRIS.search(text) or (None if code_talk else _ESCAPES.search(text))
+    debris = (
+        _DEBRIS.search(text)
+        or _BROKEN_TAG.search(text)
+        or (None if code_talk else _ESCAPES.search(text) or _MARKUP.search(text))
+    )
     if debris:
         return f"markup debris {debris.group(0)!r}"
     if len(_WORD.findall(text)) < 2 and re.search(r"[\[\]{}<>]", text):

@@ -253,3 +253,25 @@ def test_camel_and_snake_case_slots_are_placeholders_outside_code_talk(
     text: str, expected: TextRule | None
 ) -> None:
     assert rule(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Great, see you soon.</br></big},&right: thanks", TextRule.DEGENERATE),  # the embedded model's
+        ("20 Februar atzmazze.</strong></span}]}]", TextRule.DEGENERATE),  # a tag closed by a brace
+        ("Done </div] now", TextRule.DEGENERATE),
+        ("Done </p) now", TextRule.DEGENERATE),
+        ("How to make smart home appliances!</br>This is what I know.", TextRule.DEGENERATE),
+        ("Fish &amp; chips for lunch?", TextRule.DEGENERATE),
+        ("{{&#34;*Your message is new today.", TextRule.DEGENERATE),
+        ("Great job&right: let's go", TextRule.DEGENERATE),
+        ("Replace the </br> tags with <br>.", None),  # a message about markup
+        ("The page shows &amp; where the HTML should say &.", None),
+        ("R&D: the budget is approved, Q&A at 3.", None),
+        ("if a<b) we stop, else a>b.", None),
+        ("<b>Note</b>: the build is green.", None),  # a real element, closed
+    ],
+)
+def test_markup_debris_is_degenerate_and_markup_talk_is_not(text: str, expected: TextRule | None) -> None:
+    assert rule(text) == expected

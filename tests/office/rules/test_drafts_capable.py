@@ -58,9 +58,12 @@ MUST_PASS = [
     "[TASK] Rotate the API keys before Friday.",
     "The log format is [time] [level] message, so grep on the level.",
     "Shipped to [beta] and [canary] today, prod on Monday.",
-    # names that look like variables (issue 29, item 2)
+    # names that look like variables, and markup talked about (issue 29, item 2)
     "The [iPhone] and [iOS] builds are green; [macOS] next.",
     "The template renders {firstName} before the greeting, and items[userId] is empty.",
+    "Replace the </br> tags with <br>, that's not valid HTML.",
+    "The page shows &amp; where the HTML should say &.",
+    "R&D signed off; Q&A is at 3.",
     # support
     "Hi Dana, I've reset the customer's password; they should get an email in a few minutes.",
     "Ticket #1043: the customer says the export button does nothing on Firefox 128.",
@@ -115,6 +118,8 @@ MUST_NOT_PASS = [
     ("Let's meet at [dateTime] in the lobby.", TextRule.PLACEHOLDER),
     ("Hi {firstName}, welcome aboard!", TextRule.PLACEHOLDER),
     ("Welcome, [FIRST_NAME]!", TextRule.PLACEHOLDER),
+    ("See you soon.</br></big},&right: thanks", TextRule.DEGENERATE),
+    ("How to make it!</br>This is what I know.", TextRule.DEGENERATE),
     ("It is Monday 09:37. There are new messages...", TextRule.PROMPT_ECHO),
     ("[6] },{", TextRule.DEGENERATE),
     ("25% of your staff delivers...}},{'topicSaturation':6}]}", TextRule.DEGENERATE),
