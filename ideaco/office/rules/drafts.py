@@ -43,7 +43,10 @@ class TextVerdict:
     detail: str
 
 
-SHINGLE = 6  # words in a row of the engine's text in the prompt that make an echo
+SHINGLE = 6  # words in a row of the engine's text in the think's prompt that make an echo
+# ... and of the prompt's fixed wording, the same in every prompt: its answer format's example
+# values are five words ("what you found or did"), which the embedded model posts word for word.
+FIXED_SHINGLE = 5
 # The answer format's own words, which a weak model copies into its message most often.
 SIGNATURES = (
     "your private thoughts",
@@ -181,7 +184,7 @@ def instruction_shingles() -> frozenset[tuple[str, ...]]:
         recall.MEMORIES_HEADING,
         relationships.IMPRESSIONS_HEADING,
     ]
-    return shingles(re.sub(r"\{[{%#].*?[}%#]\}", " ", "\n".join(texts), flags=re.S))
+    return shingles(re.sub(r"\{[{%#].*?[}%#]\}", " ", "\n".join(texts), flags=re.S), FIXED_SHINGLE)
 
 
 def _windows(found: list[str], size: int = SHINGLE) -> list[tuple[str, ...]]:
@@ -253,7 +256,7 @@ def _echo(text: str, prompt: EngineText | None) -> str | None:
         if re.search(rf"\b{signature}\b", folded):
             return signature
     fixed = instruction_shingles()
-    for run in _windows(found):
+    for run in _windows(found, FIXED_SHINGLE):
         if run in fixed:
             return " ".join(run)
     if prompt is None:

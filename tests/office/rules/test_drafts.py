@@ -6,6 +6,7 @@ import pytest
 
 from ideaco.mind.prompt import CUT, EngineText
 from ideaco.office.rules.drafts import (
+    FIXED_SHINGLE,
     MAX_SYMBOLS,
     RUN,
     SHINGLE,
@@ -56,7 +57,7 @@ def test_ordinary_messages_pass(text: str) -> None:
         ("I am pleased with all of your services, including [service1].", TextRule.PLACEHOLDER),
         ("What you think of [task 1] team lunch?", TextRule.PLACEHOLDER),
         ("What you think of the people here? Great.", TextRule.PROMPT_ECHO),  # a heading made in code
-        ("Nice: what you found or did. If you can't, fine.", TextRule.PROMPT_ECHO),  # the tasks block's hint
+        ("Nice, what you found or did matters.", TextRule.PROMPT_ECHO),  # the tasks block's hint
         ("This is what you say here, as yourself.", TextRule.PROMPT_ECHO),  # the compact format
         ("http://www.", TextRule.DEGENERATE),
         ("[6] },{", TextRule.DEGENERATE),
@@ -69,10 +70,16 @@ def test_what_a_weak_model_writes_is_refused_with_its_rule(text: str, expected: 
     assert rule(text) == expected
 
 
-def test_an_echo_is_six_words_in_a_row_of_the_prompt_not_five() -> None:
+def test_an_echo_is_five_words_of_the_fixed_wording_not_four() -> None:
+    assert FIXED_SHINGLE == 5
+    assert rule("Only the boss can give orders here, right?") == TextRule.PROMPT_ECHO  # 5 words of the rules
+    assert rule("Only the boss can decide that.") is None  # 4
+    assert rule("What you found or did") == TextRule.PROMPT_ECHO  # the resolve hint's example, as posted
+    assert rule("What you found there, did it help?") is None
+
+
+def test_an_echo_is_six_words_in_a_row_of_the_engines_text_in_the_prompt_not_five() -> None:
     assert SHINGLE == 6
-    assert rule("Only the boss can give you a raise.") == TextRule.PROMPT_ECHO  # 6 words of the rules
-    assert rule("Only the boss can give orders here, right?") is None  # 5 words in a row
     quiet = EngineText("The room has been quiet for a while; you may start a topic.")
     assert rule("Fine.", prompt=quiet) is None
     assert rule("The room has been quiet lately.", prompt=quiet) is None  # 5 words of the note
