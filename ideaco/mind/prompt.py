@@ -111,6 +111,26 @@ class PromptView:
     skills_loaded: tuple[str, ...] = ()  # skills asked for with load_skill: "name\ntext" (issue 20)
     answering: ChatLine | None = None  # the line that woke me (the boss's, or one naming me)
     compact: bool = False  # a small local model: shorter answer instructions
+    # What people wrote that the engine's own blocks and notes show (a task's description, a memory,
+    # an impression, a review's notes): never rendered from here, read by `engine_text`.
+    people: tuple[str, ...] = ()
+
+
+CUT = "\x00"  # where `engine_text` cut out what people wrote: a run of words ends there
+
+
+@dataclass(frozen=True)
+class EngineText:
+    """What the engine itself wrote into one prompt, as the echo filter reads it (office/rules/drafts.py).
+
+    `text` is the rendered prompt with what people wrote cut out (each cut, `CUT`, ends a run of
+    words): the conversation's messages, the summary, the documents quoted. The engine's notes and
+    blocks keep the values they show; `people` are those values (a task's description, a memory, an
+    example line of the persona), so that a run of words inside one of them stays theirs.
+    """
+
+    text: str = ""
+    people: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -245,3 +265,21 @@ def render_prompt(view: PromptView) -> list[dict[str, str]]:
         and replace(view.answering, text=_clip(view.answering.text, MAX_ANSWERING_CHARS)),
     )
     return [{"role": "system", "content": system.strip()}, {"role": "user", "content": user.strip()}]
+
+
+def engine_text(view: PromptView) -> EngineText:
+    """The prompt of `view` as the engine wrote it: what people wrote cut out, the values it shows kept."""
+    cut = replace(
+        view,
+        lines=tuple(replace(line, text=CUT) for line in view.lines),
+        quoted=tuple(CUT for _ in view.quoted),
+        dedupe=tuple(CUT for _ in view.dedupe),
+        documents_quoted=tuple(CUT for _ in view.documents_quoted),
+        history_summary=CUT if view.history_summary else None,
+        answering=view.answering and replace(view.answering, text=CUT),
+    )
+    text = "\n".join(m["content"] for m in render_prompt(cut))
+    said = [line.text for line in view.lines] + list(view.quoted)  # an engine note may quote them
+    examples = [str(line) for line in view.persona.get("example_lines") or ()]  # offered to be said
+    mission = [view.scene.mission] if view.scene.mission else []  # the boss's (or the scenario's) words
+    return EngineText(text, (*view.people, *said, *examples, *mission))

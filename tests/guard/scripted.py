@@ -122,10 +122,11 @@ def _secretary(unread: list[str], notes: list[str], user: str) -> dict[str, Any]
         if note.startswith("The boss wants a summary"):
             quoted = sum(1 for line in user.splitlines() if line.startswith("> "))
             return _say(f"Summary: {quoted} messages in the sync room, mostly about the release.")
-        if note.startswith(("Done:", "Refused:")):
-            return _say(
-                ("All done. " if note.startswith("Done:") else "I could not do all of it. ") + note[:120]
-            )
+        if note.startswith(("Done:", "Refused:")):  # in its own words: the note is the engine's
+            done, refused = note.count("Done: "), note.count("Refused: ")
+            if not refused:
+                return _say(f"All done, boss: {done} change(s) made.")
+            return _say(f"I could not do all of it, boss: {refused} of {done + refused} refused.")
     for line in reversed(unread):
         if "(BOSS)" not in line:
             continue

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from ideaco.mind.prompt import (
+    CUT,
     MAX_LINE_CHARS,
     MAX_LINES,
     PERSPECTIVES,
@@ -15,6 +16,7 @@ from ideaco.mind.prompt import (
     Person,
     PromptView,
     Scene,
+    engine_text,
     render_prompt,
     tendency_note,
 )
@@ -369,3 +371,33 @@ def test_tendency_note_turns_numbers_into_one_sentence(tendencies, note):
 def test_no_tendencies_no_note():
     assert tendency_note({}) == ""
     assert tendency_note({"tendencies": None}) == ""
+
+
+# --------------------------------------------------------------------------- what the engine wrote
+
+
+def test_the_engine_text_is_the_prompt_with_what_people_wrote_cut_out():
+    summary = "We agreed on REST for the public endpoints."
+    quoted_line = ChatLine(
+        at="09:00", sender="Boss", text="Should the new API be REST or GraphQL?", is_boss=True
+    )
+    shown = view(history_summary=summary, answering=quoted_line, dedupe=("REST. Boring works.",))
+    system, user = render(history_summary=summary, answering=quoted_line, dedupe=("REST. Boring works.",))
+    written = engine_text(shown)
+    for said in ("Should the new API be REST or GraphQL?", "REST. Boring works.", summary):
+        assert said in user and said not in written.text
+    assert system in written.text  # the system part, whole
+    assert "## Recent messages in API design (oldest first; * = new since you last looked)" in written.text
+    assert "[09:00] Boss (BOSS): " + CUT in written.text  # who and when are the engine's; the words are cut
+    assert written.text.count(CUT) == 5  # two lines, the summary, the hint's quote, the line answered
+
+
+def test_what_people_wrote_inside_the_engines_text_is_named_beside_it():
+    shown = view(people=("Write the launch checklist",), lines=(line("09:00", "Bob", "REST it is."),))
+    written = engine_text(shown)
+    assert written.people == (
+        "Write the launch checklist",  # what the office found (tasks, memories, impressions, reviews)
+        "REST it is.",  # the conversation, which a note may quote
+        *PERSONA["example_lines"],  # lines the persona offers to say
+        ROOM.mission,  # the department's mission, the scenario's words
+    )

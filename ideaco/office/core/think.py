@@ -13,6 +13,7 @@ from typing import Any
 from ideaco.cycle import Gate, Trigger
 from ideaco.llm.base import ChatResult
 from ideaco.llm.structured import StructuredAnswer
+from ideaco.mind.prompt import EngineText
 from ideaco.mind.thought import Thought
 from ideaco.office.core.steps import Step
 
@@ -33,6 +34,7 @@ class ThinkContext:
     rethinks: int = 0  # re-thinks this think already is (a superseded draft gets at most one)
     began: dict[str, Any] = field(default_factory=dict)  # what starting it took (logged, replayed)
     agent: dict[int, Any] = field(default_factory=dict)  # action index -> an agent command's outcome
+    engine: EngineText = EngineText()  # what the engine wrote into its prompt: its drafts must not echo it
 
 
 @dataclass

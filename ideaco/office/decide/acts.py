@@ -61,7 +61,9 @@ def _clean(
     if named != draft:
         result.corrections.append(f"{where}: ids named as what they name")
     draft = named
-    text, verdict, note = clean_draft(draft, thought.innerThoughts, compact=office.config.compact_schema)
+    text, verdict, note = clean_draft(
+        draft, thought.innerThoughts, compact=office.config.compact_schema, prompt=result.ctx.engine
+    )
     if note:
         result.corrections.append(f"{where}: {note}")
     return text, verdict

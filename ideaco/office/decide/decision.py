@@ -20,6 +20,7 @@ from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind import board
 from ideaco.mind.apply import ThoughtFacts, apply_thought, creates_tasks
 from ideaco.mind.board import Offer
+from ideaco.mind.prompt import EngineText
 from ideaco.mind.thought import Thought
 from ideaco.office import rules
 from ideaco.office.core.conversation import CLAIMABLE, ConversationKind, Message
@@ -52,6 +53,7 @@ def context(
     note: str,
     rethinks: int,
     notes: list[str],
+    engine: EngineText,
 ) -> ThinkContext:
     """What a think starting now reads and carries to its finish (and what starting it took, for the log)."""
     unread = unread_of(emp, conv)
@@ -64,7 +66,18 @@ def context(
         "task_alerts": dict(emp.desk.task_alerts),  # an alert is noted when its wake comes
     }
     return ThinkContext(
-        thought_id, emp.id, conv.id, trigger, now, conv.count, mentioned, call, note, rethinks, began
+        thought_id,
+        emp.id,
+        conv.id,
+        trigger,
+        now,
+        conv.count,
+        mentioned,
+        call,
+        note,
+        rethinks,
+        began,
+        engine=engine,
     )
 
 

@@ -17,13 +17,13 @@ from typing import Any
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
 from ideaco.ids import BOSS, boss_conversation_id, dm_conversation_id
 from ideaco.mind import stamina
+from ideaco.mind.prompt import EngineText
 from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import rules
 from ideaco.office.core.conversation import GROUP_KINDS, ConversationKind, Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.core.steps import HoldStep, Step
 from ideaco.office.decide.scratch import Scratch
-from ideaco.office.perceive.reading import TRIGGER_NOTES
 from ideaco.office.rules import drafts, levers, person
 from ideaco.office.rules.config import Switches
 from ideaco.office.rules.drafts import TextRule
@@ -42,17 +42,20 @@ class Verdict:
     reopens_at: datetime | None = None
 
 
-def clean_draft(text: str, inner_thoughts: str, *, compact: bool) -> tuple[str, Verdict | None, str]:
+def clean_draft(
+    text: str, inner_thoughts: str, *, compact: bool, prompt: EngineText | None = None
+) -> tuple[str, Verdict | None, str]:
     """The text as it can be posted, or why it cannot; and a note if it was cut back to its last
     sentence (it ran into its wire bound). The filters (`rules/drafts.py`) come before any gate:
-    a draft not fit to post is no speech.
+    a draft not fit to post is no speech; `prompt`, what the engine wrote into the think's prompt,
+    must not be echoed.
     """
     bound = (COMPACT_WIRE_LIMITS if compact else WIRE_LIMITS)["content"]
     finished = drafts.finish(text, bound)
     if finished is None:
         detail = f"ran into its {bound}-character bound mid-sentence"
         return text, Verdict(Gate.FILTERED, TextRule.UNFINISHED, detail), ""
-    verdict = drafts.check_text(finished, inner_thoughts=inner_thoughts, echoes=TRIGGER_NOTES.values())
+    verdict = drafts.check_text(finished, inner_thoughts=inner_thoughts, prompt=prompt)
     if verdict is not None:
         return finished, Verdict(Gate.FILTERED, verdict.rule, verdict.detail), ""
     cut = finished != text.strip()

@@ -199,6 +199,7 @@ class Office(StateReads):
             note=note,
             rethinks=rethinks,
             notes=notes,
+            engine=begun.engine_text(),
         )
         self.thinking[emp.id] = self._saves.begun[emp.id] = ctx
 

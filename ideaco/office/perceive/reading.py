@@ -17,7 +17,17 @@ from ideaco.cycle import Trigger
 from ideaco.ids import BOSS, SECRETARY, slug
 from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
-from ideaco.mind.prompt import PERSPECTIVES, ChatLine, Person, PromptView, Scene, render_prompt
+from ideaco.mind.memory import MemoryItem
+from ideaco.mind.prompt import (
+    PERSPECTIVES,
+    ChatLine,
+    EngineText,
+    Person,
+    PromptView,
+    Scene,
+    engine_text,
+    render_prompt,
+)
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office.core.conversation import GROUP_KINDS, ConversationKind, Message
 from ideaco.office.core.state import ConversationState, Employee
@@ -111,17 +121,15 @@ def request_for(
     office: OfficeView,
     emp: Employee,
     conv: ConversationState,
-    trigger: str,
+    view: PromptView,
     note: str,
-    notes: Sequence[str],
     now: datetime,
-    perspective: str,
+    calls: tuple[document_tools.Call, ...],
     rng: random.Random,
 ) -> ChatRequest:
-    """The model request of one think: the prompt, its schema, and the sampling seed (one draw of `rng`)."""
+    """The model request of one think: the prompt of `view`, its schema, and the sampling seed (one
+    draw of `rng`)."""
     compact = office.config.compact_schema
-    calls = document_tools.calls(office, emp, conv.id) if compact else ()  # once, for prompt and schema
-    view = prompt_view(office, emp, conv, trigger, note, notes, now, perspective, calls)
     wire = wire_context(office, emp, conv, note, compact=compact, calls=calls)
     schema = thought_schema(wire)
     return ChatRequest(
@@ -144,6 +152,12 @@ class Beginning:
     request: ChatRequest
     stamina: stamina.Stamina  # recovered for the idle time since the last thought
     notes: tuple[str, ...]  # the engine's notes it reads (once)
+    view: PromptView  # what its prompt shows
+
+    def engine_text(self) -> EngineText:
+        """What the engine wrote into this prompt, for the echo filter (made when a think begins,
+        not for a prediction's request)."""
+        return engine_text(self.view)
 
 
 def begin_request(
@@ -159,11 +173,14 @@ def begin_request(
     the sampling seed, from `stream` (the employee's own): built again from the same office, the
     same stream position and moment, it is the same request (`ahead.py` relies on it)."""
     recovered = stamina.recover(emp.mind.stamina, now)
-    view = replace(emp, mind=replace(emp.mind, stamina=recovered))
+    me = replace(emp, mind=replace(emp.mind, stamina=recovered))
     notes = tuple(emp.mind.notes)
     perspective = stream.choice(PERSPECTIVES)
-    request = request_for(office, view, conv, trigger, note, notes, now, perspective, stream)
-    return Beginning(request, recovered, notes)
+    # The document tools that can apply: found once, for the prompt and the schema.
+    calls = document_tools.calls(office, me, conv.id) if office.config.compact_schema else ()
+    view = prompt_view(office, me, conv, trigger, note, notes, now, perspective, calls)
+    request = request_for(office, me, conv, view, note, now, calls, stream)
+    return Beginning(request, recovered, notes, view)
 
 
 def prompt_view(
@@ -220,6 +237,7 @@ def prompt_view(
     secretary = emp.id == SECRETARY
     notes, read = document_tools.split_notes(office, tuple(notes))
     notes, skills_loaded = skill_texts.split_notes(emp, notes)
+    offers = taskboard.visible_to(office, emp, now)
     return PromptView(
         me=Person(emp.id, emp.name, emp.role),
         age=emp.age,
@@ -239,7 +257,7 @@ def prompt_view(
             for b in (
                 tasks.tasks_block(mind.tasks, now),
                 board.board_block(
-                    taskboard.visible_to(office, emp, now),
+                    offers,
                     now,
                     office.name_of,
                     may_claim=stamina.may_claim(mind.stamina),
@@ -258,7 +276,33 @@ def prompt_view(
         skills_loaded=skills_loaded,
         answering=answering,
         compact=compact,
+        people=people_words(office, emp, [*long, *short], present, offers),
     )
+
+
+def people_words(
+    office: OfficeView,
+    emp: Employee,
+    memories: Sequence[MemoryItem],
+    present: Sequence[str],
+    offers: Sequence[board.Offer],
+) -> tuple[str, ...]:
+    """What people wrote that the prompt's blocks and the engine's notes show: the employee's tasks
+    (descriptions, results, hints), memories and impressions, the board's offers, its department's
+    reviews. A draft may repeat them: they are not the engine's words (`mind.prompt.engine_text`)."""
+    texts = [
+        text
+        for t in emp.mind.tasks
+        for text in (t.description, t.result, t.on_resolve_hint, t.condition)
+        if text
+    ]
+    texts += [m.content for m in memories]
+    texts += [r.impression for p in present if (r := emp.mind.relationships.get(p)) and r.impression]
+    texts += [text for o in offers for text in (o.description, o.reason) if text]
+    for doc in office.state.documents.values():
+        if doc.department == emp.department and doc.review is not None:
+            texts += [text for text in (doc.review.notes, doc.review.argument) if text]
+    return tuple(texts)
 
 
 def window_start(count: int, first_kept: int, least: int = WINDOW_LEAST, step: int = WINDOW_STEP) -> int:

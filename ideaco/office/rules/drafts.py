@@ -1,10 +1,11 @@
 """What a draft must not be, whatever model wrote it: the filters a message passes before any gate.
 
-A weak model (the embedded SmolLM2) copies the prompt's own instructions into the chat, leaves
-template placeholders (`[insert name]`, `{company_name}`), writes debris (`}},{`, `aaaaaa`) or its
-private thoughts, and runs a string into its length bound mid-sentence. Each filter is a pure
-decision on the text (and what the thought itself said), tested on both sides of its threshold;
-a refused draft is held with gate `filtered` and the filter's rule, logged and counted.
+A weak model (the embedded SmolLM2) copies the engine's words from its prompt into the chat (its
+instructions, a note, a heading), leaves template placeholders (`[insert name]`, `{firstName}`),
+writes debris (`}},{`, `</span}`, `aaaaaa`) or its private thoughts, and runs a string into its
+length bound mid-sentence. Each filter is a pure decision on the text (and what the thought itself
+said, and what the engine wrote into its prompt), tested on both sides of its threshold; a refused
+draft is held with gate `filtered` and the filter's rule, logged and counted.
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from importlib import resources
 
 from ideaco.mind import recall, relationships, stamina, tasks  # their fixed wording is in the prompt too
+from ideaco.mind.prompt import CUT, EngineText
+from ideaco.wording import words
 
 
 class TextRule(str, Enum):
@@ -40,7 +43,10 @@ class TextVerdict:
     detail: str
 
 
-SHINGLE = 5  # words in a row shared with the instructions that make an echo
+SHINGLE = 6  # words in a row of the engine's text in the think's prompt that make an echo
+# ... and of the prompt's fixed wording, the same in every prompt: its answer format's example
+# values are five words ("what you found or did"), which the embedded model posts word for word.
+FIXED_SHINGLE = 5
 # The answer format's own words, which a weak model copies into its message most often.
 SIGNATURES = (
     "your private thoughts",
@@ -53,7 +59,6 @@ RUN = 5  # one character this many times in a row is a run (not . ! ? or -)
 THOUGHT_OVERLAP = 0.6  # share of a draft's words in the thought's own inner text (as a prefix run)
 SENTENCE_END = re.compile(r"[.!?…](?=[\"')\]»”’]*\s|[\"')\]»”’]*$)")
 _WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
-_TOKENS = re.compile(r"[\w']+", re.UNICODE)
 # Template slots a weak model leaves. Square brackets and slot words are placeholders anywhere; a
 # `{name}`, `{{ name }}` or `<NAME>` only in a message that does not talk about code (an engineer
 # writing "the template renders {name}" or "set it to <API_KEY>" means the braces).
@@ -77,12 +82,18 @@ SLOT_WORDS = (
     "amount recipient email link url address city"
 ).split()
 _SLOT = "(?:" + "|".join(f"[{w[0]}{w[0].upper()}]{w[1:]}" for w in SLOT_WORDS) + ")"
+# A variable's name as a slot: camelCase (`dateTime`, `userId`: a hump after at least two small
+# letters, so `iPhone`, `eBay`, `iOS`, `macOS` are no slot) or snake_case (`user_name`, `FIRST_NAME`).
+_IDENT = r"(?:[a-z]{2,}(?:[A-Z][a-z]+)+|[a-z]+(?:_[a-z]+)+|[A-Z]+(?:_[A-Z]+)+)"
 _SLOTS_OUTSIDE_CODE_TALK = (
-    re.compile(r"\{\{[^{}]{0,60}\}\}|\{[a-z]+(?:_[a-z]+)*\}"),  # {{ name }}, {name}, {company_name}
+    re.compile(rf"\{{\{{[^{{}}]{{0,60}}\}}\}}|\{{(?:[a-z]+|{_IDENT})\}}"),  # {{ name }}, {name}, {firstName}
     re.compile(
-        r"<(?:[A-Z]{2,}(?:_[A-Z]+)*|[a-z]+(?:_[a-z]+)+|[Yy]our [A-Za-z ]{1,30})>"
-    ),  # <NAME>, <message_info>
+        rf"<(?:[A-Z]{{2,}}(?:_[A-Z]+)*|{_IDENT}|[Yy]our [A-Za-z ]{{1,30}})>"
+    ),  # <NAME>, <message_info>, <firstName>
     re.compile(rf"(?<![\w\]])\[{_SLOT}(?:(?: | and | or |/){_SLOT})?\](?![\w(\[])"),  # [topic], [date/time]
+    re.compile(
+        rf"(?<![\w\]])\[{_IDENT}\](?![\w(\[])"
+    ),  # [dateTime], [FIRST_NAME]; not an index, items[userId]
 )
 # A Markdown checkbox, `- [x] done` or `[ ] docs` at a line's start: a list item, not a slot or debris.
 _CHECKBOX = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\[[ xX]\](?=[ \t]+\S)", re.M)
@@ -102,10 +113,21 @@ HTML_TAGS = (
 ).split()
 _CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.S)
 _FSTRING = re.compile(r"""\b[fF](["'])(?:(?!\1).){0,400}\1""")
-_TAG = re.compile(r"</?(?:" + "|".join(HTML_TAGS) + r")\b[^<>\n]{0,200}>", re.I)
+# Elements that have no closing tag: `</br>` is no HTML but debris (`_MARKUP`), not quoted code.
+VOID_TAGS = "area base br col embed hr img input link meta source track wbr".split()
+_TAG = re.compile(
+    r"<(?:" + "|".join(HTML_TAGS) + r")\b[^<>\n]{0,200}>"
+    r"|</(?!(?:" + "|".join(VOID_TAGS) + r")\b)(?:" + "|".join(HTML_TAGS) + r")\b[^<>\n]{0,200}>",
+    re.I,
+)
 _RUN = re.compile(r"([^\s.!?\-])\1{" + str(RUN - 1) + ",}")
 _URL = re.compile(r"\b(?:https?://|www\.)\S*", re.I)
 _DEBRIS = re.compile(r'[{}\[\]]\s*[,:]\s*[{}\[\]"\']|"\w*"\s*:\s*["\d\[{]|[{\[]\s*[}\]]|\}\s*\}|\]\s*\]')
+# Markup a weak model leaves in prose: a tag closed by another bracket (`</big}`, `</span]`); and,
+# in a message that does not talk about code, a void element's closing tag (`</br>`) or an HTML
+# entity, whole or cut short (`&amp;`, `&#34;`, `&right:`).
+_BROKEN_TAG = re.compile(r"</?[A-Za-z][\w-]*[}\]]|</[A-Za-z][\w-]*\)")
+_MARKUP = re.compile(r"</(?:" + "|".join(VOID_TAGS) + r")\s*>|&(?:#\d+|#x[0-9a-f]+|[a-z]{2,})[;:]", re.I)
 _TEMPLATE_CODE = re.compile(r"\{\{[^{}\n]{0,60}\}\}|\{%[^{}\n]{0,60}%\}")
 _ESCAPES = re.compile(r'\\n|\\"')  # a literal \n or \": debris, unless the message talks about code
 _JSON = json.JSONDecoder()
@@ -144,12 +166,14 @@ def _only_emoji(text: str) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return [w.casefold() for w in _TOKENS.findall(unicodedata.normalize("NFKC", text))]
+    """A text's words as the echo and leak rules compare them (`wording.words`, width and ligatures
+    folded): quotes and punctuation around a word are not part of it."""
+    return words(unicodedata.normalize("NFKC", text))
 
 
 @lru_cache(maxsize=1)
 def instruction_shingles() -> frozenset[tuple[str, ...]]:
-    """5-word runs of the prompt's own fixed wording: its templates (template code removed) and notes."""
+    """Runs of the prompt's own fixed wording: its templates (template code removed) and notes."""
     texts = [
         resources.files("ideaco.mind").joinpath("templates", name).read_text(encoding="utf-8")
         for name in ("system.j2", "conversation.j2", "tools.j2", "answer.j2", "answer_compact.j2")
@@ -160,30 +184,87 @@ def instruction_shingles() -> frozenset[tuple[str, ...]]:
         recall.MEMORIES_HEADING,
         relationships.IMPRESSIONS_HEADING,
     ]
-    return shingles(re.sub(r"\{[{%#].*?[}%#]\}", " ", "\n".join(texts), flags=re.S))
+    return shingles(re.sub(r"\{[{%#].*?[}%#]\}", " ", "\n".join(texts), flags=re.S), FIXED_SHINGLE)
+
+
+def _windows(found: list[str], size: int = SHINGLE) -> list[tuple[str, ...]]:
+    """Runs of `size` words in a row, in order."""
+    return [tuple(found[i : i + size]) for i in range(len(found) - size + 1)]
 
 
 def shingles(text: str, size: int = SHINGLE) -> frozenset[tuple[str, ...]]:
-    words = _words(text)
-    return frozenset(tuple(words[i : i + size]) for i in range(len(words) - size + 1))
+    return frozenset(_windows(_words(text), size))
+
+
+# A value people wrote (a task's description, a memory) quoted whole, with any beside it: two words
+# of a run however long it is, so that the engine's note around it is still its own words
+# ("Your task '…' is done" is six) while the value's own words are its writer's.
+VALUE = ("\x00", "\x00")
+Values = Mapping[str, tuple[tuple[str, ...], ...]]  # first word -> the values starting with it, longest first
+
+
+@dataclass(frozen=True)
+class PromptRuns:
+    """What the echo rule reads of one prompt: the engine's runs, and the values people wrote in it."""
+
+    runs: frozenset[tuple[str, ...]]
+    values: Values
+
+
+def _valued(found: list[str], values: Values) -> list[str]:
+    """Words with each value quoted whole as `VALUE` (values in a row as one)."""
+    out: list[str] = []
+    i = 0
+    while i < len(found):
+        value = next((v for v in values.get(found[i], ()) if tuple(found[i : i + len(v)]) == v), None)
+        if value is None:
+            out.append(found[i])
+            i += 1
+            continue
+        if tuple(out[-2:]) != VALUE:
+            out += VALUE
+        i += len(value)
+    return out
+
+
+@lru_cache(maxsize=8)  # a think's drafts read the same prompt: its runs are found once
+def engine_runs(prompt: EngineText) -> PromptRuns:
+    """The runs of words the engine itself wrote into one prompt: runs of its text (none across a
+    cut, where people's words were; the engine's ids left out, as a draft's are), a value people
+    wrote counted as `VALUE`, less any run inside what people wrote (a value the prompt shows cut)."""
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for value in sorted({w for p in prompt.people if (w := tuple(_words(p)))}, key=lambda v: (-len(v), v)):
+        index.setdefault(value[0], []).append(value)
+    values = {first: tuple(found) for first, found in index.items()}
+    found = frozenset().union(
+        *(_windows(_valued(_words(part), values)) for part in name_ids(prompt.text, {}).split(CUT))
+    )
+    return PromptRuns(found - frozenset().union(*(shingles(p) for p in prompt.people)), values)
 
 
 # The prompt's own clock line, "It is Monday 09:37." (weekday, zero-padded time, full stop), copied.
 _CLOCK_LINE = re.compile(r"\bIt is (?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day \d\d:\d\d\.(?!\d)")
 
 
-def _echo(text: str, extra: Iterable[str]) -> str | None:
+def _echo(text: str, prompt: EngineText | None) -> str | None:
     clock = _CLOCK_LINE.search(text)
     if clock:
         return clock.group(0)
-    folded = " ".join(_words(text))
+    found = _words(text)
+    folded = " ".join(found)
     for signature in SIGNATURES:
         if re.search(rf"\b{signature}\b", folded):
             return signature
-    runs = instruction_shingles() | frozenset().union(*(shingles(e) for e in extra))
-    for run in shingles(text):
-        if run in runs:
+    fixed = instruction_shingles()
+    for run in _windows(found, FIXED_SHINGLE):
+        if run in fixed:
             return " ".join(run)
+    if prompt is None:
+        return None
+    read = engine_runs(prompt)
+    for run in _windows(_valued(found, read.values)):
+        if run in read.runs:
+            return " ".join(run).replace(" ".join(VALUE), "'…'")
     return None
 
 
@@ -203,7 +284,11 @@ def _degenerate(text: str, prose: str, code_talk: bool) -> str | None:
     unit = re.search(r"(\S{1,3}?)\1{4,}", text)
     if unit and not unit.group(1).isalpha() and any(c.isalnum() for c in unit.group(1)):
         return f"{unit.group(1)!r} repeated"
-    debris = _DEBRIS.search(text) or (None if code_talk else _ESCAPES.search(text))
+    debris = (
+        _DEBRIS.search(text)
+        or _BROKEN_TAG.search(text)
+        or (None if code_talk else _ESCAPES.search(text) or _MARKUP.search(text))
+    )
     if debris:
         return f"markup debris {debris.group(0)!r}"
     if len(_WORD.findall(text)) < 2 and re.search(r"[\[\]{}<>]", text):
@@ -247,17 +332,20 @@ def debris(text: str) -> TextVerdict | None:
     return TextVerdict(TextRule.DEGENERATE, why) if why else None
 
 
-def check_text(text: str, *, inner_thoughts: str = "", echoes: Iterable[str] = ()) -> TextVerdict | None:
+def check_text(
+    text: str, *, inner_thoughts: str = "", prompt: EngineText | None = None
+) -> TextVerdict | None:
     """None when the text may go out; else the first filter that refuses it.
 
-    `echoes` are more fixed texts the prompt showed (the engine's notes): repeating them is an echo.
+    `prompt` is what the engine wrote into the prompt the draft answers (`mind.prompt.engine_text`):
+    repeating a run of it is an echo, as repeating the prompt's fixed wording always is.
     """
     verdict = debris(text)
     if verdict is not None:
         return verdict
     if inner_thoughts and _leaked(text, inner_thoughts):
         return TextVerdict(TextRule.LEAKED_THOUGHT, "the draft is the thought's own inner text")
-    echo = _echo(text, echoes)
+    echo = _echo(text, prompt)
     if echo:
         return TextVerdict(TextRule.PROMPT_ECHO, f"repeats the prompt: {echo!r}")
     return None
