@@ -68,7 +68,8 @@ class SeededTask(_Strict):
     def _check_document(cls, v: str | None) -> str | None:
         if v is None:
             return v
-        from ideaco.office.rules.documents import Refusal, check_path
+        from ideaco.office.core.refusal import Refusal
+        from ideaco.office.rules.documents import check_path
 
         checked = check_path(v)
         if isinstance(checked, Refusal):

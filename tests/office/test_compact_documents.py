@@ -11,6 +11,7 @@ from benchmarks.requirement import carry
 from ideaco.mind.board import default_document
 from ideaco.mind.tasks import Task
 from ideaco.mind.thought.wire import COMPACT_DOCUMENT_CALLS, WireContext, thought_schema
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.perceive import document_tools
 from ideaco.office.rules import documents as rules
 from tests.office.conftest import START, MakeOffice, thought
@@ -31,7 +32,7 @@ def _expect(office, who: str, path: str = PATH) -> None:
 
 def _write(office, who: str = "bob", path: str = PATH) -> rules.Document:
     doc = rules.write(office.state.documents, "eng", path, "# API\n", who, START, "t1", None)
-    assert not isinstance(doc, rules.Refusal)
+    assert not isinstance(doc, Refusal)
     office.state.documents[doc.key] = doc
     return doc
 

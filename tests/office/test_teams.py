@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from ideaco.office.core.conversation import ConversationKind
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.engine.build import office_from_state
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.resolve.journal import MemoryJournal
@@ -231,8 +232,8 @@ def test_a_review_whose_reviewer_left_goes_to_the_next_member(status: str) -> No
     owed = [o.conversation for o in office.employees["ann"].desk.owed if o.conversation.startswith("dm:")]
     assert owed == (["dm:ann:cy"] if status == rules.REQUESTED else [])
     verdict = rules.verdict(office.state.documents[doc.key], "ann", "approve", "fine", 3, "ann")
-    assert isinstance(verdict, rules.Refusal) == (status == rules.REJECTED)  # rejected: the author's turn
+    assert isinstance(verdict, Refusal) == (status == rules.REJECTED)  # rejected: the author's turn
     if status == rules.REJECTED:
         asked = rules.request_review(office.state.documents[doc.key], "cy", "ann")
-        assert not isinstance(asked, rules.Refusal) and asked.review is not None
+        assert not isinstance(asked, Refusal) and asked.review is not None
         assert asked.review.reviewer == "ann"

@@ -17,7 +17,8 @@ from ideaco.cycle import Gate, LoopRule, Owed, Trigger
 from ideaco.mind.board import Offer
 from ideaco.mind.changes import MindChanges
 from ideaco.office.core.conversation import Message
-from ideaco.office.rules.documents import Document, Refusal, Review, Version, check_path, with_versions
+from ideaco.office.core.refusal import Refusal
+from ideaco.office.rules.documents import Document, Review, Version, check_path, with_versions
 from ideaco.office.rules.drafts import TextRule
 from ideaco.store.step_records import step_problem
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from ideaco.office.core.refusal import Refusal
+
 MAX_BYTES = 16_000  # one document's content, UTF-8
 MAX_DOCUMENTS = 200  # in a run's workspace
 MAX_PATH = 120
@@ -35,13 +37,6 @@ RESERVED = frozenset(
 REQUESTED, REJECTED, REBUTTED, APPROVED, FAILED = "requested", "rejected", "rebutted", "approved", "failed"
 VERDICTS = ("approve", "reject")
 OPEN = (REQUESTED, REJECTED, REBUTTED)  # a review not over: its reviewer still has a word to say
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a document tool changed nothing (the employee reads it in its next thought)."""
-
-    reason: str
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.rules import documents as rules
-from ideaco.office.rules.documents import MAX_BYTES, MAX_DOCUMENTS, Refusal
+from ideaco.office.rules.documents import MAX_BYTES, MAX_DOCUMENTS
 
 NOW = datetime(2026, 1, 5, 9, 0)
 

@@ -23,6 +23,7 @@ from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import Action, RelationshipOp, TaskOp
 from ideaco.office.core.company import REPORTED, Company
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import Employee
 from ideaco.office.core.steps import Step, ToolStep
 from ideaco.office.decide.scratch import Scratch
@@ -31,7 +32,7 @@ from ideaco.office.perceive import document_tools
 from ideaco.office.perceive.document_tools import READ_MARK, TOOLS
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import documents as rules
-from ideaco.office.rules.documents import Document, Refusal
+from ideaco.office.rules.documents import Document
 
 FEELING_STEP = 6  # a reviewer's affinity toward the author, per verdict
 IMPRESSION = "deliverables repeatedly fail; doubts about {path}"

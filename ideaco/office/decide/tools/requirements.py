@@ -16,8 +16,8 @@ from ideaco.cycle import Owed, Trigger
 from ideaco.ids import boss_conversation_id
 from ideaco.mind.tasks import Task
 from ideaco.office.core.company import APPROVED, REOPENED, REPORTED
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.decide.scratch import Scratch
-from ideaco.office.rules.documents import Refusal
 
 _APPROVE = re.compile(r"^\s*/approve\s+(req-\d+)\s*$", re.IGNORECASE)
 FEEDBACK_CHARS = 400
