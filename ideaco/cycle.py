@@ -1,4 +1,4 @@
-"""The words of an employee's cycle, declared once: triggers, gates, loop-breaker rules, phases.
+"""The words of an employee's cycle, declared once: triggers, gates, loop-breaker and draft-filter rules, phases.
 
 wake -> read -> think -> gate -> act -> schedule. Every value here is also what the logs say
 (spec 1.5), so the enums are string enums: `Trigger.BOSS == "boss"` and it is written as "boss".
@@ -75,6 +75,16 @@ class LoopRule(_Words):
     RING = "ring"  # X,Y,Z,X closes the room for 5 min (also: a post into a room still closed)
     PAIR_STREAK = "pair_streak"  # two employees back and forth: they stop waking each other
     UNANSWERED = "unanswered"  # 10 agent messages since the boss: posts stop waking anyone
+
+
+class TextRule(_Words):
+    """Which draft filter (`office/rules/drafts.py`) refused a draft's text (logged as `rule`, with gate `filtered`)."""
+
+    PROMPT_ECHO = "prompt_echo"  # repeats the prompt's own instructions
+    PLACEHOLDER = "placeholder"  # a template slot left unfilled: [insert name], {company}, <NAME>
+    DEGENERATE = "degenerate"  # no words, letter runs, markup or JSON debris
+    LEAKED_THOUGHT = "leaked_thought"  # the thought's private inner text, posted
+    UNFINISHED = "unfinished"  # cut by its length bound with no sentence end to cut back to
 
 
 class Phase(_Words):

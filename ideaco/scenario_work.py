@@ -68,8 +68,8 @@ class SeededTask(_Strict):
     def _check_document(cls, v: str | None) -> str | None:
         if v is None:
             return v
+        from ideaco.office.core.documents import check_path
         from ideaco.office.core.refusal import Refusal
-        from ideaco.office.rules.documents import check_path
 
         checked = check_path(v)
         if isinstance(checked, Refusal):

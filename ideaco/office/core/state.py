@@ -18,7 +18,7 @@ from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
 from ideaco.office.core.company import Company
 from ideaco.office.core.conversation import ConversationKind, Message
-from ideaco.office.rules.documents import Document
+from ideaco.office.core.documents import Document
 
 RECENT_WINDOW = 60  # messages kept in memory per conversation
 STATE_FORMAT = 2  # 2: employees as identity + mind + desk; thoughts.jsonl records carry `applied`

@@ -16,6 +16,7 @@ from typing import Any
 from ideaco.mind import changes as mind_changes
 from ideaco.mind.board import Offer
 from ideaco.office.core.company import Company
+from ideaco.office.core.documents import Document
 from ideaco.office.core.state import (
     CONVERSATION_FIELDS,
     IDENTITY,
@@ -32,7 +33,6 @@ from ideaco.office.core.steps import (
     MindStep,
     Step,
 )
-from ideaco.office.rules.documents import Document
 
 
 class Scratch:

@@ -20,6 +20,7 @@ from ideaco.mind.mind import Mind
 from ideaco.mind.tasks import Task
 from ideaco.office.core.company import Company, Department, Team
 from ideaco.office.core.conversation import ConversationKind, Message
+from ideaco.office.core.documents import Document
 from ideaco.office.core.state import STATE_FORMAT, ConversationState, Employee, OfficeState
 from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import Step, step_from_record
@@ -35,7 +36,7 @@ from ideaco.office.resolve.journal import Journal
 from ideaco.office.resolve.records import result_from_record
 from ideaco.office.rules import logged
 from ideaco.office.rules.config import OfficeConfig, config_for
-from ideaco.office.rules.documents import FOLDER_CLASH, Document, clashes
+from ideaco.office.rules.documents import FOLDER_CLASH, clashes
 from ideaco.scenario import ConversationSpec, Scenario
 from ideaco.skills import Skill
 from ideaco.store.rundir import CHANGES, THOUGHTS

@@ -19,6 +19,7 @@ from ideaco.ids import boss_chat_owner, dm_members
 from ideaco.lookalike import look_alike
 from ideaco.office.core.company import Company
 from ideaco.office.core.conversation import ConversationKind
+from ideaco.office.core.documents import check_path
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import CONVERSATION_FIELDS, IDENTITY, OfficeState
 from ideaco.office.core.steps import (
@@ -32,7 +33,6 @@ from ideaco.office.core.steps import (
     OweStep,
     Step,
 )
-from ideaco.office.rules.documents import check_path
 
 # The ids the office gives a person: a scenario's (`scenario.EMPLOYEE_ID`) or a hire's (its name's slug).
 EMPLOYEE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")

@@ -23,6 +23,7 @@ from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import Action, RelationshipOp, TaskOp
 from ideaco.office.core.company import REPORTED, Company
+from ideaco.office.core.documents import APPROVED, FAILED, Document
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import Employee
 from ideaco.office.core.steps import Step, ToolStep
@@ -32,7 +33,6 @@ from ideaco.office.perceive import document_tools
 from ideaco.office.perceive.document_tools import READ_MARK, TOOLS
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import documents as rules
-from ideaco.office.rules.documents import Document
 
 FEELING_STEP = 6  # a reviewer's affinity toward the author, per verdict
 IMPRESSION = "deliverables repeatedly fail; doubts about {path}"
@@ -282,13 +282,13 @@ def _review(
     feelings, memories = office.config.switches.relationships, office.config.switches.memory  # an ablation's
     if feelings:
         _feel(scratch, emp.id, author, +FEELING_STEP if decision == "approve" else -FEELING_STEP, now, "")
-    if review.status == rules.APPROVED:
+    if review.status == APPROVED:
         _stamina(office, scratch, author, "review_passed")
         _task(office, scratch, author, doc.task, "resolve", f"{doc.path} approved by {emp.name}", now, owing)
         note = f"{emp.name} approved {doc.path}. Tell whoever waits for it."
         owing.append((author, Owed(dm_conversation_id(author, emp.id), Trigger.SYSTEM, note)))
         return f"approved {doc.path}"
-    if review.status == rules.FAILED:  # the lead's final word, or the last of the rounds
+    if review.status == FAILED:  # the lead's final word, or the last of the rounds
         _task(office, scratch, author, doc.task, "fail", f"{doc.path} rejected by {emp.name}", now, owing)
         note = f"{emp.name} rejected {doc.path} for good: its reviews are spent. Tell whoever waits for it."
         owing.append((author, Owed(dm_conversation_id(author, emp.id), Trigger.SYSTEM, note)))

@@ -33,11 +33,11 @@ from ideaco.mind.thought.model import (
 )
 from ideaco.office.core.company import Company, Department, Team
 from ideaco.office.core.conversation import ConversationKind
+from ideaco.office.core.documents import OPEN, REJECTED, Document
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive.document_tools import READ_MARK
 from ideaco.office.rules import documents as docrules
 from ideaco.office.rules import labels
-from ideaco.office.rules.documents import Document
 from ideaco.office.rules.toolcaps import SUMMARY_NOTE
 from ideaco.persona import ARCHETYPES, PERSONAS_DIR, load_archetype, load_persona_file
 
@@ -439,7 +439,7 @@ def _hand_reviews_on(org: Org, gone: str, owed: list[tuple[str, Owed]]) -> list[
     said = []
     for doc in list(org.documents.values()):
         review = doc.review
-        if review is None or review.reviewer != gone or review.status not in docrules.OPEN:
+        if review is None or review.reviewer != gone or review.status not in OPEN:
             continue
         dept = org.company.departments.get(doc.department)
         staff = [m for m in (dept.members if dept else ()) if not org.employees[m].dismissed]
@@ -448,7 +448,7 @@ def _hand_reviews_on(org: Org, gone: str, owed: list[tuple[str, Owed]]) -> list[
             said.append(f"nobody is left to review {doc.path}")
             continue
         org.set_document(replace(doc, review=replace(review, reviewer=reviewer)), "request_review")
-        if review.status != docrules.REJECTED:  # waiting for a verdict: the new reviewer reads it now
+        if review.status != REJECTED:  # waiting for a verdict: the new reviewer reads it now
             note = (
                 f"{org.employees[gone].name} has left; you review {doc.path} (version {doc.version}) in their "
                 "place. Judge it with review {path, verdict: approve|reject, notes}."
