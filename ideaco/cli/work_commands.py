@@ -12,7 +12,7 @@ from rich.text import Text
 from ideaco.cli.display import safe_text
 from ideaco.ids import boss_conversation_id
 from ideaco.mind.board import REQUIREMENT_ROOM
-from ideaco.office.core.company import REPORTED
+from ideaco.office.core.company import REPORTED, UNSIGNED
 from ideaco.office.engine.office import Office
 
 QUOTE = "  │ "  # before each line of a document's text
@@ -65,7 +65,7 @@ def requirement_lines(office: Office, room: str | None = None) -> list[Text]:
         conv = office.conversations.get(rid)
         if conv is None:
             raise WorkCommandError(f"no requirement {safe_text(rid)!r}")
-        signoff = office.company_model.signoffs.get(rid, "open")
+        signoff = office.company_model.signoffs.get(rid, UNSIGNED)
         lines.append(Text.assemble((rid, "bold"), f" · {safe_text(conv.name)} · {signoff}"))
         for emp in office.employees.values():
             for task in emp.mind.tasks:

@@ -19,6 +19,7 @@ from ideaco.analysis import History, history, relationship_table
 from ideaco.cycle import Gate
 from ideaco.ids import BOSS, SECRETARY
 from ideaco.metrics import responses, social, text
+from ideaco.office.core.documents import APPROVED
 from ideaco.store.runlog import RunLog, applied_at
 from ideaco.store.usage import usage_totals
 
@@ -104,7 +105,7 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
     comfort = {e: pts[-1].comfort for e, pts in hist.stamina.items() if e in agents and pts}
     affinities = [row["affinity"] for e in staff for row in relationship_table(hist, e, run.end).values()]
     work = reviews.documents(run.thoughts)
-    approved = sum(d["status"] == "approved" for d in work["documents"])
+    approved = sum(d["status"] == APPROVED for d in work["documents"])
     verdicts = sum(t["reviews"] for t in work["reviewers"].values())
     rejections = sum(t["rejections"] for t in work["reviewers"].values())
     summary = {

@@ -15,7 +15,8 @@ from datetime import datetime
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import boss_conversation_id
 from ideaco.mind.tasks import Task
-from ideaco.office.core.company import APPROVED, REOPENED, REPORTED
+from ideaco.office.core.company import REOPENED, REPORTED
+from ideaco.office.core.documents import APPROVED
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.decide.scratch import Scratch
 
