@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 
-class _Words(str, Enum):
+class Words(str, Enum):
     """A string enum that prints, formats and serializes as its value."""
 
     def __str__(self) -> str:
@@ -24,7 +24,7 @@ class _Words(str, Enum):
         return format(str(self.value), spec)
 
 
-class Trigger(_Words):
+class Trigger(Words):
     """Why an employee thinks (spec 1.5)."""
 
     BOSS = "boss"
@@ -54,7 +54,7 @@ def first_trigger(triggers: Iterable[str]) -> Trigger:
     return Trigger.TIMER
 
 
-class Gate(_Words):
+class Gate(Words):
     """Why a thought did not speak (spec 1.5); None in the logs when it spoke."""
 
     CHOSE_SILENCE = "chose_silence"
@@ -68,7 +68,7 @@ class Gate(_Words):
     ERROR = "error"
 
 
-class LoopRule(_Words):
+class LoopRule(Words):
     """Which loop breaker (spec 2.3) refused a post or stopped a post from waking anyone."""
 
     DUPLICATE = "duplicate"  # the same text from the same employee within 60 s
@@ -77,7 +77,7 @@ class LoopRule(_Words):
     UNANSWERED = "unanswered"  # 10 agent messages since the boss: posts stop waking anyone
 
 
-class TextRule(_Words):
+class TextRule(Words):
     """Which draft filter (`office/rules/drafts.py`) refused a draft's text (logged as `rule`, with gate `filtered`)."""
 
     PROMPT_ECHO = "prompt_echo"  # repeats the prompt's own instructions
@@ -87,7 +87,7 @@ class TextRule(_Words):
     UNFINISHED = "unfinished"  # cut by its length bound with no sentence end to cut back to
 
 
-class Phase(_Words):
+class Phase(Words):
     """Where an employee is in its cycle."""
 
     IDLE = "idle"

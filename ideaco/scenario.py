@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import (
     BaseModel,
@@ -30,6 +30,7 @@ from ideaco.bounds import (
 )
 from ideaco.durations import format_duration, parse_duration, parse_offset
 from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id, slug
+from ideaco.kinds import ConversationKind, RoomKind
 from ideaco.llm.config import ScenarioLLM
 from ideaco.lookalike import look
 from ideaco.persona import (
@@ -74,7 +75,7 @@ class _Problems(ValueError):
 
 @dataclass(frozen=True)
 class ConversationSpec:
-    """A conversation the scenario opens; kind is "work", "casual", "boss" or "dm"."""
+    """A conversation the scenario opens, of a `ConversationKind`."""
 
     id: str
     kind: str
@@ -132,7 +133,7 @@ class EmployeeSpec(_Strict):
 class Room(_Strict):
     id: PlaceId
     name: Name
-    kind: Literal["work", "casual"] = "work"
+    kind: RoomKind = ConversationKind.WORK.value
     members: list[str]
 
     @field_validator("members")
@@ -308,13 +309,15 @@ class Scenario(_Strict):
     def conversations(self) -> list[ConversationSpec]:
         """Every room, each department's casual room, and the boss's 1-on-1 with every employee."""
         convs = [ConversationSpec(r.id, r.kind, r.name, tuple(r.members)) for r in self.rooms]
-        convs += [ConversationSpec(t.id, "work", t.name, tuple(t.members)) for t in self.teams]
+        convs += [ConversationSpec(t.id, ConversationKind.WORK, t.name, tuple(t.members)) for t in self.teams]
         convs += [
-            ConversationSpec(d.casual_room_id, "casual", f"{d.name} casual", tuple(d.members))
+            ConversationSpec(d.casual_room_id, ConversationKind.CASUAL, f"{d.name} casual", tuple(d.members))
             for d in self.departments
         ]
         boss_chats = [(boss_conversation_id(e.id), f"Boss and {e.name}", e.id) for e in self.employees]
-        return convs + [ConversationSpec(cid, "boss", name, (e,)) for cid, name, e in boss_chats]
+        return convs + [
+            ConversationSpec(cid, ConversationKind.BOSS, name, (e,)) for cid, name, e in boss_chats
+        ]
 
     def resolve_personas(
         self, base_dir: str | Path, personas_dir: str | Path | None = None

@@ -21,7 +21,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ideaco.ids import BOSS, SECRETARY, SYSTEM
-from ideaco.office.core.conversation import ESCALATION, Message
+from ideaco.kinds import MessageKind
+from ideaco.office.core.conversation import Message
 
 PALETTE = (
     "cyan",
@@ -149,7 +150,7 @@ class Transcript:
     def on_message(self, office: Any, message: Message) -> None:
         self._header(office, message.conversation)
         at, line = message.at.strftime("%H:%M:%S"), Text()
-        if message.kind == ESCALATION:  # one notice line the boss cannot miss
+        if message.kind == MessageKind.ESCALATION:  # one notice line the boss cannot miss
             who = safe_text(office.name_of(message.sender))
             line.append(f"⚑ {who} escalates to you: ", style="bold yellow")
             line.append(safe_text(message.text))

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, ValidationError
 
+from ideaco.kinds import MessageKind
 from ideaco.store.step_records import Count, Moment, Record, StaminaAt, check_steps
 
 
@@ -27,7 +28,7 @@ class MessageRecord(Record):
     sender: str
     text: str
     mentions: list[str] = Field(default_factory=list)
-    kind: str = "chat"
+    kind: str = MessageKind.CHAT
 
 
 class Usage(Record):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from ideaco.office.core.conversation import ESCALATION, ConversationKind
+from ideaco.kinds import ConversationKind, MessageKind
 from ideaco.office.core.state import ConversationState
 from tests.office.conftest import CASUAL, ROOM, messages_in, prompt_of, step_until, thought, thoughts_of, who
 
@@ -37,7 +37,7 @@ async def test_the_ceiling_owes_the_lead_an_escalation_flagged_for_the_boss(make
     assert office.conversations[CASUAL].escalated_at == office.now()
     await step_until(office, lambda: bool(messages_in(office, "boss:alice")))
     [said] = messages_in(office, "boss:alice")
-    assert said["kind"] == ESCALATION and said["sender"] == "alice"
+    assert said["kind"] == MessageKind.ESCALATION and said["sender"] == "alice"
     [think] = thoughts_of(office, "alice")
     assert think["trigger"] == "system" and think["applied"]["began"]["owed"]["escalation"] is True
 
@@ -100,7 +100,7 @@ async def test_the_stamina_escalation_is_flagged_too(make_office) -> None:
         office, lambda: bool([m for m in messages_in(office, "boss:alice") if m["sender"] == "alice"])
     )
     [said] = [m for m in messages_in(office, "boss:alice") if m["sender"] == "alice"]
-    assert said["kind"] == ESCALATION
+    assert said["kind"] == MessageKind.ESCALATION
 
 
 async def test_a_mention_of_someone_not_in_the_room_is_told_to_the_sender(make_office) -> None:

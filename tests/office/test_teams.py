@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ideaco.kinds import ConversationKind
 from ideaco.office.core import documents as core
-from ideaco.office.core.conversation import ConversationKind
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.engine.build import office_from_state
 from ideaco.office.engine.clock import SimClock

@@ -17,6 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 from ideaco.cycle import Gate, LoopRule, Owed, Trigger
+from ideaco.kinds import ConversationKind
 from ideaco.mind.board import Offer
 from ideaco.mind.changes import ListChanges, MindChanges, RelationChange
 from ideaco.mind.memory import MemoryItem
@@ -26,7 +27,6 @@ from ideaco.mind.tasks import Task
 from ideaco.office.core import documents as core
 from ideaco.office.core import steps
 from ideaco.office.core.company import Company, Department, Team
-from ideaco.office.core.conversation import ConversationKind
 from ideaco.office.core.state import CONVERSATION_FIELDS, IDENTITY, ConversationState, Employee
 from ideaco.store import step_records
 from ideaco.store.step_records import STEPS, Part, step_problem

@@ -14,10 +14,11 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Owed, Phase
+from ideaco.kinds import ConversationKind
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
 from ideaco.office.core.company import Company
-from ideaco.office.core.conversation import ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.documents import Document
 
 RECENT_WINDOW = 60  # messages kept in memory per conversation

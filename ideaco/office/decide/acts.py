@@ -10,8 +10,8 @@ from datetime import datetime
 
 from ideaco.cycle import Gate, Owed
 from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
+from ideaco.kinds import ConversationKind, MessageKind
 from ideaco.mind.thought import TOOL_ARGS, Thought
-from ideaco.office.core.conversation import ESCALATION, ConversationKind
 from ideaco.office.core.state import Employee
 from ideaco.office.core.steps import DraftStep, OweStep, Step
 from ideaco.office.core.think import ThinkContext, ThinkResult
@@ -123,7 +123,11 @@ def speak(
             if posted:  # the rest of a burst: held by the gate its first message set off
                 result.corrections.append(f"messages[{i}:]: {len(texts) - i} held by {verdict.gate}, dropped")
             return verdict.gate if not posted else None
-        kind = ESCALATION if escalates(ctx.began) and conv.kind is ConversationKind.BOSS else "chat"
+        kind = (
+            MessageKind.ESCALATION
+            if escalates(ctx.began) and conv.kind is ConversationKind.BOSS
+            else MessageKind.CHAT
+        )
         message = build_message(
             conv, ctx.employee, text.strip(), f"{ctx.thought_id}-{i + 1}", office.people, now, kind
         )

@@ -16,10 +16,11 @@ from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
 from ideaco.ids import BOSS, boss_conversation_id, dm_conversation_id
+from ideaco.kinds import GROUP_KINDS, ConversationKind, MessageKind
 from ideaco.mind import stamina
 from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import rules
-from ideaco.office.core.conversation import GROUP_KINDS, ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.core.steps import HoldStep, Step
 from ideaco.office.decide.scratch import Scratch
@@ -70,7 +71,7 @@ def build_message(
     msg_id: str,
     people: Mapping[str, str],
     now: datetime,
-    kind: str = "chat",
+    kind: str = MessageKind.CHAT,
 ) -> Message:
     """A message as it would be posted: who it mentions is decided here, once."""
     # Without an '@' nothing can be a mention: skip building every name of the company.

@@ -14,12 +14,13 @@ from typing import Any
 
 from ideaco import skills
 from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_members
+from ideaco.kinds import ConversationKind
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
 from ideaco.mind.tasks import Task
 from ideaco.office.core.company import Company, Department, Team
-from ideaco.office.core.conversation import ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.documents import Document
 from ideaco.office.core.state import STATE_FORMAT, ConversationState, Employee, OfficeState
 from ideaco.office.core.stats import RunStats

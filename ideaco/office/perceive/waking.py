@@ -21,9 +21,10 @@ from typing import Protocol
 
 from ideaco.cycle import LoopRule, Owed, Trigger
 from ideaco.ids import BOSS, boss_conversation_id
+from ideaco.kinds import ConversationKind, MessageKind
 from ideaco.mind import stamina, tasks
 from ideaco.office import rules
-from ideaco.office.core.conversation import CLAIMABLE, ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Desk, Employee
 from ideaco.office.perceive import taskboard
 from ideaco.office.perceive.view import OfficeView
@@ -147,7 +148,7 @@ class AdaptiveWakes:
     ) -> Reach:
         now, timers = message.at, office.config.timers
         reach = Reach()
-        if message.kind == CLAIMABLE:
+        if message.kind == MessageKind.CLAIMABLE:
             return self._to_claim(office, conv, message, rng)
         if message.sender == BOSS:
             for member in conv.members:

@@ -16,9 +16,9 @@ from typing import Any
 
 from ideaco.bounds import PLACE_ID, check_name, check_new_id, check_person_name, check_place_id
 from ideaco.ids import boss_chat_owner, dm_members
+from ideaco.kinds import ConversationKind
 from ideaco.lookalike import look_alike
 from ideaco.office.core.company import Company
-from ideaco.office.core.conversation import ConversationKind
 from ideaco.office.core.documents import check_path
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import CONVERSATION_FIELDS, IDENTITY, OfficeState

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from ideaco.bounds import check_new_id
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_conversation_id, resolve_id, slug
+from ideaco.kinds import ConversationKind
 from ideaco.lookalike import look_alike
 from ideaco.mind import stamina, tasks
 from ideaco.mind.mind import Mind
@@ -32,7 +33,6 @@ from ideaco.mind.thought.model import (
     Summarize,
 )
 from ideaco.office.core.company import Company, Department, Team
-from ideaco.office.core.conversation import ConversationKind
 from ideaco.office.core.documents import OPEN, REJECTED, Document
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive.document_tools import READ_MARK
