@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ideaco.ids import BOSS
 from ideaco.office.core.company import REPORTED, UNSIGNED
 from ideaco.office.core.documents import APPROVED, FAILED, REBUTTED, REJECTED, REQUESTED
 
@@ -141,7 +142,7 @@ def requirements(
         if kind == "mind":
             for task in (step.get("tasks") or {}).get("added") or ():
                 room = task.get("requirement")
-                if room and task.get("origin") == "boss" and room not in rows:
+                if room and task.get("origin") == BOSS and room not in rows:
                     rows[room] = {
                         "requirement": room,
                         "lead": task.get("owner"),

@@ -19,6 +19,7 @@ from ideaco.analysis import History, history, relationship_table
 from ideaco.cycle import Gate
 from ideaco.ids import BOSS, SECRETARY
 from ideaco.metrics import responses, social, text
+from ideaco.mind.tasks import FAILED, PENDING, RESOLVED
 from ideaco.office.core.documents import APPROVED
 from ideaco.store.runlog import RunLog, applied_at
 from ideaco.store.usage import usage_totals
@@ -188,8 +189,8 @@ def _silences(thoughts: list[dict[str, Any]]) -> dict[str, Any]:
 def _tasks(hist: History, run: RunLog, calls: int, tokens: int) -> dict[str, Any]:
     """Tasks created, claimed (with a claim key), refused claims, resolved and failed; time and cost."""
     rows = list(hist.tasks.values())
-    status = _count(r.get("status", "pending") for r in rows)
-    resolved = [r for r in rows if r.get("status") == "resolved"]
+    status = _count(r.get("status", PENDING) for r in rows)
+    resolved = [r for r in rows if r.get("status") == RESOLVED]
     times = [
         (datetime.fromisoformat(r["resolved_at"]) - datetime.fromisoformat(r["created_at"])).total_seconds()
         for r in resolved
@@ -201,8 +202,8 @@ def _tasks(hist: History, run: RunLog, calls: int, tokens: int) -> dict[str, Any
         "claimed": sum(1 for r in rows if r.get("claim_key")),
         "claims_refused": _claims_refused(run),
         "resolved": n,
-        "failed": status.get("failed", 0),
-        "pending": status.get("pending", 0),
+        FAILED: status.get(FAILED, 0),
+        PENDING: status.get(PENDING, 0),
         "time_to_resolve": responses.latency_summary(times),
         "per_resolved": {
             "calls": round(calls / n, 2) if n else None,

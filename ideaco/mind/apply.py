@@ -30,7 +30,7 @@ class ThoughtFacts:
 
     employee: str
     conversation: str  # where the thought happened (its summary is kept per conversation)
-    origin: str  # who asked for a task created here: "boss", a colleague's id, or "self"
+    origin: str  # who asked for a task created here (`tasks.Task.origin`)
     people: Mapping[str, str]  # who works here now: id -> name
     conversations: Collection[str]  # the conversations the thinker is in
     employees: Collection[str]  # every employee id ever (a dm target may name one)
@@ -210,7 +210,7 @@ def _to_board(
         key = task.claim_key or board.key_for(task.description, None, taken)
         out.offers.append(replace(board.offer_of(task, facts.employee, reason, now, key=key), **here))
         taken.add(key)
-    asked_by = facts.origin if facts.origin != "self" else facts.employee
+    asked_by = facts.origin if facts.origin != tasks.SELF else facts.employee
     names = facts.name_documents and (facts.offer_room or "").startswith(board.REQUIREMENT_ROOM)
     for task in result.offered:
         key = board.key_for(task.description, task.claim_key, taken - {task.claim_key or ""})

@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
-from ideaco.mind.tasks import Task, normalize_claim_key
+from ideaco.mind.tasks import SELF, Task, normalize_claim_key
 
 UNOWNED_ALERT = timedelta(minutes=30)  # nobody claimed it: its department's lead hears of it
 SHOWN = 5  # claimable tasks a prompt lists at most
@@ -35,7 +35,7 @@ class Offer:
     room: str | None = None  # where it was offered: its members are told and may claim it
     department: str | None = None  # whose lead hears of it when nobody claims it
     reason: str = ""  # why it was released ("" for work offered)
-    origin: str = "self"  # who asked for the work (the claimant's task keeps it)
+    origin: str = SELF  # who asked for the work (the claimant's task keeps it)
     type: str = "oneshot"
     hint: str | None = None
     document: str | None = None  # the document the piece delivers (issue 20)
@@ -99,7 +99,7 @@ def claimed(offer: Offer, owner: str, now: datetime) -> Task:
         owner=owner,
         description=offer.description,
         created_at=now,
-        origin=offer.origin if offer.origin != owner else "self",
+        origin=offer.origin if offer.origin != owner else SELF,
         type=offer.type,
         on_resolve_hint=offer.hint,
         claim_key=offer.claim_key,

@@ -18,7 +18,7 @@ from ideaco.ids import BOSS, SYSTEM
 from ideaco.kinds import ConversationKind, MessageKind
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
-from ideaco.mind import board
+from ideaco.mind import board, tasks
 from ideaco.mind.apply import ThoughtFacts, apply_thought, creates_tasks
 from ideaco.mind.board import Offer
 from ideaco.mind.thought import Thought
@@ -160,8 +160,8 @@ def _origin(employee: str, conv: Any) -> str:
     if conv.kind is ConversationKind.BOSS:
         return BOSS
     if conv.kind is ConversationKind.DM:
-        return next((m for m in conv.members if m != employee), "self")
-    return "self"
+        return next((m for m in conv.members if m != employee), tasks.SELF)
+    return tasks.SELF
 
 
 def _act(

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from ideaco import skills
 from ideaco.agents.command import AgentOutcome
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import dm_conversation_id
+from ideaco.ids import BOSS, dm_conversation_id
 from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import Action, RelationshipOp, TaskOp
@@ -362,7 +362,7 @@ def _task(
         [TaskOp(op=op, taskId=task_id, result=result)],
         now,
         owner=who,
-        origin="self",
+        origin=tasks.SELF,
         new_id=lambda: "",
         claims={},
         conversations=(),
@@ -373,7 +373,7 @@ def _task(
         _stamina(office, scratch, who, "task_complete")
         owing.append((who, Owed(tasks.report_target(task), Trigger.ON_RESOLVE, report_note(task))))
         room = task.requirement
-        if room and task.origin != "boss" and requirements.pieces_done(scratch, room):
+        if room and task.origin != BOSS and requirements.pieces_done(scratch, room):
             whole = requirements.requirement_task(scratch, room)
             if whole is not None:  # every piece approved: the requirement is done, the lead reports it
                 scratch.edit_company().signoffs[room] = REPORTED
