@@ -10,8 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ideaco.cli.display import safe_text
-from ideaco.ids import boss_conversation_id
-from ideaco.mind.board import REQUIREMENT_ROOM
+from ideaco.ids import REQUIREMENT_PREFIX, boss_conversation_id
 from ideaco.office.core.company import REPORTED, UNSIGNED
 from ideaco.office.engine.office import Office
 
@@ -52,7 +51,7 @@ def docs_lines(office: Office, path: str | None = None) -> list[Text]:
 
 
 def _requirement_rooms(office: Office) -> list[str]:
-    return [c for c in office.conversations if c.startswith(REQUIREMENT_ROOM)]
+    return [c for c in office.conversations if c.startswith(REQUIREMENT_PREFIX)]
 
 
 def requirement_lines(office: Office, room: str | None = None) -> list[Text]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import boss_conversation_id
+from ideaco.ids import REQUIREMENT_PREFIX, boss_conversation_id
 from ideaco.mind import board, relationships, stamina, tasks
 from ideaco.mind import memory as memories
 from ideaco.mind.board import Offer
@@ -211,7 +211,7 @@ def _to_board(
         out.offers.append(replace(board.offer_of(task, facts.employee, reason, now, key=key), **here))
         taken.add(key)
     asked_by = facts.origin if facts.origin != tasks.SELF else facts.employee
-    names = facts.name_documents and (facts.offer_room or "").startswith(board.REQUIREMENT_ROOM)
+    names = facts.name_documents and (facts.offer_room or "").startswith(REQUIREMENT_PREFIX)
     for task in result.offered:
         key = board.key_for(task.description, task.claim_key, taken - {task.claim_key or ""})
         out.offers.append(

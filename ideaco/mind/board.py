@@ -14,11 +14,11 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
+from ideaco.ids import REQUIREMENT_PREFIX
 from ideaco.mind.tasks import SELF, Task, normalize_claim_key
 
 UNOWNED_ALERT = timedelta(minutes=30)  # nobody claimed it: its department's lead hears of it
 SHOWN = 5  # claimable tasks a prompt lists at most
-REQUIREMENT_ROOM = "req-"  # a requirement's work room: req-<n> (office/decide/tools/org.py)
 UNOWNED = "unowned"  # the alert level a lead's desk notes, like a task's urgency
 OPENED = "opened"  # the level a member's desk notes once work on the board was open to it in a think
 
@@ -104,7 +104,7 @@ def claimed(offer: Offer, owner: str, now: datetime) -> Task:
         on_resolve_hint=offer.hint,
         claim_key=offer.claim_key,
         document=offer.document,
-        requirement=offer.room if (offer.room or "").startswith(REQUIREMENT_ROOM) else None,
+        requirement=offer.room if (offer.room or "").startswith(REQUIREMENT_PREFIX) else None,
     )
 
 

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from ideaco.ids import BOSS, boss_chat_owner, boss_conversation_id, dm_conversation_id, dm_members
+from ideaco.ids import (
+    BOSS,
+    BOSS_CHAT_ALIAS,
+    DM_ALIAS,
+    GROUP_CHAT_ALIAS,
+    boss_chat_owner,
+    boss_conversation_id,
+    dm_conversation_id,
+    dm_members,
+)
 
 
 def _resolve_target(
@@ -25,12 +34,14 @@ def _resolve_target(
         return t
     if t.lower() == BOSS:
         return boss_conversation_id(owner)
-    if t.startswith("boss-chat-"):
-        return _resolve_target(boss_conversation_id(t[len("boss-chat-") :]), owner, conversations, employees)
-    if t.startswith("group-chat-"):
-        room = t[len("group-chat-") :]
+    if t.startswith(BOSS_CHAT_ALIAS):
+        return _resolve_target(
+            boss_conversation_id(t.removeprefix(BOSS_CHAT_ALIAS)), owner, conversations, employees
+        )
+    if t.startswith(GROUP_CHAT_ALIAS):
+        room = t.removeprefix(GROUP_CHAT_ALIAS)
         return room if room in conversations else None
-    other = t[len("dm-") :] if t.startswith("dm-") else t
+    other = t.removeprefix(DM_ALIAS)
     if other in employees and other != owner:
         return dm_conversation_id(owner, other)
     return None

@@ -13,12 +13,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ideaco.ids import EVERYONE
 from ideaco.kinds import ConversationKind
 
 STOP, CONTINUE = "stop", "continue"
 _ORDER = re.compile(r"^(stop|continue)(?:$|\s*[.!:;,\u2014-]+\s*(.*)$)", re.IGNORECASE | re.DOTALL)
 REASON_CHARS = 200
-GROUP_WORDS = ("all", "everyone")
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def boss_order(text: str, words: Sequence[str]) -> Order | None:
     `words` are what may follow an @ for the employees the message mentions (their names and ids);
     `@all` and `@everyone` count too.
     """
-    rest = _after_names(text, [*words, *GROUP_WORDS])
+    rest = _after_names(text, [*words, *EVERYONE])
     if rest is None:
         return None
     found = _ORDER.match(rest)

@@ -17,7 +17,15 @@ from pydantic import ValidationError
 
 from ideaco.bounds import check_new_id
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_conversation_id, resolve_id, slug
+from ideaco.ids import (
+    BOSS,
+    SECRETARY,
+    boss_conversation_id,
+    dm_conversation_id,
+    requirement_room,
+    resolve_id,
+    slug,
+)
 from ideaco.kinds import ConversationKind
 from ideaco.lookalike import look_alike
 from ideaco.mind import stamina, tasks
@@ -355,7 +363,7 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         owner = org.employee(lead)
         company = org.edit_company()
         company.requirements += 1
-        room_id = f"req-{company.requirements}"
+        room_id = requirement_room(company.requirements)
         org.add_conversation(
             ConversationState(
                 id=room_id,

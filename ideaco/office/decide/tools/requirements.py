@@ -13,14 +13,14 @@ import re
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import BOSS, boss_conversation_id
+from ideaco.ids import BOSS, REQUIREMENT_ROOM, boss_conversation_id
 from ideaco.mind.tasks import RESOLVED, Task
 from ideaco.office.core.company import REOPENED, REPORTED
 from ideaco.office.core.documents import APPROVED
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.decide.scratch import Scratch
 
-_APPROVE = re.compile(r"^\s*/approve\s+(req-\d+)\s*$", re.IGNORECASE)
+_APPROVE = re.compile(rf"^\s*/approve\s+({REQUIREMENT_ROOM.pattern})\s*$", re.IGNORECASE)
 FEEDBACK_CHARS = 400
 
 
