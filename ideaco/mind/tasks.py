@@ -248,6 +248,7 @@ def apply_ops(
     A bad op is dropped with a correction; the other ops still apply.
     """
     res = TaskOpsResult()
+    colleagues = {e: people.get(e, "") for e in employees}  # a report's DM: by id, or by name if still here
     live = dict(claims)  # claims change within the batch as tasks are created and closed
     board = dict(claimable or {})
     mine = {t.id: t for t in tasks}
@@ -302,7 +303,7 @@ def apply_ops(
                 continue
             kind = op.type  # the Flow-of-Thought model admits only TASK_TYPES
             target, note = normalize_target(
-                op.onResolveTarget, owner, conversations=conversations, employees=employees
+                op.onResolveTarget, owner, conversations=conversations, people=colleagues
             )
             if note and op.op == "create":
                 res.corrections.append(f"{where}: {note}")
