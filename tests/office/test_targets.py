@@ -24,7 +24,16 @@ NAMED = [
     (f"group-chat-{ROOM}", ROOM),
     ("#" + ROOM, ROOM),
 ]
-NOWHERE = ["nowhere", "boss:bob", "boss-chat-bob", "dm:bob:charlie", "dm-zed", "alice", "Alice", "group-chat-x"]
+NOWHERE = [
+    "nowhere",
+    "boss:bob",
+    "boss-chat-bob",
+    "dm:bob:charlie",
+    "dm-zed",
+    "alice",
+    "Alice",
+    "group-chat-x",
+]
 
 
 @pytest.mark.parametrize(("ref", "where"), NAMED)
