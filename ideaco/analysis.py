@@ -128,7 +128,7 @@ def _relation(out: History, who: str, change: dict[str, Any]) -> None:
     delta = change["after"] - change["before"]
     row["updates"] += 1
     row["net_change"] += delta
-    row["swings"] += abs(delta) > stamina.AFFINITY_EVENT_ABOVE
+    row["swings"] += abs(delta) > relationships.SWING_ABOVE
     row["relation"] = {k: change[k] for k in ("name", "impression", "affinity", "updated_at") if k in change}
 
 
