@@ -71,10 +71,11 @@ class Gate(Words):
 class LoopRule(Words):
     """Which loop breaker (spec 2.3) refused a post or stopped a post from waking anyone."""
 
-    DUPLICATE = "duplicate"  # the same text from the same employee within 60 s
-    RING = "ring"  # X,Y,Z,X closes the room for 5 min (also: a post into a room still closed)
+    # Their numbers are office/rules/loop_breakers.py's.
+    DUPLICATE = "duplicate"  # the same text from the same employee again, soon after
+    RING = "ring"  # X,Y,Z,X closes the room for a while (also: a post into a room still closed)
     PAIR_STREAK = "pair_streak"  # two employees back and forth: they stop waking each other
-    UNANSWERED = "unanswered"  # 10 agent messages since the boss: posts stop waking anyone
+    UNANSWERED = "unanswered"  # many agent messages since the boss: posts stop waking anyone
 
 
 class TextRule(Words):

@@ -29,14 +29,15 @@ from ideaco.office.core.state import ConversationState, Desk, Employee
 from ideaco.office.perceive import taskboard
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import levers, person
+from ideaco.office.rules.loop_breakers import UNANSWERED_CEILING
 
 ESCALATE_ROOM = (
-    "The thread in {room} ({id}) has gone 10 messages without the boss, and posts there no longer wake "
+    "The thread in {room} ({id}) has gone {ceiling} messages without the boss, and posts there no longer wake "
     "anyone. As the lead of {dept}, decide: if it needs the boss, escalate here in a sentence or two (what "
     "is stuck, what you need); if not, stay silent."
 )
 ESCALATE_THREAD = (
-    "Your thread in {room} ({id}) has gone 10 messages without the boss, and posts there no longer wake "
+    "Your thread in {room} ({id}) has gone {ceiling} messages without the boss, and posts there no longer wake "
     "anyone. If it needs the boss, escalate here in a sentence or two (what is stuck, what you need); if "
     "not, stay silent."
 )
@@ -206,9 +207,11 @@ class AdaptiveWakes:
         )
         who = lead if lead is not None and not lead.dismissed else office.employees[message.sender]
         if lead is who and dept is not None:
-            note = ESCALATE_ROOM.format(room=conv.name, id=conv.id, dept=dept.name)
+            note = ESCALATE_ROOM.format(
+                room=conv.name, id=conv.id, dept=dept.name, ceiling=UNANSWERED_CEILING
+            )
         else:
-            note = ESCALATE_THREAD.format(room=conv.name, id=conv.id)
+            note = ESCALATE_THREAD.format(room=conv.name, id=conv.id, ceiling=UNANSWERED_CEILING)
         reach.owed.append((who.id, Owed(boss_conversation_id(who.id), Trigger.SYSTEM, note, escalation=True)))
         soon = message.at + timedelta(seconds=rules.mention_delay(rng, office.config.timers))
         reach.wakes.append(Wake(who.id, soon, Trigger.SYSTEM))
