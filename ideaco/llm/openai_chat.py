@@ -26,6 +26,7 @@ from ideaco.llm.base import (
     LLMTimeout,
     Usage,
 )
+from ideaco.llm.config import DEFAULT_TIMEOUT
 from ideaco.redact import Scrubber, redact_headers, redact_url, split_credentials, url_secrets
 from ideaco.redact import redact_urls as redact_urls_in
 
@@ -87,7 +88,7 @@ class OpenAIChatLLM:
         api_key: str | None,
         *,
         llama_grammar: bool = False,
-        timeout: float = 120.0,
+        timeout: float = DEFAULT_TIMEOUT,
         no_key_note: str = "",
     ) -> None:
         self.base_url = base_url
