@@ -33,6 +33,7 @@ from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id, slug
 from ideaco.kinds import ConversationKind, RoomKind
 from ideaco.llm.config import ScenarioLLM
 from ideaco.lookalike import look
+from ideaco.office.core.documents import REVIEW_ROUNDS
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -178,7 +179,7 @@ class Scenario(_Strict):
     script: list[ScriptEntry] = Field(default_factory=list)
     timers: dict[str, Seconds] = Field(default_factory=dict)
     gates: dict[str, Seconds] = Field(default_factory=dict)
-    review_rounds: int = Field(3, ge=1, le=10)  # rejections of a document before its lead decides
+    review_rounds: int = Field(REVIEW_ROUNDS, ge=1, le=10)  # rejections of a document before its lead decides
 
     @field_validator("script")
     @classmethod
