@@ -22,7 +22,7 @@ from ideaco.mind.tasks import Task
 from ideaco.office.core.company import Company, Department, Team
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.documents import Document
-from ideaco.office.core.state import STATE_FORMAT, ConversationState, Employee, OfficeState
+from ideaco.office.core.state import OFFICE_FORMAT, ConversationState, Employee, OfficeState
 from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import Step, step_from_record
 from ideaco.office.decide.tools.org import secretary_employee
@@ -203,10 +203,10 @@ def _documents(table: list[dict[str, Any]] | dict[str, dict[str, Any]]) -> list[
 def check_resumable(state: dict[str, Any]) -> None:
     """StateError unless this version can continue `state` (older formats are read, not continued)."""
     version = (state.get("office") or {}).get("format_version")
-    if version != STATE_FORMAT:
+    if version != OFFICE_FORMAT:
         raise StateError(
             f"state format {version!r} is not supported for resuming (this ideaco continues format "
-            f"{STATE_FORMAT!r}; `ideaco inspect` and `ideaco report` still read it)"
+            f"{OFFICE_FORMAT!r}; `ideaco inspect` and `ideaco report` still read it)"
         )
 
 
