@@ -258,9 +258,10 @@ def write_plots(run: RunData, hist: History | None = None, out_dir: Path | None 
     for name in PLOTS:  # all four checked first: a refused plot leaves none replaced
         check_regular_or_missing(out / name)
     hist = hist or history(run)
+    relationships, stamina, activity, talk = (out / name for name in PLOTS)
     return [
-        relationships_png(run, hist, out / "relationships.png"),
-        stamina_png(run, hist, out / "stamina.png"),
-        activity_png(run, out / "activity.png"),
-        talk_png(run, out / "talk.png"),
+        relationships_png(run, hist, relationships),
+        stamina_png(run, hist, stamina),
+        activity_png(run, activity),
+        talk_png(run, talk),
     ]

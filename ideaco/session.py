@@ -43,7 +43,7 @@ from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_durati
 from ideaco.shipped import is_shipped, locate_scenario
 from ideaco.store import runlog
 from ideaco.store.lock import RunLock, RunLockedError
-from ideaco.store.rundir import RunDir, RunDirError
+from ideaco.store.rundir import CHANGES, MESSAGES, THOUGHTS, RunDir, RunDirError
 from ideaco.store.state import StateError, StateStore
 from ideaco.store.usage import restored_calls, usage_totals
 
@@ -318,9 +318,9 @@ def _reopen(
     settings = resolve_model_settings(model, scenario)
     within = runlog.span(state, runlog.read_summary(rundir))  # every line checked before anything is paid
     lines: dict[str, list[int]] = {log: [] for log in LOGS}  # where each record is, for a refusal
-    messages = read_log(rundir.messages_path, within, lines["messages.jsonl"])
-    thoughts = read_log(rundir.thoughts_path, within, lines["thoughts.jsonl"])
-    changes = read_log(rundir.changes_path, within, lines["changes.jsonl"])
+    messages = read_log(rundir.messages_path, within, lines[MESSAGES])
+    thoughts = read_log(rundir.thoughts_path, within, lines[THOUGHTS])
+    changes = read_log(rundir.changes_path, within, lines[CHANGES])
     if foreign := runlog.foreign_state(state, thoughts, where):
         raise IdeacoError(f"{foreign}: it cannot continue them")
     saved_now = state["office"].get("now")

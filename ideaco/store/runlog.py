@@ -146,7 +146,7 @@ class RunLog:
         return cls(Path(path), state if isinstance(state, dict) else {})
 
     def _strangers(self) -> list[str]:
-        found = foreign_state(self.state, self.thoughts, self.path / "state.json")
+        found = foreign_state(self.state, self.thoughts, RunDir(self.path).state_path)
         return [found] if found else []
 
     # ------------------------------------------------------------------ the state

@@ -40,7 +40,7 @@ from ideaco.office.rules.config import OfficeConfig, config_for
 from ideaco.office.rules.documents import FOLDER_CLASH, clashes
 from ideaco.scenario import ConversationSpec, Scenario
 from ideaco.skills import Skill
-from ideaco.store.rundir import CHANGES, THOUGHTS
+from ideaco.store.rundir import CHANGES, MESSAGES, THOUGHTS
 from ideaco.store.runlog import applied_at
 
 
@@ -65,7 +65,7 @@ class ReplayError(StateError):
         self.log, self.index, self.problem = log, index, problem
 
 
-LOGS = ("thoughts.jsonl", "messages.jsonl", "changes.jsonl")  # by the kind of a catch-up's event
+LOGS = (THOUGHTS, MESSAGES, CHANGES)  # by the kind of a catch-up's event
 
 
 def _with_skills(persona: dict[str, Any], listed: list[str], book: dict[str, Skill]) -> dict[str, Any]:
