@@ -162,7 +162,7 @@ def _apply_tasks(
 
     def new_id() -> str:
         out.task_counter += 1
-        return f"task-{out.task_counter}"
+        return tasks.task_id(out.task_counter)
 
     claims, offers = facts.claims, facts.board
     opens = {k: facts.opens.get(k, o.offered_at) for k, o in offers.items()}

@@ -18,6 +18,7 @@ from ideaco.mind.thought import MemoryOp
 from ideaco.wording import normalise
 
 Layer = Literal["long_term", "short_term"]
+MEMORY_PREFIX = "mem-"  # a memory's id: mem-<n>, n counted per employee
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ class Memory:
         return None
 
     def _take_id(self) -> str:
-        item_id = f"mem-{self.next_id}"
+        item_id = f"{MEMORY_PREFIX}{self.next_id}"
         self.next_id += 1
         return item_id
 

@@ -22,6 +22,7 @@ PENDING, RESOLVED, FAILED = "pending", "resolved", "failed"  # a task's status
 STATUSES = (PENDING, RESOLVED, FAILED)
 # Who asked for a task (its `origin`): the boss (`ids.BOSS`), a colleague (their id), or its owner.
 SELF = "self"
+TASK_PREFIX = "task-"  # a task's id: task-<n>, n counted company-wide
 
 # Age thresholds, oldest first: a task is at the first level whose age it has reached.
 URGENCY_LEVELS = (
@@ -106,6 +107,11 @@ _LATER = ("document", "requirement")  # written only when set: records without t
 def _task_fields() -> tuple[str, ...]:
     # dataclasses.fields() is slow, and a state save writes every task of every employee.
     return tuple(f.name for f in fields(Task))
+
+
+def task_id(n: int) -> str:
+    """The id of the company's n-th task."""
+    return f"{TASK_PREFIX}{n}"
 
 
 def report_target(task: Task) -> str:

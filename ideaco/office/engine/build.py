@@ -18,7 +18,7 @@ from ideaco.kinds import ConversationKind
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
-from ideaco.mind.tasks import Task
+from ideaco.mind.tasks import Task, task_id
 from ideaco.office.core.company import Company, Department, Team
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.documents import Document
@@ -165,7 +165,7 @@ def _seed_tasks(office: Office, scenario: Scenario) -> None:
             counters["task"] = counters.get("task", 0) + 1
             emp.mind.tasks.append(
                 Task(
-                    id=f"task-{counters['task']}",
+                    id=task_id(counters["task"]),
                     owner=emp.id,
                     description=seeded.description,
                     created_at=scenario.start,
