@@ -41,6 +41,17 @@ def requirement_room(n: int) -> str:
     return f"{REQUIREMENT_PREFIX}{n}"
 
 
+# How the fixed participants read to a person or a model (the prompt's transcript, the chat, the
+# viewer): by their role, the system in small letters as its lines are.
+ROLE_NAMES = {BOSS: "Boss", SYSTEM: "system"}
+
+
+def display_name(who: str, name: str | None = None) -> str:
+    """How a participant reads: an employee by its `name`, the boss and the system by their roles,
+    anyone else (an id no roster names any more) by its id."""
+    return name or ROLE_NAMES.get(who, who)
+
+
 def boss_conversation_id(employee: str) -> str:
     """The id of the boss's 1-on-1 with an employee."""
     return f"{BOSS_CHAT_PREFIX}{employee}"

@@ -244,7 +244,7 @@ def summary_table(office: Any, summary: dict[str, Any]) -> Table:
     # The boss's (and the engine's) lines, so that the messages column adds up to the total.
     for sender, count in sorted(summary.get("messages_by_sender", {}).items()):
         if sender not in summary["by_employee"]:
-            label = {BOSS: "boss", SYSTEM: "system"}.get(sender, office.name_of(sender))
+            label = office.name_of(sender)
             table.add_row(Text(safe_text(label), style="dim"), "-", "-", "-", str(count), "-", "-")
     totals = summary
     table.add_section()

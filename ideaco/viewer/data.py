@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.analysis import History, history
-from ideaco.ids import BOSS, SYSTEM, boss_chat_owner, dm_members
+from ideaco.ids import boss_chat_owner, display_name, dm_members
 from ideaco.kinds import GROUP_KINDS, ConversationKind
 from ideaco.metrics import evaluate
 from ideaco.store.runlog import RunLog
@@ -78,7 +78,7 @@ def _people(run: RunLog) -> list[dict[str, Any]]:
         who = str(rec.get("sender") or rec.get("employee") or "")
         if who and who not in known:
             known.add(who)
-            name = {BOSS: "Boss", SYSTEM: "System"}.get(who, who)
+            name = display_name(who)
             out.append({"id": who, "name": name, "role": "", "archetype": "", "dismissed": False})
     return out
 

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import LoopRule, Owed, Phase, Trigger
-from ideaco.ids import BOSS, SECRETARY
+from ideaco.ids import BOSS, SECRETARY, display_name
 from ideaco.kinds import ConversationKind
 from ideaco.mind import changes as mind_changes
 from ideaco.mind import stamina
@@ -237,7 +237,7 @@ def _arrived(land: Landing, emp: Employee, since: datetime, skip: str) -> list[h
 
 def _name(land: Landing, who: str) -> str:
     emp = land.employees.get(who)
-    return emp.name if emp else who
+    return display_name(who, emp.name if emp else None)
 
 
 def _mind(land: Landing, step: MindStep) -> Step:

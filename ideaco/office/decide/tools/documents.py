@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from ideaco import skills
 from ideaco.agents.command import AgentOutcome
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import BOSS, dm_conversation_id
+from ideaco.ids import BOSS, display_name, dm_conversation_id
 from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import Action, RelationshipOp, TaskOp
@@ -321,7 +321,7 @@ def _review(
 
 def _name(scratch: Scratch, who: str) -> str:
     emp = scratch.employees.get(who)
-    return emp.name if emp else who
+    return display_name(who, emp.name if emp else None)
 
 
 def _stamina(office: OfficeView, scratch: Scratch, who: str, event: str) -> None:
