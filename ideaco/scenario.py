@@ -43,13 +43,13 @@ from ideaco.persona import (
     persona_path,
     read_mapping,
 )
-from ideaco.scenario_work import AgentSettings, SeededTask, SkillNames, Team
+from ideaco.scenario_work import AgentSettings, SeededTask, SkillNames, TeamSpec
 from ideaco.shipped import missing_hint
 from ideaco.skills import SkillError, library
 from ideaco.skills import unknown as unknown_skills
 from ideaco.typos import did_you_mean, fields_beside, unknown
 
-__all__ = ["AgentSettings", "Team", "format_duration", "parse_duration", "parse_offset"]
+__all__ = ["AgentSettings", "TeamSpec", "format_duration", "parse_duration", "parse_offset"]
 
 DEFAULT_START = datetime(2026, 1, 5, 9, 0, 0)
 DEFAULT_DURATION = timedelta(hours=2)
@@ -174,7 +174,7 @@ class Scenario(_Strict):
     departments: list[DepartmentSpec] = Field(default_factory=list)
     employees: list[EmployeeSpec] = Field(default_factory=list)  # the secretary is always added
     rooms: list[Room] = Field(default_factory=list)
-    teams: list[Team] = Field(default_factory=list)
+    teams: list[TeamSpec] = Field(default_factory=list)
     skills: str | None = Field(None, max_length=400)  # a folder of skill files, relative to the scenario
     script: list[ScriptEntry] = Field(default_factory=list)
     timers: dict[str, Seconds] = Field(default_factory=dict)
@@ -304,7 +304,7 @@ class Scenario(_Strict):
         """The departments an employee belongs to (for the department mission in the prompt)."""
         return [d for d in self.departments if employee_id in d.members]
 
-    def teams_of(self, department_id: str) -> list[Team]:
+    def teams_of(self, department_id: str) -> list[TeamSpec]:
         return [t for t in self.teams if t.department == department_id]
 
     def conversations(self) -> list[ConversationSpec]:

@@ -77,7 +77,7 @@ class SeededTask(_Strict):
         return checked
 
 
-class Team(_Strict):
+class TeamSpec(_Strict):
     """A team inside a department, with its own work room (the team's id)."""
 
     id: PlaceId

@@ -27,11 +27,11 @@ from ideaco.office.engine.build import (
     LOGS,
     ForgedLine,
     ReplayError,
+    ResumeError,
     check_resumable,
     office_from_scenario,
     office_from_state,
 )
-from ideaco.office.engine.build import StateError as ResumeError
 from ideaco.office.engine.clock import Clock, SimClock
 from ideaco.office.engine.early import Ahead
 from ideaco.office.engine.office import Office

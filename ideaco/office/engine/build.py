@@ -44,11 +44,11 @@ from ideaco.store.rundir import CHANGES, MESSAGES, THOUGHTS
 from ideaco.store.runlog import applied_at
 
 
-class StateError(ValueError):
+class ResumeError(ValueError):
     """A saved state this version cannot continue (one line for the user)."""
 
 
-class ForgedLine(StateError):
+class ForgedLine(ResumeError):
     """A logged record whose steps the office could not have made (`rules/logged.py`): the log's
     file name, the record's index among its records, and why."""
 
@@ -57,7 +57,7 @@ class ForgedLine(StateError):
         self.log, self.index, self.why = log, index, why
 
 
-class ReplayError(StateError):
+class ReplayError(ResumeError):
     """A logged record a resume cannot apply again: which log, which of its records, and why."""
 
     def __init__(self, log: str, index: int, problem: str) -> None:
@@ -201,10 +201,10 @@ def _documents(table: list[dict[str, Any]] | dict[str, dict[str, Any]]) -> list[
 
 
 def check_resumable(state: dict[str, Any]) -> None:
-    """StateError unless this version can continue `state` (older formats are read, not continued)."""
+    """ResumeError unless this version can continue `state` (older formats are read, not continued)."""
     version = (state.get("office") or {}).get("format_version")
     if version != OFFICE_FORMAT:
-        raise StateError(
+        raise ResumeError(
             f"state format {version!r} is not supported for resuming (this ideaco continues format "
             f"{OFFICE_FORMAT!r}; `ideaco inspect` and `ideaco report` still read it)"
         )
@@ -262,7 +262,7 @@ def office_from_state(
     clash = clashes(office.state.documents)  # written by an ideaco that did not refuse them yet
     if clash:
         folder, key = clash[0]
-        raise StateError(f"documents {folder} and {key} cannot both be files: {FOLDER_CLASH}")
+        raise ResumeError(f"documents {folder} and {key} cannot both be files: {FOLDER_CLASH}")
     journal.workspace({k: d.content for k, d in office.state.documents.items()})  # as applied says
     office.end_at = datetime.fromisoformat(end_at) if end_at else None
     return office
@@ -325,7 +325,7 @@ def catch_up(
             AttributeError,
             IndexError,
         ) as exc:  # the line's, not the state's
-            if isinstance(exc, StateError):  # already says which line, and why
+            if isinstance(exc, ResumeError):  # already says which line, and why
                 raise
             raise ReplayError(LOGS[kind], n, _problem(exc)) from None
     for rec in messages[saved_messages:]:
@@ -397,7 +397,9 @@ def _replay_thought(office: Office, rec: dict[str, Any], posts: dict[str, Messag
     if rec.get("employee") not in office.employees or rec.get("conversation") not in office.conversations:
         return
     if "applied" not in rec:
-        raise StateError(f"thought {rec.get('id')} has no `applied` record: it was logged by an older ideaco")
+        raise ResumeError(
+            f"thought {rec.get('id')} has no `applied` record: it was logged by an older ideaco"
+        )
     result = result_from_record(rec)
     _held_to_the_rules(office, result.steps, THOUGHTS, index)
     office.resolve(result, posts=posts)

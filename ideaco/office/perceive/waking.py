@@ -67,7 +67,7 @@ class Reach:
     escalated: bool = False  # the unanswered ceiling owed someone an escalation with this post
 
 
-Choice = tuple[str, Owed | None]  # the conversation to read, and the owed think it answers (if any)
+ToRead = tuple[str, Owed | None]  # the conversation to read, and the owed think it answers (if any)
 
 
 class WakePolicy(Protocol):
@@ -83,7 +83,7 @@ class WakePolicy(Protocol):
         """Whom a message just posted in `conv` wakes (the boss's own bookkeeping is the office's)."""
         ...
 
-    def choose(self, office: OfficeView, emp: Employee, now: datetime) -> Choice | None:
+    def choose(self, office: OfficeView, emp: Employee, now: datetime) -> ToRead | None:
         """The conversation an employee reads at a look, or None for nothing to read."""
         ...
 
@@ -235,7 +235,7 @@ class AdaptiveWakes:
 
     # ------------------------------------------------------------------ what a look reads
 
-    def choose(self, office: OfficeView, emp: Employee, now: datetime) -> Choice | None:
+    def choose(self, office: OfficeView, emp: Employee, now: datetime) -> ToRead | None:
         """One conversation at a time: owed thinks first, then mentions/boss, then most unread."""
         for owed in emp.desk.owed:
             if _open(emp, owed.conversation, now) and owed.conversation in office.conversations:
