@@ -43,7 +43,7 @@ from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_durati
 from ideaco.shipped import is_shipped, locate_scenario
 from ideaco.store import runlog
 from ideaco.store.lock import RunLock, RunLockedError
-from ideaco.store.rundir import CHANGES, MESSAGES, THOUGHTS, RunDir, RunDirError
+from ideaco.store.rundir import CHANGES, DEFAULT_ROOT, MESSAGES, THOUGHTS, RunDir, RunDirError
 from ideaco.store.state import StateError, StateStore
 from ideaco.store.usage import restored_calls, usage_totals
 
@@ -155,7 +155,7 @@ def open_new_company(
     out: str | Path | None = None,
     clock: ClockFactory = SimClock,
     status: Callable[[str], None] = lambda _line: None,
-    root: str | Path = "runs",
+    root: str | Path = DEFAULT_ROOT,
     duration: timedelta = timedelta(hours=8),
 ) -> OpenedRun:
     """An empty company: only the boss and the secretary (`ideaco chat --new NAME`)."""
@@ -181,7 +181,7 @@ def open_new(
     duration: str | timedelta | None = None,
     clock: ClockFactory = SimClock,
     status: Callable[[str], None] = lambda _line: None,
-    root: str | Path = "runs",
+    root: str | Path = DEFAULT_ROOT,
     switches: Switches | dict[str, Any] | None = None,
 ) -> OpenedRun:
     """Validate a scenario, then (only then) start the model, create the run directory, build the office.

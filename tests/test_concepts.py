@@ -48,3 +48,49 @@ def test_a_name_names_one_class() -> None:
 def test_the_check_finds_a_second_class_and_a_type_alias() -> None:
     tree = ast.parse("class Refusal:\n    pass\nCall = asyncio.Future\nLIMIT = 3\nTeam = make()\n")
     assert _types(tree) == ["Refusal", "Call"]
+
+
+# Words the logs and the code share, each spelled (as a whole string) in its home module only.
+WORDS = {
+    "office/core/documents.py": ("requested", "rejected", "rebutted", "approved"),  # a review's status
+    "office/core/company.py": ("reported", "reopened"),  # a requirement's sign-off
+    "mind/tasks.py": ("pending", "resolved", "self", "task-"),  # a task's status, origin, id
+    "mind/memory.py": ("mem-",),
+    "kinds.py": ("work", "casual", "dm", "chat", "claimable", "escalation"),
+    "ids.py": ("secretary", "everyone", "all", "req-", "boss-chat-", "group-chat-", "dm-"),
+    "store/rundir.py": (
+        "state.json",
+        "messages.jsonl",
+        "thoughts.jsonl",
+        "changes.jsonl",
+        "summary.json",
+        "workspace",
+    ),
+}
+# The same word meaning something else where it is written.
+ELSEWHERE = {
+    ("llm/tentative.py", "pending"): "a tentative call's state",
+    ("cli/chat.py", "dm"): "the chat's /dm command",
+    ("cli/chat_commands.py", "dm"): "the chat's /dm command",
+    ("cli/chat_resume.py", "chat"): "where a continued chat keeps its state",
+    ("cycle.py", "escalation"): "Owed's field, in its logged form",
+    ("office/decide/speech.py", "escalation"): "Owed's field, read from its logged form",
+    ("agents/command.py", "workspace"): "an agent command's scratch copy of the files",
+}
+
+
+def _strings(tree: ast.Module) -> set[str]:
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+def test_each_shared_word_is_spelled_in_its_home_module_only() -> None:
+    home = {word: module for module, words in WORDS.items() for word in words}
+    trees = _trees()
+    found = [
+        f"{module}: {word!r} (its home is {home[word]})"
+        for module, tree in trees.items()
+        for word in sorted(_strings(tree) & home.keys())
+        if module != home[word] and (module, word) not in ELSEWHERE
+    ]
+    assert found == [], found
+    assert all(word in _strings(trees[module]) for module, words in WORDS.items() for word in words)
