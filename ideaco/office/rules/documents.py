@@ -226,8 +226,3 @@ def reviewer_for(
     if lead is not None and lead != author:
         return lead
     return next((m for m in members if m != author), None)
-
-
-def passed_by_rebuttal(before: Review | None, after: Review | None) -> bool:
-    """Whether an approval came after a rebuttal: the author argued and was right."""
-    return before is not None and after is not None and before.status == REBUTTED and after.status == APPROVED
