@@ -197,13 +197,7 @@ class OpenAIChatLLM:
             raise self._map_error(exc, request) from None
         latency_ms = (time.perf_counter() - started) * 1000.0
         content, model, usage = self._read_body(body, request)
-        return ChatResult(
-            content=content,
-            model=model,
-            usage=usage,
-            latency_ms=latency_ms,
-            output_mode=mode,
-        )
+        return ChatResult(content=content, model=model, usage=usage, latency_ms=latency_ms)
 
     def _read_body(self, body: bytes, request: ChatRequest) -> tuple[str, str, Usage]:
         """The answer's content, model and usage from a response body, whatever the body holds.
