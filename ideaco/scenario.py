@@ -33,7 +33,6 @@ from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id, slug
 from ideaco.kinds import ConversationKind, RoomKind
 from ideaco.llm.config import ScenarioLLM
 from ideaco.lookalike import look
-from ideaco.office.core.documents import REVIEW_ROUNDS
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -53,6 +52,7 @@ __all__ = ["AgentSettings", "TeamSpec", "format_duration", "parse_duration", "pa
 
 DEFAULT_START = datetime(2026, 1, 5, 9, 0, 0)
 DEFAULT_DURATION = timedelta(hours=2)
+REVIEW_ROUNDS = 3  # a document's rejections before its department's lead decides (review_rounds)
 EMPLOYEE_ID = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 

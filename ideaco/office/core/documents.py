@@ -22,7 +22,6 @@ MAX_PATH = 120
 MAX_DEPTH = 4  # folders and file
 HASH_CHARS = 8
 KEPT_VERSIONS = 20  # a document's latest versions the office keeps (thoughts.jsonl logs every one)
-REVIEW_ROUNDS = 3  # a document's rejections before its department's lead decides (a scenario's review_rounds)
 _SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 # Names Windows keeps for devices, whatever the extension: a user opening the folder there must not trip on one.
 RESERVED = frozenset(
