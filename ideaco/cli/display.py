@@ -20,7 +20,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from ideaco.ids import BOSS, SECRETARY, SYSTEM
+from ideaco.ids import BOSS, SECRETARY, SYSTEM, display_name
 from ideaco.kinds import MessageKind
 from ideaco.office.core.conversation import Message
 
@@ -159,9 +159,9 @@ class Transcript:
             self._advance(office)
             return
         if message.sender == BOSS:
-            line.append("★ Boss", style="bold red")
+            line.append(f"★ {display_name(BOSS)}", style="bold red")
         elif message.sender == SYSTEM:
-            line.append("system", style="dim italic")
+            line.append(display_name(SYSTEM), style="dim italic")
         else:
             line.append(
                 safe_text(office.name_of(message.sender)), style=f"bold {self.colour(message.sender)}"
