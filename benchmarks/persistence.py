@@ -116,9 +116,7 @@ class Driver:
             thought, notes = validate_thought(_raw_thought(i, other, pending))
             call = asyncio.get_running_loop().create_future()
             usage = Usage(prompt_tokens=1400, completion_tokens=160, cached_tokens=600)
-            call.set_result(
-                StructuredAnswer(thought, "", notes, [ChatResult("{}", "bench", usage, 3.1, "json_schema")])
-            )
+            call.set_result(StructuredAnswer(thought, "", notes, [ChatResult("{}", "bench", usage, 3.1)]))
             now = office.now()
             ctx = ThinkContext(
                 office.next_id("thought"), emp.id, conv.id, Trigger.NUDGE, now, conv.count, False, call

@@ -189,7 +189,7 @@ class ScriptedCompany:
         self.prompt_chars += sum(len(str(m.get("content") or "")) for m in request.messages)
         self.bound_tokens += request.max_tokens
         body = json.dumps(self.company.answer(request))
-        return ChatResult(content=body, model=request.model, usage=Usage(1, 1), output_mode="json_schema")
+        return ChatResult(content=body, model=request.model, usage=Usage(1, 1))
 
     async def aclose(self) -> None:
         return None

@@ -128,7 +128,7 @@ def _relation(out: History, who: str, change: dict[str, Any]) -> None:
     delta = change["after"] - change["before"]
     row["updates"] += 1
     row["net_change"] += delta
-    row["swings"] += abs(delta) > stamina.AFFINITY_EVENT_ABOVE
+    row["swings"] += abs(delta) > relationships.SWING_ABOVE
     row["relation"] = {k: change[k] for k in ("name", "impression", "affinity", "updated_at") if k in change}
 
 
@@ -216,7 +216,7 @@ def task_rows(hist: History) -> list[dict[str, Any]]:
                 "id": t["id"],
                 "owner": t.get("owner"),
                 "description": t.get("description", ""),
-                "status": t.get("status", "pending"),
+                "status": t.get("status", tasks.PENDING),
                 "origin": t.get("origin"),
                 "created_at": created,
                 "resolved_at": done,
@@ -230,7 +230,9 @@ def _tasks(rows: list[dict[str, Any]]) -> dict[str, Any]:
     by_status = Counter({s: 0 for s in tasks.STATUSES})
     by_status.update(r["status"] for r in rows)
     resolved = [
-        r["seconds_to_close"] for r in rows if r["status"] == "resolved" and r["seconds_to_close"] is not None
+        r["seconds_to_close"]
+        for r in rows
+        if r["status"] == tasks.RESOLVED and r["seconds_to_close"] is not None
     ]
     return {"by_status": dict(by_status), "time_to_resolve": _durations(resolved)}
 

@@ -189,8 +189,7 @@ class Simulation:
             now = at if isinstance(at, datetime) else parse_at(at, run.start.date())
             people = interviewees(run, now)
         people = staff(people) if who is None else {e: people[e] for e in who if e in people}
-        # Past the run's budget: an interview is not part of the run.
-        llm = self._opened.stack.budget.inner
+        llm = self._opened.stack.outside_the_run()  # an interview is not part of the run
 
         async def go() -> list[Answer]:
             return await ask_everyone(

@@ -17,7 +17,7 @@ from typing import Annotated
 from pydantic import AfterValidator, Field
 
 from ideaco.errors import IdeacoError
-from ideaco.ids import BOSS, SECRETARY, SYSTEM
+from ideaco.ids import BOSS, ENGINE_PLACE, EVERYONE, ROLE_WORDS, SECRETARY, SYSTEM
 from ideaco.lookalike import look
 
 # Bounds that keep every date the engine computes (start + run + resumes + a chat's 10-year
@@ -27,20 +27,14 @@ FIRST_YEAR, LAST_YEAR = 1900, 2999
 # A real-clock chat's --speed: from a thousandth of real time to an hour every 0.36 s (beyond,
 # simulated time would outrun what `datetime` holds within a long session; inf overflowed at once).
 MIN_SPEED, MAX_SPEED = 0.001, 10_000.0
-RESERVED_IDS = frozenset({BOSS, SYSTEM, "all", "everyone"})
+RESERVED_IDS = frozenset({BOSS, SYSTEM, *EVERYONE})
 # Ids nothing in a scenario may take: the boss's and the system's, the mention keywords, the secretary's.
 TAKEN_IDS = RESERVED_IDS | {SECRETARY}
 # Room and department ids end up inside conversation ids (`boss:x`, `dm:a:b`), so no ':' or spaces.
 PLACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-# Words the transcript and the prompts use for a role: a person's name with one of them as a word
-# reads as that role ("Boss (BOSS)", "System:", "Secretary Jones"), so nobody is named with them.
-ROLE_WORDS = frozenset({"boss", "system", "secretary"})
 # Marks the transcript and the prompts put around a speaker's name: "★ Boss", "⚑ ... escalates",
 # "Name (BOSS)", "Name (you)", "Name:", "@Name", "* [09:00]" (an unread line), "[task-1]".
 NAME_MARKS = frozenset("()[]{}<>*:@★⚑")
-# Conversation ids the engine makes or reads as aliases of others (spec 1.6, 2.5): a room or a
-# department may not take one, or a report meant for one would land in it.
-ENGINE_PLACE = re.compile(r"^(?:req-\d+|boss-chat-.*|group-chat-.*|dm-.*)$", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+")
 # Bidirectional and line-breaking formatting characters: they let a name rearrange the transcript.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029")
@@ -89,7 +83,7 @@ def check_person_name(value: str) -> str:
     looks = look(value)
     reserved = next((w for w in sorted(RESERVED_IDS) if looks == look(w)), None)
     if reserved is not None:
-        keyword = " (it is a mention keyword)" if reserved in {"all", "everyone"} else ""
+        keyword = " (it is a mention keyword)" if reserved in EVERYONE else ""
         raise ValueError(f"{value!r} is reserved{keyword}")
     if looks == look(SECRETARY):
         raise ValueError(f"{value!r} is the secretary's name")

@@ -1,4 +1,4 @@
-"""The words of an employee's cycle, declared once: triggers, gates, loop-breaker rules, phases.
+"""The words of an employee's cycle, declared once: triggers, gates, loop-breaker and draft-filter rules, phases.
 
 wake -> read -> think -> gate -> act -> schedule. Every value here is also what the logs say
 (spec 1.5), so the enums are string enums: `Trigger.BOSS == "boss"` and it is written as "boss".
@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 
-class _Words(str, Enum):
+class Words(str, Enum):
     """A string enum that prints, formats and serializes as its value."""
 
     def __str__(self) -> str:
@@ -24,7 +24,7 @@ class _Words(str, Enum):
         return format(str(self.value), spec)
 
 
-class Trigger(_Words):
+class Trigger(Words):
     """Why an employee thinks (spec 1.5)."""
 
     BOSS = "boss"
@@ -54,7 +54,7 @@ def first_trigger(triggers: Iterable[str]) -> Trigger:
     return Trigger.TIMER
 
 
-class Gate(_Words):
+class Gate(Words):
     """Why a thought did not speak (spec 1.5); None in the logs when it spoke."""
 
     CHOSE_SILENCE = "chose_silence"
@@ -68,16 +68,27 @@ class Gate(_Words):
     ERROR = "error"
 
 
-class LoopRule(_Words):
+class LoopRule(Words):
     """Which loop breaker (spec 2.3) refused a post or stopped a post from waking anyone."""
 
-    DUPLICATE = "duplicate"  # the same text from the same employee within 60 s
-    RING = "ring"  # X,Y,Z,X closes the room for 5 min (also: a post into a room still closed)
+    # Their numbers are office/rules/loop_breakers.py's.
+    DUPLICATE = "duplicate"  # the same text from the same employee again, soon after
+    RING = "ring"  # X,Y,Z,X closes the room for a while (also: a post into a room still closed)
     PAIR_STREAK = "pair_streak"  # two employees back and forth: they stop waking each other
-    UNANSWERED = "unanswered"  # 10 agent messages since the boss: posts stop waking anyone
+    UNANSWERED = "unanswered"  # many agent messages since the boss: posts stop waking anyone
 
 
-class Phase(_Words):
+class TextRule(Words):
+    """Which draft filter (`office/rules/drafts.py`) refused a draft's text (logged as `rule`, with gate `filtered`)."""
+
+    PROMPT_ECHO = "prompt_echo"  # repeats the prompt's own instructions
+    PLACEHOLDER = "placeholder"  # a template slot left unfilled: [insert name], {company}, <NAME>
+    DEGENERATE = "degenerate"  # no words, letter runs, markup or JSON debris
+    LEAKED_THOUGHT = "leaked_thought"  # the thought's private inner text, posted
+    UNFINISHED = "unfinished"  # cut by its length bound with no sentence end to cut back to
+
+
+class Phase(Words):
     """Where an employee is in its cycle."""
 
     IDLE = "idle"

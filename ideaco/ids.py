@@ -1,8 +1,10 @@
-"""The ids of the office's fixed participants and of the boss's chats, declared once.
+"""The ids of the office's fixed participants and of its conversations, declared once.
 
 Every company has a boss, a system voice and a secretary (spec 2.9); their ids are what the logs
-say (`sender: "boss"`, `"system"`, `employee: "secretary"`). The boss's 1-on-1 with an employee is
-`boss:<employee id>`, a DM `dm:<a>:<b>` (spec 1.6): built here, read back here.
+say (`sender: "boss"`, `"system"`, `employee: "secretary"`), and their words a role (`ROLE_WORDS`).
+The boss's 1-on-1 with an employee is `boss:<employee id>`, a DM `dm:<a>:<b>` (spec 1.6), a
+requirement's work room `req-<n>`: built here, read back here, as are the aliases a model writes
+for them (`boss-chat-<id>`, `dm-<id>`, `group-chat-<room>`, spec 2.5) and the mention keywords.
 """
 
 from __future__ import annotations
@@ -15,6 +17,39 @@ SYSTEM = "system"
 SECRETARY = "secretary"
 BOSS_CHAT_PREFIX = "boss:"
 DM_PREFIX = "dm:"
+# Words the transcript and the prompts use for a role: nobody is named with one of them as a word.
+ROLE_WORDS = frozenset({BOSS, SYSTEM, SECRETARY})
+EVERYONE = ("everyone", "all")  # the mention keywords: `@everyone` and `@all` name every member
+REQUIREMENT_PREFIX = "req-"  # a requirement's work room: req-<n> (office/decide/tools/org.py)
+REQUIREMENT_ROOM = re.compile(rf"{re.escape(REQUIREMENT_PREFIX)}\d+")
+# The aliases a model writes for a conversation (spec 2.5), read back by `mind/targets.py`.
+BOSS_CHAT_ALIAS = "boss-chat-"  # boss-chat-<id>: that employee's boss chat
+GROUP_CHAT_ALIAS = "group-chat-"  # group-chat-<room>: the room
+DM_ALIAS = "dm-"  # dm-<id>: the DM with that employee
+# Conversation ids the engine makes or reads as aliases of others: a room or a department may not
+# take one, or a report meant for one would land in it.
+ENGINE_PLACE = re.compile(
+    rf"^(?:{REQUIREMENT_ROOM.pattern}|"
+    + "|".join(f"{re.escape(alias)}.*" for alias in (BOSS_CHAT_ALIAS, GROUP_CHAT_ALIAS, DM_ALIAS))
+    + ")$",
+    re.IGNORECASE,
+)
+
+
+def requirement_room(n: int) -> str:
+    """The id of the n-th requirement's work room."""
+    return f"{REQUIREMENT_PREFIX}{n}"
+
+
+# How the fixed participants read to a person or a model (the prompt's transcript, the chat, the
+# viewer): by their role, the system in small letters as its lines are.
+ROLE_NAMES = {BOSS: "Boss", SYSTEM: "system"}
+
+
+def display_name(who: str, name: str | None = None) -> str:
+    """How a participant reads: an employee by its `name`, the boss and the system by their roles,
+    anyone else (an id no roster names any more) by its id."""
+    return name or ROLE_NAMES.get(who, who)
 
 
 def boss_conversation_id(employee: str) -> str:

@@ -22,7 +22,7 @@ from matplotlib.patches import FancyArrowPatch
 
 from ideaco.analysis import NO_TEXT, History, RunData, history
 from ideaco.cycle import Gate
-from ideaco.ids import BOSS
+from ideaco.ids import BOSS, display_name
 from ideaco.metrics.social import talk_edges
 from ideaco.mind import relationships, stamina
 from ideaco.store.atomic import atomic_write_bytes
@@ -200,7 +200,7 @@ def activity_png(run: RunData, path: Path) -> Path:
 def talk_png(run: RunData, path: Path) -> Path:
     """Who talks to whom: people on a circle (the boss at the top), an arrow A -> B as wide as A's messages to B."""
     edges = talk_edges(run.messages, {e.id for e in run.employees} | {BOSS})
-    names = {**run.names, BOSS: "Boss"}
+    names = {**run.names, BOSS: display_name(BOSS)}
     people = [BOSS, *(e.id for e in run.employees)]
     n = len(people)
     pos = {
@@ -258,9 +258,10 @@ def write_plots(run: RunData, hist: History | None = None, out_dir: Path | None 
     for name in PLOTS:  # all four checked first: a refused plot leaves none replaced
         check_regular_or_missing(out / name)
     hist = hist or history(run)
+    relationships, stamina, activity, talk = (out / name for name in PLOTS)
     return [
-        relationships_png(run, hist, out / "relationships.png"),
-        stamina_png(run, hist, out / "stamina.png"),
-        activity_png(run, out / "activity.png"),
-        talk_png(run, out / "talk.png"),
+        relationships_png(run, hist, relationships),
+        stamina_png(run, hist, stamina),
+        activity_png(run, activity),
+        talk_png(run, talk),
     ]

@@ -17,14 +17,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ideaco.office.core.company import APPROVED, REPORTED
+from ideaco.ids import BOSS
+from ideaco.office.core.company import REPORTED, UNSIGNED
+from ideaco.office.core.documents import APPROVED, FAILED, REBUTTED, REJECTED, REQUESTED
 
 # What each document tool did, in a reader's words (a review: its verdict, `_verdict`).
 DID = {
     "write_document": "written",
     "revise_document": "revised",
     "request_review": "review asked",
-    "rebut": "rebutted",
+    "rebut": REBUTTED,
 }
 
 
@@ -46,13 +48,13 @@ class DocumentEvent:
 
 def _verdict(review: dict[str, Any]) -> str:
     status = review.get("status")
-    if status == "requested" and review.get("final"):  # the last rejection handed it to the lead
+    if status == REQUESTED and review.get("final"):  # the last rejection handed it to the lead
         return "rejected, the lead decides"
-    return {"failed": "rejected for good"}.get(str(status), str(status))
+    return {FAILED: "rejected for good"}.get(str(status), str(status))
 
 
 def _rejection(review: dict[str, Any]) -> bool:
-    return _verdict(review).startswith("rejected")
+    return _verdict(review).startswith(REJECTED)
 
 
 def history(thoughts: Iterable[dict[str, Any]]) -> list[DocumentEvent]:
@@ -140,14 +142,14 @@ def requirements(
         if kind == "mind":
             for task in (step.get("tasks") or {}).get("added") or ():
                 room = task.get("requirement")
-                if room and task.get("origin") == "boss" and room not in rows:
+                if room and task.get("origin") == BOSS and room not in rows:
                     rows[room] = {
                         "requirement": room,
                         "lead": task.get("owner"),
                         "asked_at": at,
                         "reported_after_s": None,
                         "approved_after_s": None,
-                        "status": "open",
+                        "status": UNSIGNED,
                     }
         elif kind == "company":
             now = (step.get("company") or {}).get("signoffs") or {}

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import (
     BaseModel,
@@ -30,6 +30,7 @@ from ideaco.bounds import (
 )
 from ideaco.durations import format_duration, parse_duration, parse_offset
 from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id, slug
+from ideaco.kinds import ConversationKind, RoomKind
 from ideaco.llm.config import ScenarioLLM
 from ideaco.lookalike import look
 from ideaco.persona import (
@@ -41,16 +42,17 @@ from ideaco.persona import (
     persona_path,
     read_mapping,
 )
-from ideaco.scenario_work import AgentSettings, SeededTask, SkillNames, Team
+from ideaco.scenario_work import AgentSettings, SeededTask, SkillNames, TeamSpec
 from ideaco.shipped import missing_hint
 from ideaco.skills import SkillError, library
 from ideaco.skills import unknown as unknown_skills
 from ideaco.typos import did_you_mean, fields_beside, unknown
 
-__all__ = ["AgentSettings", "Team", "format_duration", "parse_duration", "parse_offset"]
+__all__ = ["AgentSettings", "TeamSpec", "format_duration", "parse_duration", "parse_offset"]
 
 DEFAULT_START = datetime(2026, 1, 5, 9, 0, 0)
 DEFAULT_DURATION = timedelta(hours=2)
+REVIEW_ROUNDS = 3  # a document's rejections before its department's lead decides (review_rounds)
 EMPLOYEE_ID = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
@@ -74,7 +76,7 @@ class _Problems(ValueError):
 
 @dataclass(frozen=True)
 class ConversationSpec:
-    """A conversation the scenario opens; kind is "work", "casual", "boss" or "dm"."""
+    """A conversation the scenario opens, of a `ConversationKind`."""
 
     id: str
     kind: str
@@ -132,7 +134,7 @@ class EmployeeSpec(_Strict):
 class Room(_Strict):
     id: PlaceId
     name: Name
-    kind: Literal["work", "casual"] = "work"
+    kind: RoomKind = ConversationKind.WORK.value
     members: list[str]
 
     @field_validator("members")
@@ -172,12 +174,12 @@ class Scenario(_Strict):
     departments: list[DepartmentSpec] = Field(default_factory=list)
     employees: list[EmployeeSpec] = Field(default_factory=list)  # the secretary is always added
     rooms: list[Room] = Field(default_factory=list)
-    teams: list[Team] = Field(default_factory=list)
+    teams: list[TeamSpec] = Field(default_factory=list)
     skills: str | None = Field(None, max_length=400)  # a folder of skill files, relative to the scenario
     script: list[ScriptEntry] = Field(default_factory=list)
     timers: dict[str, Seconds] = Field(default_factory=dict)
     gates: dict[str, Seconds] = Field(default_factory=dict)
-    review_rounds: int = Field(3, ge=1, le=10)  # rejections of a document before its lead decides
+    review_rounds: int = Field(REVIEW_ROUNDS, ge=1, le=10)  # rejections of a document before its lead decides
 
     @field_validator("script")
     @classmethod
@@ -302,19 +304,21 @@ class Scenario(_Strict):
         """The departments an employee belongs to (for the department mission in the prompt)."""
         return [d for d in self.departments if employee_id in d.members]
 
-    def teams_of(self, department_id: str) -> list[Team]:
+    def teams_of(self, department_id: str) -> list[TeamSpec]:
         return [t for t in self.teams if t.department == department_id]
 
     def conversations(self) -> list[ConversationSpec]:
         """Every room, each department's casual room, and the boss's 1-on-1 with every employee."""
         convs = [ConversationSpec(r.id, r.kind, r.name, tuple(r.members)) for r in self.rooms]
-        convs += [ConversationSpec(t.id, "work", t.name, tuple(t.members)) for t in self.teams]
+        convs += [ConversationSpec(t.id, ConversationKind.WORK, t.name, tuple(t.members)) for t in self.teams]
         convs += [
-            ConversationSpec(d.casual_room_id, "casual", f"{d.name} casual", tuple(d.members))
+            ConversationSpec(d.casual_room_id, ConversationKind.CASUAL, f"{d.name} casual", tuple(d.members))
             for d in self.departments
         ]
         boss_chats = [(boss_conversation_id(e.id), f"Boss and {e.name}", e.id) for e in self.employees]
-        return convs + [ConversationSpec(cid, "boss", name, (e,)) for cid, name, e in boss_chats]
+        return convs + [
+            ConversationSpec(cid, ConversationKind.BOSS, name, (e,)) for cid, name, e in boss_chats
+        ]
 
     def resolve_personas(
         self, base_dir: str | Path, personas_dir: str | Path | None = None

@@ -68,7 +68,8 @@ class SeededTask(_Strict):
     def _check_document(cls, v: str | None) -> str | None:
         if v is None:
             return v
-        from ideaco.office.rules.documents import Refusal, check_path
+        from ideaco.office.core.documents import check_path
+        from ideaco.office.core.refusal import Refusal
 
         checked = check_path(v)
         if isinstance(checked, Refusal):
@@ -76,7 +77,7 @@ class SeededTask(_Strict):
         return checked
 
 
-class Team(_Strict):
+class TeamSpec(_Strict):
     """A team inside a department, with its own work room (the team's id)."""
 
     id: PlaceId

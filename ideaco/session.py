@@ -27,11 +27,11 @@ from ideaco.office.engine.build import (
     LOGS,
     ForgedLine,
     ReplayError,
+    ResumeError,
     check_resumable,
     office_from_scenario,
     office_from_state,
 )
-from ideaco.office.engine.build import StateError as ResumeError
 from ideaco.office.engine.clock import Clock, SimClock
 from ideaco.office.engine.early import Ahead
 from ideaco.office.engine.office import Office
@@ -43,7 +43,7 @@ from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_durati
 from ideaco.shipped import is_shipped, locate_scenario
 from ideaco.store import runlog
 from ideaco.store.lock import RunLock, RunLockedError
-from ideaco.store.rundir import RunDir, RunDirError
+from ideaco.store.rundir import CHANGES, DEFAULT_ROOT, MESSAGES, THOUGHTS, RunDir, RunDirError
 from ideaco.store.state import StateError, StateStore
 from ideaco.store.usage import restored_calls, usage_totals
 
@@ -155,7 +155,7 @@ def open_new_company(
     out: str | Path | None = None,
     clock: ClockFactory = SimClock,
     status: Callable[[str], None] = lambda _line: None,
-    root: str | Path = "runs",
+    root: str | Path = DEFAULT_ROOT,
     duration: timedelta = timedelta(hours=8),
 ) -> OpenedRun:
     """An empty company: only the boss and the secretary (`ideaco chat --new NAME`)."""
@@ -181,7 +181,7 @@ def open_new(
     duration: str | timedelta | None = None,
     clock: ClockFactory = SimClock,
     status: Callable[[str], None] = lambda _line: None,
-    root: str | Path = "runs",
+    root: str | Path = DEFAULT_ROOT,
     switches: Switches | dict[str, Any] | None = None,
 ) -> OpenedRun:
     """Validate a scenario, then (only then) start the model, create the run directory, build the office.
@@ -318,9 +318,9 @@ def _reopen(
     settings = resolve_model_settings(model, scenario)
     within = runlog.span(state, runlog.read_summary(rundir))  # every line checked before anything is paid
     lines: dict[str, list[int]] = {log: [] for log in LOGS}  # where each record is, for a refusal
-    messages = read_log(rundir.messages_path, within, lines["messages.jsonl"])
-    thoughts = read_log(rundir.thoughts_path, within, lines["thoughts.jsonl"])
-    changes = read_log(rundir.changes_path, within, lines["changes.jsonl"])
+    messages = read_log(rundir.messages_path, within, lines[MESSAGES])
+    thoughts = read_log(rundir.thoughts_path, within, lines[THOUGHTS])
+    changes = read_log(rundir.changes_path, within, lines[CHANGES])
     if foreign := runlog.foreign_state(state, thoughts, where):
         raise IdeacoError(f"{foreign}: it cannot continue them")
     saved_now = state["office"].get("now")

@@ -1,8 +1,10 @@
-"""What makes two texts the same words, defined once: the loop breaker refuses a duplicate by it and
-the `duplicate_rate` metric counts duplicates by it (issue 21)."""
+"""What makes two texts the same words, defined once: the loop breaker refuses a duplicate by it, the
+`duplicate_rate` metric counts duplicates by it (issue 21), and a memory that says what another
+says updates it (`mind/memory.py`)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -13,6 +15,7 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+@functools.lru_cache(maxsize=8192)  # a memory's add compares with every memory held, most unchanged
 def normalise(text: str) -> str:
     """Lower case, punctuation gone, single spaces: two texts equal here are duplicates. A text with
     no word (an emoji, a "?") is itself, spaces collapsed: "👍" is not "🎉"."""

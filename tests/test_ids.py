@@ -11,7 +11,7 @@ from ideaco.cli.errors import UserError
 from ideaco.cli.inspect import _resolve as inspect_resolve
 from ideaco.cli.interview import _resolve as interview_resolve
 from ideaco.ids import boss_chat_owner, boss_conversation_id, dm_conversation_id, dm_members, resolve_id
-from ideaco.office.decide.tools.org import Refusal, _employee
+from ideaco.office.decide.tools.org import Refused, _employee
 
 
 @pytest.mark.parametrize("employee", ["alice", "secretary", "dan-2", "a:b"])
@@ -66,7 +66,7 @@ def _surfaces(ref: str) -> dict[str, object]:
     for surface, call in calls.items():
         try:
             out[surface] = call()
-        except (CommandError, Refusal, UserError) as exc:
+        except (CommandError, Refused, UserError) as exc:
             out[surface] = "ambiguous" if "any of" in str(exc) or "ambiguous" in str(exc) else "unknown"
     return out
 

@@ -200,4 +200,7 @@ def test_the_api_interviews_now_or_at_a_moment_without_changing_the_run(tmp_path
             sim.run("2m")  # the run goes on as if nothing was asked; interviews were not counted
             assert sim.office.stats.llm_calls == sum((t["llm"] or {}).get("calls", 0) for t in sim.thoughts)
         finally:
-            sim.close()
+            summary = sim.close()
+    calls = summary["calls"]  # the run's calls: the interviews' are no calls made, nor tokens no thought used
+    assert calls["made"] == calls["used"] + calls["dropped"]
+    assert calls["dropped"] or calls["tokens_unused"] == 0

@@ -20,10 +20,10 @@ from rich.text import Text
 
 from ideaco.cli.display import format_duration, safe_text
 from ideaco.ids import BOSS_CHAT_PREFIX, SECRETARY, boss_chat_owner, boss_conversation_id, resolve_id
+from ideaco.kinds import ConversationKind
 from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
 from ideaco.mind import tasks as task_rules
-from ideaco.office.core.conversation import ConversationKind
 from ideaco.office.engine.office import Office
 from ideaco.scenario import parse_duration
 

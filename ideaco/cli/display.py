@@ -20,8 +20,9 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from ideaco.ids import BOSS, SECRETARY, SYSTEM
-from ideaco.office.core.conversation import ESCALATION, Message
+from ideaco.ids import BOSS, SECRETARY, SYSTEM, display_name
+from ideaco.kinds import MessageKind
+from ideaco.office.core.conversation import Message
 
 PALETTE = (
     "cyan",
@@ -149,7 +150,7 @@ class Transcript:
     def on_message(self, office: Any, message: Message) -> None:
         self._header(office, message.conversation)
         at, line = message.at.strftime("%H:%M:%S"), Text()
-        if message.kind == ESCALATION:  # one notice line the boss cannot miss
+        if message.kind == MessageKind.ESCALATION:  # one notice line the boss cannot miss
             who = safe_text(office.name_of(message.sender))
             line.append(f"⚑ {who} escalates to you: ", style="bold yellow")
             line.append(safe_text(message.text))
@@ -158,9 +159,9 @@ class Transcript:
             self._advance(office)
             return
         if message.sender == BOSS:
-            line.append("★ Boss", style="bold red")
+            line.append(f"★ {display_name(BOSS)}", style="bold red")
         elif message.sender == SYSTEM:
-            line.append("system", style="dim italic")
+            line.append(display_name(SYSTEM), style="dim italic")
         else:
             line.append(
                 safe_text(office.name_of(message.sender)), style=f"bold {self.colour(message.sender)}"
@@ -243,7 +244,7 @@ def summary_table(office: Any, summary: dict[str, Any]) -> Table:
     # The boss's (and the engine's) lines, so that the messages column adds up to the total.
     for sender, count in sorted(summary.get("messages_by_sender", {}).items()):
         if sender not in summary["by_employee"]:
-            label = {BOSS: "boss", SYSTEM: "system"}.get(sender, office.name_of(sender))
+            label = office.name_of(sender)
             table.add_row(Text(safe_text(label), style="dim"), "-", "-", "-", str(count), "-", "-")
     totals = summary
     table.add_section()

@@ -25,7 +25,7 @@ from ideaco.cli.display import PALETTE, cli_console, safe_text
 from ideaco.cli.errors import UserError, warn
 from ideaco.cli.timeline import _at, render, render_change
 from ideaco.cycle import Gate
-from ideaco.ids import BOSS, SYSTEM, resolve_id
+from ideaco.ids import BOSS, SYSTEM, display_name, resolve_id
 from ideaco.store.jsonl import JsonlError
 from ideaco.store.lock import writer_alive
 from ideaco.store.rundir import RunDir, RunDirError
@@ -149,7 +149,7 @@ class RunView:
             self.first_day = _at(record["at"]).date()
 
     def name_of(self, emp: str) -> str:
-        return self.names.get(emp, emp)
+        return display_name(emp, self.names.get(emp))
 
     def colour(self, emp: str) -> str:
         if emp not in self._colours:

@@ -17,6 +17,7 @@ from rich.text import Text
 from ideaco.cli.chat_commands import Command, CommandError, rooms
 from ideaco.cli.display import safe_text
 from ideaco.ids import SECRETARY, SYSTEM, boss_conversation_id, resolve_id
+from ideaco.kinds import MessageKind
 from ideaco.office.core.conversation import Message
 from ideaco.office.decide.tools.org import ToolResult
 from ideaco.office.engine.office import Office
@@ -123,7 +124,7 @@ def run(office: Office, cmd: Command, fallback: str) -> ToolResult:
             conversation=where,
             sender=SYSTEM,
             text=f"{DONE} (/{cmd.name}): {result.message}",
-            kind="system",
+            kind=MessageKind.SYSTEM,
         )
     )
     return result

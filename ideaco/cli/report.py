@@ -21,6 +21,7 @@ from ideaco.cli.collaboration import boss_table, collaboration_table
 from ideaco.cli.display import cli_console, format_duration, safe_text
 from ideaco.cli.errors import UserError, warn
 from ideaco.metrics import evaluate
+from ideaco.mind.tasks import STATUSES
 from ideaco.store.rundir import RunDirError
 
 CLIP = 48  # characters of a task description in the tasks table
@@ -118,7 +119,7 @@ def employees_table(data: dict[str, Any]) -> Table:
             str(row["spoke"]),
             f"{100 * row['speak_rate']:.0f}",
             str(row["messages"]),
-            f"{status['pending']}/{status['resolved']}/{status['failed']}",
+            "/".join(str(status[s]) for s in STATUSES),
             _seconds(row["tasks"]["time_to_resolve"]["median_s"]),
             Text(f"{st['comfort']:.0f} {st['zone']}", style=st["zone"]),
         )
@@ -131,7 +132,7 @@ def employees_table(data: dict[str, Any]) -> Table:
         str(t["spoke"]),
         f"{100 * t['speak_rate']:.0f}",
         str(t["messages"]),
-        f"{status['pending']}/{status['resolved']}/{status['failed']}",
+        "/".join(str(status[s]) for s in STATUSES),
         _seconds(t["tasks"]["time_to_resolve"]["median_s"]),
         "",
     )

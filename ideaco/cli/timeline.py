@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ideaco.cli.display import safe_text
 from ideaco.cycle import Gate
+from ideaco.mind.tasks import FAILED, RESOLVED
 
 # Gates under which a thought held no draft back: `inspect` shows them as "silent".
 SILENT_GATES = (Gate.CHOSE_SILENCE, Gate.SUPERSEDED, Gate.ERROR, Gate.BUDGET)
@@ -143,9 +144,9 @@ def _mind_lines(step: dict[str, Any], view: View) -> Iterable[tuple[str, list[st
     tasks = step.get("tasks") or {}
     lines = [f"+ [{t['id']}] {_clip(t.get('description'))}" for t in tasks.get("added") or ()]
     for patch in tasks.get("updated") or ():
-        if patch.get("status") in ("resolved", "failed"):
+        if patch.get("status") in (RESOLVED, FAILED):
             lines.append(
-                f"{'✓' if patch['status'] == 'resolved' else '✗'} [{patch['id']}] {patch['status']}: {_clip(patch.get('result') or '')}"
+                f"{'✓' if patch['status'] == RESOLVED else '✗'} [{patch['id']}] {patch['status']}: {_clip(patch.get('result') or '')}"
             )
         elif patch.get("stalled"):
             lines.append(f"! [{patch['id']}] stalled")

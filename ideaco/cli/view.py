@@ -44,11 +44,13 @@ def view(
 def view_command(rundir: Path, out: Path | None = None) -> list[Path]:
     """Write the page(s): one for a run directory, one per run for a sweep's directory."""
     from ideaco.cli.errors import warn
+    from ideaco.store.rundir import STATE
     from ideaco.store.runlog import RunLogError
+    from ideaco.sweep.plan import RUNS
     from ideaco.viewer import write_view
 
-    runs = sorted(p.parent for p in (rundir / "runs").glob("*/state.json")) if rundir.is_dir() else []
-    if (rundir / "state.json").exists() or not runs:
+    runs = sorted(p.parent for p in (rundir / RUNS).glob(f"*/{STATE}")) if rundir.is_dir() else []
+    if (rundir / STATE).exists() or not runs:
         return [write_view(rundir, out, warn)]
     if out is not None:
         raise RunLogError(f"{rundir} is a sweep of {len(runs)} runs: --out names one file; omit it")

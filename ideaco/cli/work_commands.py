@@ -10,9 +10,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from ideaco.cli.display import safe_text
-from ideaco.ids import boss_conversation_id
-from ideaco.mind.board import REQUIREMENT_ROOM
-from ideaco.office.core.company import REPORTED
+from ideaco.ids import REQUIREMENT_PREFIX, boss_conversation_id
+from ideaco.office.core.company import REPORTED, UNSIGNED
 from ideaco.office.engine.office import Office
 
 QUOTE = "  │ "  # before each line of a document's text
@@ -52,7 +51,7 @@ def docs_lines(office: Office, path: str | None = None) -> list[Text]:
 
 
 def _requirement_rooms(office: Office) -> list[str]:
-    return [c for c in office.conversations if c.startswith(REQUIREMENT_ROOM)]
+    return [c for c in office.conversations if c.startswith(REQUIREMENT_PREFIX)]
 
 
 def requirement_lines(office: Office, room: str | None = None) -> list[Text]:
@@ -65,7 +64,7 @@ def requirement_lines(office: Office, room: str | None = None) -> list[Text]:
         conv = office.conversations.get(rid)
         if conv is None:
             raise WorkCommandError(f"no requirement {safe_text(rid)!r}")
-        signoff = office.company_model.signoffs.get(rid, "open")
+        signoff = office.company_model.signoffs.get(rid, UNSIGNED)
         lines.append(Text.assemble((rid, "bold"), f" · {safe_text(conv.name)} · {signoff}"))
         for emp in office.employees.values():
             for task in emp.mind.tasks:

@@ -1,7 +1,7 @@
 """Several endpoints behind one `LLM`: each call goes to the endpoint with the fewest calls in flight.
 
 An endpoint whose call fails in a way another endpoint may not (it cannot be reached, times out,
-is overloaded or rate-limits) is *rested*: no call goes to it until its rest is over (REST_S,
+is overloaded or rate-limits) is *rested*: no call goes to it until its rest is over (`rest_s`,
 doubling with each failure in a row up to MAX_REST_S), and the call is tried at once on another
 endpoint that is not resting. When every endpoint is resting, the one whose rest ends first is
 tried anyway (a call is never refused for want of an endpoint), and the error of the last endpoint
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ideaco.llm.base import LLM, ChatRequest, ChatResult, LLMError
+from ideaco.llm.config import DEFAULT_ENDPOINT_REST
 from ideaco.llm.retry import RETRYABLE
 
-REST_S = 10.0
 MAX_REST_S = 120.0
 
 
@@ -54,7 +54,7 @@ def choose(endpoints: Sequence[Endpoint], now: float, tried: set[str]) -> Endpoi
     return min(untried, key=lambda e: (e.rested_until, endpoints.index(e)))
 
 
-def rest_for(failing: int, rest_s: float = REST_S, max_rest_s: float = MAX_REST_S) -> float:
+def rest_for(failing: int, rest_s: float = DEFAULT_ENDPOINT_REST, max_rest_s: float = MAX_REST_S) -> float:
     """Seconds an endpoint rests after its `failing`-th failure in a row (1, 2, 3, ...)."""
     return min(rest_s * 2 ** (failing - 1), max_rest_s)
 
@@ -66,7 +66,7 @@ class BalancedLLM:
         self,
         endpoints: Sequence[tuple[str, LLM]],
         *,
-        rest_s: float = REST_S,
+        rest_s: float = DEFAULT_ENDPOINT_REST,
         max_rest_s: float = MAX_REST_S,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

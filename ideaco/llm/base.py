@@ -78,7 +78,6 @@ class ChatResult:
     model: str
     usage: Usage = field(default_factory=Usage)
     latency_ms: float = 0.0
-    output_mode: str = "plain"  # "grammar" | "json_schema" | "json_object" | "plain" | "replay"
 
 
 @runtime_checkable

@@ -19,7 +19,8 @@ DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENVS = ("IDEACO_BASE_URL", "OPENAI_BASE_URL")
 MODEL_ENV = "IDEACO_MODEL"
 # Resilience knobs, from the environment only (a slow local model wants a longer timeout; tests
-# want short waits): seconds one answer may take, tries per call, first backoff delay in seconds.
+# want short waits): seconds one answer may take, tries per call, first backoff delay in seconds;
+# also the defaults of the client, the retries and the balancer (openai_chat, retry, balanced).
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRY_ATTEMPTS = 4
 DEFAULT_RETRY_DELAY = 1.0

@@ -39,6 +39,11 @@ class LLMStack:
     replayed: ReplayLLM | None = None  # the recording a replay answers from
     recorder: RecordingLLM | None = None  # the --record file's writer
 
+    def outside_the_run(self) -> LLM:
+        """What an interview asks: past the run's budget, under its concurrency cap, and not
+        counted with the run's calls (summary.json's `calls`)."""
+        return self.limits.uncounted() if self.limits is not None else self.budget.inner
+
     def endpoint_counts(self) -> dict[str, dict[str, int]]:
         """Per endpoint: calls answered and failures ({} with one endpoint, none, or a replay)."""
         return self.balancer.counts() if self.balancer is not None else {}

@@ -102,20 +102,43 @@ class LimitedLLM:
         self.flight = Flight()
 
     async def complete(self, request: ChatRequest) -> ChatResult:
+        return await self.call(request, self.flight)
+
+    async def call(self, request: ChatRequest, flight: Flight | None) -> ChatResult:
+        """`request` under the cap, counted in `flight` (None: a call that is not the run's)."""
         await self._permits.acquire(tentative.current() is not None)
         try:
-            self.flight.begin()
+            if flight is None:
+                return await self.inner.complete(request)
+            flight.begin()
             result = None
             try:
                 result = await self.inner.complete(request)
                 return result
             finally:
-                self.flight.end(result)
+                flight.end(result)
         finally:
             self._permits.release()
 
+    def uncounted(self) -> LLM:
+        """The same cap for calls that are not the run's (an interview): `flight` does not count them."""
+        return _Uncounted(self)
+
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+class _Uncounted:
+    """A LimitedLLM's cap, its calls left out of the run's counts."""
+
+    def __init__(self, limited: LimitedLLM) -> None:
+        self.inner = limited
+
+    async def complete(self, request: ChatRequest) -> ChatResult:
+        return await self.inner.call(request, None)
+
+    async def aclose(self) -> None:
+        return None  # the stack closes the client
 
 
 RATE_UNITS = {"s": 1.0, "sec": 1.0, "min": 60.0, "h": 3600.0}

@@ -26,6 +26,7 @@ from ideaco.llm.base import (
     LLMTimeout,
     Usage,
 )
+from ideaco.llm.config import DEFAULT_TIMEOUT
 from ideaco.redact import Scrubber, redact_headers, redact_url, split_credentials, url_secrets
 from ideaco.redact import redact_urls as redact_urls_in
 
@@ -87,7 +88,7 @@ class OpenAIChatLLM:
         api_key: str | None,
         *,
         llama_grammar: bool = False,
-        timeout: float = 120.0,
+        timeout: float = DEFAULT_TIMEOUT,
         no_key_note: str = "",
     ) -> None:
         self.base_url = base_url
@@ -198,13 +199,7 @@ class OpenAIChatLLM:
             raise self._map_error(exc, request) from None
         latency_ms = (time.perf_counter() - started) * 1000.0
         content, model, usage = self._read_body(body, request)
-        return ChatResult(
-            content=content,
-            model=model,
-            usage=usage,
-            latency_ms=latency_ms,
-            output_mode=mode,
-        )
+        return ChatResult(content=content, model=model, usage=usage, latency_ms=latency_ms)
 
     def _read_body(self, body: bytes, request: ChatRequest) -> tuple[str, str, Usage]:
         """The answer's content, model and usage from a response body, whatever the body holds.

@@ -287,7 +287,6 @@ class ReplayLLM:
                 cached_tokens=usage.cached_tokens,
             ),
             latency_ms=0.0,
-            output_mode="replay",
         )
 
     async def aclose(self) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from ideaco.llm.base import LLM, ChatRequest, ChatResult, LLMError, LLMRateLimited
+from ideaco.llm.config import DEFAULT_RETRY_ATTEMPTS, DEFAULT_RETRY_DELAY
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +36,8 @@ class RetryingLLM:
     def __init__(
         self,
         inner: LLM,
-        attempts: int = 4,
-        base_delay: float = 1.0,
+        attempts: int = DEFAULT_RETRY_ATTEMPTS,
+        base_delay: float = DEFAULT_RETRY_DELAY,
         max_delay: float = 30.0,
         sleep: Callable[[float], Awaitable[None]] | None = None,
         before_attempt: Callable[[], None] | None = None,

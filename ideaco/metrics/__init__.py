@@ -19,6 +19,8 @@ from ideaco.analysis import History, history, relationship_table
 from ideaco.cycle import Gate
 from ideaco.ids import BOSS, SECRETARY
 from ideaco.metrics import responses, social, text
+from ideaco.mind.tasks import FAILED, PENDING, RESOLVED
+from ideaco.office.core.documents import APPROVED
 from ideaco.store.runlog import RunLog, applied_at
 from ideaco.store.usage import usage_totals
 
@@ -104,7 +106,7 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
     comfort = {e: pts[-1].comfort for e, pts in hist.stamina.items() if e in agents and pts}
     affinities = [row["affinity"] for e in staff for row in relationship_table(hist, e, run.end).values()]
     work = reviews.documents(run.thoughts)
-    approved = sum(d["status"] == "approved" for d in work["documents"])
+    approved = sum(d["status"] == APPROVED for d in work["documents"])
     verdicts = sum(t["reviews"] for t in work["reviewers"].values())
     rejections = sum(t["rejections"] for t in work["reviewers"].values())
     summary = {
@@ -121,7 +123,7 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         "mention_answered_rate": mentions["answered_rate"],
         "mention_latency_s": mentions["latency"]["median_s"],
         "tasks_created": task["created"],
-        "tasks_resolved": task["resolved"],
+        "tasks_resolved": task[RESOLVED],
         "task_resolve_s": task["time_to_resolve"]["median_s"],
         "calls_per_resolved_task": task["per_resolved"]["calls"],
         "documents_approved": approved,
@@ -187,8 +189,8 @@ def _silences(thoughts: list[dict[str, Any]]) -> dict[str, Any]:
 def _tasks(hist: History, run: RunLog, calls: int, tokens: int) -> dict[str, Any]:
     """Tasks created, claimed (with a claim key), refused claims, resolved and failed; time and cost."""
     rows = list(hist.tasks.values())
-    status = _count(r.get("status", "pending") for r in rows)
-    resolved = [r for r in rows if r.get("status") == "resolved"]
+    status = _count(r.get("status", PENDING) for r in rows)
+    resolved = [r for r in rows if r.get("status") == RESOLVED]
     times = [
         (datetime.fromisoformat(r["resolved_at"]) - datetime.fromisoformat(r["created_at"])).total_seconds()
         for r in resolved
@@ -199,9 +201,9 @@ def _tasks(hist: History, run: RunLog, calls: int, tokens: int) -> dict[str, Any
         "created": len(rows),
         "claimed": sum(1 for r in rows if r.get("claim_key")),
         "claims_refused": _claims_refused(run),
-        "resolved": n,
-        "failed": status.get("failed", 0),
-        "pending": status.get("pending", 0),
+        RESOLVED: n,
+        FAILED: status.get(FAILED, 0),
+        PENDING: status.get(PENDING, 0),
         "time_to_resolve": responses.latency_summary(times),
         "per_resolved": {
             "calls": round(calls / n, 2) if n else None,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import boss_conversation_id
+from ideaco.ids import REQUIREMENT_PREFIX, boss_conversation_id
 from ideaco.mind import board, relationships, stamina, tasks
 from ideaco.mind import memory as memories
 from ideaco.mind.board import Offer
@@ -30,7 +30,7 @@ class ThoughtFacts:
 
     employee: str
     conversation: str  # where the thought happened (its summary is kept per conversation)
-    origin: str  # who asked for a task created here: "boss", a colleague's id, or "self"
+    origin: str  # who asked for a task created here (`tasks.Task.origin`)
     people: Mapping[str, str]  # who works here now: id -> name
     conversations: Collection[str]  # the conversations the thinker is in
     employees: Collection[str]  # every employee id ever (a dm target may name one)
@@ -162,7 +162,7 @@ def _apply_tasks(
 
     def new_id() -> str:
         out.task_counter += 1
-        return f"task-{out.task_counter}"
+        return tasks.task_id(out.task_counter)
 
     claims, offers = facts.claims, facts.board
     opens = {k: facts.opens.get(k, o.offered_at) for k, o in offers.items()}
@@ -210,8 +210,8 @@ def _to_board(
         key = task.claim_key or board.key_for(task.description, None, taken)
         out.offers.append(replace(board.offer_of(task, facts.employee, reason, now, key=key), **here))
         taken.add(key)
-    asked_by = facts.origin if facts.origin != "self" else facts.employee
-    names = facts.name_documents and (facts.offer_room or "").startswith(board.REQUIREMENT_ROOM)
+    asked_by = facts.origin if facts.origin != tasks.SELF else facts.employee
+    names = facts.name_documents and (facts.offer_room or "").startswith(REQUIREMENT_PREFIX)
     for task in result.offered:
         key = board.key_for(task.description, task.claim_key, taken - {task.claim_key or ""})
         out.offers.append(

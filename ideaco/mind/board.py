@@ -14,11 +14,11 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
-from ideaco.mind.tasks import Task, normalize_claim_key
+from ideaco.ids import REQUIREMENT_PREFIX
+from ideaco.mind.tasks import SELF, Task, normalize_claim_key
 
 UNOWNED_ALERT = timedelta(minutes=30)  # nobody claimed it: its department's lead hears of it
 SHOWN = 5  # claimable tasks a prompt lists at most
-REQUIREMENT_ROOM = "req-"  # a requirement's work room: req-<n> (office/decide/tools/org.py)
 UNOWNED = "unowned"  # the alert level a lead's desk notes, like a task's urgency
 OPENED = "opened"  # the level a member's desk notes once work on the board was open to it in a think
 
@@ -35,7 +35,7 @@ class Offer:
     room: str | None = None  # where it was offered: its members are told and may claim it
     department: str | None = None  # whose lead hears of it when nobody claims it
     reason: str = ""  # why it was released ("" for work offered)
-    origin: str = "self"  # who asked for the work (the claimant's task keeps it)
+    origin: str = SELF  # who asked for the work (the claimant's task keeps it)
     type: str = "oneshot"
     hint: str | None = None
     document: str | None = None  # the document the piece delivers (issue 20)
@@ -99,12 +99,12 @@ def claimed(offer: Offer, owner: str, now: datetime) -> Task:
         owner=owner,
         description=offer.description,
         created_at=now,
-        origin=offer.origin if offer.origin != owner else "self",
+        origin=offer.origin if offer.origin != owner else SELF,
         type=offer.type,
         on_resolve_hint=offer.hint,
         claim_key=offer.claim_key,
         document=offer.document,
-        requirement=offer.room if (offer.room or "").startswith(REQUIREMENT_ROOM) else None,
+        requirement=offer.room if (offer.room or "").startswith(REQUIREMENT_PREFIX) else None,
     )
 
 

@@ -8,7 +8,6 @@ place, and `Memory.copy()` is a safe scratch copy.
 
 from __future__ import annotations
 
-import functools
 import string
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
@@ -16,8 +15,10 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from ideaco.mind.thought import MemoryOp
+from ideaco.wording import normalise
 
 Layer = Literal["long_term", "short_term"]
+MEMORY_PREFIX = "mem-"  # a memory's id: mem-<n>, n counted per employee
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ class Memory:
         return None
 
     def _take_id(self) -> str:
-        item_id = f"mem-{self.next_id}"
+        item_id = f"{MEMORY_PREFIX}{self.next_id}"
         self.next_id += 1
         return item_id
 
@@ -131,11 +132,9 @@ class Memory:
 # --------------------------------------------------------------------------- duplicates
 
 
-@functools.lru_cache(maxsize=8192)
-def normalise(text: str) -> str:
-    """Casefold, collapse whitespace and strip punctuation at the ends."""
-    # Cached: every add compares against every memory held (up to 220), most of them unchanged.
-    return " ".join(text.casefold().split()).strip(string.punctuation + " ")
+def _empty(text: str) -> bool:
+    """Whether a memory's text says nothing: spaces and punctuation only."""
+    return not "".join(text.split()).strip(string.punctuation)
 
 
 def _contains(na: str, nb: str) -> bool:
@@ -203,7 +202,7 @@ def add(
     re-adding it as short-term extends its expiry. Raises ValueError on empty content.
     """
     content = content.strip()
-    if not normalise(content):
+    if _empty(content):
         raise ValueError("a memory needs content")
     importance = _clamp_importance(importance)
     notes: list[str] = []
@@ -303,7 +302,7 @@ def apply_ops(
         where = f"memoryOps[{i}]"
         op_notes: list[str]
         if op.op == "add":
-            if not op.content or not normalise(op.content):
+            if not op.content or _empty(op.content):
                 notes.append(f"{where}: add without content, dropped")
                 continue
             ttl = op.ttl

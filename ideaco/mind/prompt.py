@@ -14,6 +14,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from ideaco.kinds import ConversationKind
 from ideaco.persona import ARCHETYPES
 
 PERSPECTIVES = (
@@ -67,17 +68,17 @@ class ChatLine:
 class Scene:
     id: str
     name: str
-    kind: str  # work | casual | dm | boss
+    kind: str  # a ConversationKind
     members: tuple[Person, ...]
     mission: str | None = None
 
     @property
     def description(self) -> str:
-        if self.kind == "boss":
+        if self.kind == ConversationKind.BOSS:
             return f"A private 1-on-1 chat with the boss ({self.name})."
-        if self.kind == "dm":
+        if self.kind == ConversationKind.DM:
             return f"A private chat with a colleague ({self.name})."
-        if self.kind == "casual":
+        if self.kind == ConversationKind.CASUAL:
             return f"The casual room '{self.name}': small talk, jokes, office life."
         return f"The work room '{self.name}': work discussion."
 

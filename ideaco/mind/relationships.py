@@ -19,6 +19,9 @@ from ideaco.mind.thought import RelationshipOp
 NEUTRAL = 50.0
 HOUR = timedelta(hours=1)
 MIN_AFFINITY, MAX_AFFINITY = 1.0, 100.0
+SWING_ABOVE = (
+    5  # |affinity change| above this is a swing: a stamina event (spec 2.6, `stamina.affinity_event`)
+)
 
 
 @dataclass(frozen=True)
@@ -29,9 +32,8 @@ class RelationshipConfig:
     max_change_per_hour: float = 25  # all moves of one affinity in an hour, up or down, added up
     impression_limit: int = 200
     drift_half_life_days: float | None = 3.0  # None or <= 0: no drift
-    swing_threshold: float = 5  # |change| above this is a stamina event (spec 2.6)
     # A small model's "warmer" / "cooler" (the compact wire's `feeling`): one step, just above
-    # swing_threshold, so a change it states is still a stamina event.
+    # SWING_ABOVE, so a change it states is still a stamina event.
     feeling_step: float = 6
 
 
@@ -130,7 +132,7 @@ def apply_ops(
     the first). With `speakers`, only the affinity of someone whose words the thought read can
     move (a reason the engine can see); anyone's impression can. Several ops on one person in one
     thought: the last wins, still clamped against the value before the thought. A swing is a net
-    change with |delta| > swing_threshold.
+    change with |delta| > SWING_ABOVE.
     """
     notes: list[str] = []
     before: dict[str, float] = {}  # affinity at the start of this thought, per person touched
@@ -196,7 +198,7 @@ def apply_ops(
     swings = []
     for employee, start in before.items():
         delta = table[employee].affinity - start
-        if abs(delta) > cfg.swing_threshold:
+        if abs(delta) > SWING_ABOVE:
             swings.append((employee, delta))
     return notes, swings
 

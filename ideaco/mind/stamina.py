@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from ideaco.mind.relationships import SWING_ABOVE
+
 # event -> (patience, fatigue, stress) deltas
 EVENTS: dict[str, tuple[float, float, float]] = {
     "llm_call": (0, 2, 0),
@@ -38,7 +40,6 @@ HOUR = timedelta(hours=1)
 GREEN_ABOVE = 70.0
 RED_BELOW = 40.0
 ESCALATE_BELOW = 30.0
-AFFINITY_EVENT_ABOVE = 5  # |affinity change| that makes a chat positive or negative
 
 YELLOW_NOTE = (
     "You are getting tired: every message costs energy; speak only when it matters, prefer finishing tasks."
@@ -135,10 +136,10 @@ def review_rejected(round_: int) -> str:
 
 
 def affinity_event(change: int) -> str | None:
-    """The chat event an affinity change makes: chat_positive above +5, chat_negative below -5."""
-    if change > AFFINITY_EVENT_ABOVE:
+    """The chat event an affinity change makes: chat_positive above +SWING_ABOVE (5), chat_negative below -5."""
+    if change > SWING_ABOVE:
         return "chat_positive"
-    if change < -AFFINITY_EVENT_ABOVE:
+    if change < -SWING_ABOVE:
         return "chat_negative"
     return None
 

@@ -18,7 +18,11 @@ from ideaco.ids import boss_conversation_id
 from ideaco.mind.targets import normalize_target
 from ideaco.mind.thought import TaskOp
 
-STATUSES = ("pending", "resolved", "failed")
+PENDING, RESOLVED, FAILED = "pending", "resolved", "failed"  # a task's status
+STATUSES = (PENDING, RESOLVED, FAILED)
+# Who asked for a task (its `origin`): the boss (`ids.BOSS`), a colleague (their id), or its owner.
+SELF = "self"
+TASK_PREFIX = "task-"  # a task's id: task-<n>, n counted company-wide
 
 # Age thresholds, oldest first: a task is at the first level whose age it has reached.
 URGENCY_LEVELS = (
@@ -57,16 +61,16 @@ def _one_line(text: str | None) -> str:
 
 @dataclass(kw_only=True, frozen=True)
 class Task:
-    """One task of one employee. `origin` says who asked: "boss", "self", an employee id..."""
+    """One task of one employee. `origin` says who asked: BOSS, a colleague's id or SELF."""
 
     id: str
     owner: str
     description: str
     created_at: datetime
-    origin: str = "self"
+    origin: str = SELF
     type: str = "oneshot"  # oneshot | long-running | conditional
     condition: str | None = None
-    status: str = "pending"  # pending | resolved | failed
+    status: str = PENDING  # one of STATUSES
     result: str | None = None
     on_resolve_target: str | None = None  # None: the owner's boss chat (see report_target)
     on_resolve_hint: str | None = None
@@ -79,7 +83,7 @@ class Task:
 
     @property
     def pending(self) -> bool:
-        return self.status == "pending"
+        return self.status == PENDING
 
     def to_dict(self) -> dict[str, Any]:
         d = {name: getattr(self, name) for name in _task_fields()}
@@ -103,6 +107,11 @@ _LATER = ("document", "requirement")  # written only when set: records without t
 def _task_fields() -> tuple[str, ...]:
     # dataclasses.fields() is slow, and a state save writes every task of every employee.
     return tuple(f.name for f in fields(Task))
+
+
+def task_id(n: int) -> str:
+    """The id of the company's n-th task."""
+    return f"{TASK_PREFIX}{n}"
 
 
 def report_target(task: Task) -> str:
@@ -245,6 +254,7 @@ def apply_ops(
     A bad op is dropped with a correction; the other ops still apply.
     """
     res = TaskOpsResult()
+    colleagues = {e: people.get(e, "") for e in employees}  # a report's DM: by id, or by name if still here
     live = dict(claims)  # claims change within the batch as tasks are created and closed
     board = dict(claimable or {})
     mine = {t.id: t for t in tasks}
@@ -299,7 +309,7 @@ def apply_ops(
                 continue
             kind = op.type  # the Flow-of-Thought model admits only TASK_TYPES
             target, note = normalize_target(
-                op.onResolveTarget, owner, conversations=conversations, employees=employees
+                op.onResolveTarget, owner, conversations=conversations, people=colleagues
             )
             if note and op.op == "create":
                 res.corrections.append(f"{where}: {note}")
@@ -349,11 +359,11 @@ def apply_ops(
             continue
         if op.op == "resolve":
             result = (op.result or op.reason or "").strip() or "done"
-            task = _replace(tasks, task, replace(task, status="resolved", result=result, resolved_at=now))
+            task = _replace(tasks, task, replace(task, status=RESOLVED, result=result, resolved_at=now))
             res.resolved.append(task)
         else:
             result = (op.reason or op.result or "").strip() or "no reason given"
-            task = _replace(tasks, task, replace(task, status="failed", result=result, resolved_at=now))
+            task = _replace(tasks, task, replace(task, status=FAILED, result=result, resolved_at=now))
             res.failed.append(task)
         mine[task.id] = task
         res.advanced.add(task.id)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from ideaco.store.jsonl import JsonlError, JsonlLog, read, repair
 from ideaco.store.rundir import RunDir, RunDirError
-from ideaco.store.state import FORMAT_VERSION, StateError, StateStore, StateVersionError
+from ideaco.store.state import LAYOUT_VERSION, StateError, StateStore, StateVersionError
 
 __all__ = [
-    "FORMAT_VERSION",
+    "LAYOUT_VERSION",
     "JsonlError",
     "JsonlLog",
     "RunDir",

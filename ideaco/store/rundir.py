@@ -1,4 +1,4 @@
-"""The run directory (spec 1.5): where a run's state, logs and summary live."""
+"""The run directory (spec 1.5): where a run's state, logs, summary and workspace live, named here only."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ MESSAGES = "messages.jsonl"
 THOUGHTS = "thoughts.jsonl"
 CHANGES = "changes.jsonl"  # what changed between thoughts (office/resolve/between.py)
 SUMMARY = "summary.json"
+WORKSPACE = "workspace"  # the departments' documents (store/workspace.py)
 RUN_FILES = (STATE, MESSAGES, THOUGHTS, CHANGES, SUMMARY)
 DEFAULT_ROOT = Path("runs")
 
@@ -61,6 +62,10 @@ class RunDir:
     @property
     def summary_path(self) -> Path:
         return self.path / SUMMARY
+
+    @property
+    def workspace_path(self) -> Path:
+        return self.path / WORKSPACE
 
     @classmethod
     def for_new_run(

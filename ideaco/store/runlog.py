@@ -27,6 +27,9 @@ from ideaco.store.rundir import RunDir
 from ideaco.store.state import StateStore
 
 DESK_KEYS = ("cursors", "wake_at", "wake_triggers", "phase", "deferred_triggers", "held_until", "inflight")
+APPLIED_FROM = (
+    2  # the first office format (office.format_version) whose thoughts.jsonl records carry `applied`
+)
 MIND_KEYS = ("memory", "relationships", "tasks", "stamina", "interest", "saturation", "notes", "escalated")
 
 
@@ -143,7 +146,7 @@ class RunLog:
         return cls(Path(path), state if isinstance(state, dict) else {})
 
     def _strangers(self) -> list[str]:
-        found = foreign_state(self.state, self.thoughts, self.path / "state.json")
+        found = foreign_state(self.state, self.thoughts, RunDir(self.path).state_path)
         return [found] if found else []
 
     # ------------------------------------------------------------------ the state
@@ -155,13 +158,14 @@ class RunLog:
 
     @property
     def format(self) -> int:
-        """The state's format: 2 and later log what each thought applied."""
+        """The office's format in state.json (office.format_version): APPLIED_FROM and later log what
+        each thought applied."""
         version = self.office.get("format_version")
         return version if isinstance(version, int) else 1
 
     @property
     def has_applied(self) -> bool:
-        return self.format >= 2 and all(isinstance(t.get("applied"), dict) for t in self.thoughts)
+        return self.format >= APPLIED_FROM and all(isinstance(t.get("applied"), dict) for t in self.thoughts)
 
     @property
     def employees(self) -> list[EmployeeRecord]:

@@ -15,6 +15,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, ValidationError
 
+from ideaco.kinds import MessageKind
+from ideaco.store.rundir import CHANGES, MESSAGES, THOUGHTS
 from ideaco.store.step_records import Count, Moment, Record, StaminaAt, check_steps
 
 
@@ -27,7 +29,7 @@ class MessageRecord(Record):
     sender: str
     text: str
     mentions: list[str] = Field(default_factory=list)
-    kind: str = "chat"
+    kind: str = MessageKind.CHAT
 
 
 class Usage(Record):
@@ -109,12 +111,8 @@ class ChangeRecord(Record):
     steps: Annotated[list[Any], AfterValidator(check_steps)] = Field(default_factory=list)
 
 
-SHAPES: dict[str, type[Record]] = {
-    "messages.jsonl": MessageRecord,
-    "thoughts.jsonl": ThoughtRecord,
-    "changes.jsonl": ChangeRecord,
-}
-WHAT = {"messages.jsonl": "a message", "thoughts.jsonl": "a thought", "changes.jsonl": "a change"}
+SHAPES: dict[str, type[Record]] = {MESSAGES: MessageRecord, THOUGHTS: ThoughtRecord, CHANGES: ChangeRecord}
+WHAT = {MESSAGES: "a message", THOUGHTS: "a thought", CHANGES: "a change"}
 _JSON_TYPE = {bool: "true or false", int: "number", float: "number", str: "string", list: "list"}
 SAID = 160  # a problem quotes at most this much of what it found
 

@@ -5,7 +5,7 @@ run. Here writes stay in memory (a caching middleware that never flushes on its 
 checkpoints: one atomic write of the current state, however many saves came before.
 
 The `meta` table's `layout_version` is this file's layout (TinyDB tables and their shapes); what the
-office keeps in it has its own `office.format_version` (`office/core/state.py`), the one format number a
+office keeps in it has its own `office.format_version` (`office/core/state.OFFICE_FORMAT`), the one format number a
 reader asks about. Files written before the two had different names say `meta.format_version`.
 """
 
@@ -24,7 +24,7 @@ from tinydb.storages import Storage
 from ideaco import safejson
 from ideaco.store.atomic import atomic_write_bytes
 
-FORMAT_VERSION = 1  # the layout version (meta.layout_version)
+LAYOUT_VERSION = 1  # state.json's layout, its TinyDB tables and their shapes (meta.layout_version)
 META_TABLE = "meta"
 
 
@@ -161,10 +161,10 @@ class StateStore:
             return None
         meta = self._meta()
         found = meta.get("layout_version", meta.get("format_version"))  # the old name, before 2026-12
-        if found != FORMAT_VERSION:
+        if found != LAYOUT_VERSION:
             raise StateVersionError(
                 f"{self.path}: state layout version {found if found is not None else 'missing'} "
-                f"is not supported (this ideaco reads version {FORMAT_VERSION})"
+                f"is not supported (this ideaco reads version {LAYOUT_VERSION})"
             )
         shapes: dict[str, str] = meta.get("tables", {})
         names = list(shapes) + sorted(n for n in self.db.tables() if n not in shapes and n != META_TABLE)
@@ -204,7 +204,7 @@ class StateStore:
                 table.insert_multiple(docs)
         meta = self.db.table(META_TABLE)
         meta.truncate()
-        meta.insert({"layout_version": FORMAT_VERSION, "tables": shapes})
+        meta.insert({"layout_version": LAYOUT_VERSION, "tables": shapes})
         self.flush()
 
     def flush(self) -> None:

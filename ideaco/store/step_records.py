@@ -22,6 +22,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from ideaco.bounds import check_start
 from ideaco.cycle import Gate, Trigger
+from ideaco.mind.tasks import SELF
 
 
 def _moment(value: str) -> str:
@@ -284,7 +285,7 @@ class OfferRecord(Record):
     room: str | None = None
     department: str | None = None
     reason: str = ""
-    origin: str = "self"
+    origin: str = SELF
     type: str = "oneshot"
     hint: str | None = None
     document: str | None = None

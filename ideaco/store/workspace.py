@@ -16,8 +16,6 @@ from pathlib import Path
 
 from ideaco.store.atomic import atomic_write_text
 
-WORKSPACE = "workspace"
-
 
 class WorkspaceError(OSError):
     """A document the workspace will not write (a link on its way, a path leaving the folder)."""

@@ -24,6 +24,7 @@ from ideaco.office.rules.config import SWITCHES, WAKES, Switches
 VALUES = {name: ("adaptive", "broadcast") if name == "wake" else ("on", "off") for name in SWITCHES}
 assert VALUES["wake"] == WAKES
 MAX_SEEDS = 10_000
+RUNS = "runs"  # where a sweep keeps its runs, each a run directory: runs/<variant>-s<seed>
 
 
 class PlanError(ValueError):
@@ -130,8 +131,13 @@ class Plan:
         """Seed by seed, every variant of each: early seeds give a first comparison soonest."""
         return [RunSpec(v, s) for s in self.seeds for v in self.variants]
 
+    @property
+    def runs_dir(self) -> Path:
+        """Where each run's own run directory is: `runs/<run name>`."""
+        return self.out / RUNS
+
     def run_dir(self, run: RunSpec) -> Path:
-        return self.out / "runs" / run.name
+        return self.runs_dir / run.name
 
     def interview_path(self, run: RunSpec) -> Path:
         return self.out / "interviews" / f"{run.name}.json"

@@ -17,11 +17,14 @@ from typing import Any
 from ideaco.metrics import evaluate
 from ideaco.store.atomic import atomic_write_text
 from ideaco.store.jsonl import JsonlLog
+from ideaco.store.rundir import SUMMARY
 from ideaco.store.runlog import RunLog, RunLogError, read_log
 from ideaco.sweep.execute import Executor
 from ideaco.sweep.plan import Plan, PlanError, RunSpec
 from ideaco.sweep.table import comparison, markdown
 from ideaco.sweep.task import Job
+
+PROGRESS = "progress.jsonl"  # one line per finished run: its name and status
 
 
 @dataclass
@@ -58,12 +61,12 @@ def prepare(plan: Plan) -> None:
 def finished(plan: Plan) -> set[str]:
     """Runs an earlier sweep finished: their last progress line says done and summary.json is there."""
     last: dict[str, str] = {}
-    for line in read_log(plan.out / "progress.jsonl"):
+    for line in read_log(plan.out / PROGRESS):
         last[str(line.get("run"))] = str(line.get("status"))
     return {
         name
         for name, status in last.items()
-        if status == "done" and (plan.out / "runs" / name / "summary.json").exists()
+        if status == "done" and (plan.runs_dir / name / SUMMARY).exists()
     }
 
 
@@ -117,7 +120,7 @@ def run_sweep(
         f"{result.skipped} finished before, {len(todo)} to run {executor.description}"
     )
     by_name = {r.name: r for r in todo}
-    log = plan.out / "progress.jsonl"
+    log = plan.out / PROGRESS
     # Like a run's logs: a line torn by a kill is cut when the log is opened again, never appended to.
     with JsonlLog(log) as f:
         for n, outcome in enumerate(executor.run([job_for(plan, r) for r in todo]), start=1):

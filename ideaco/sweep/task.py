@@ -107,7 +107,7 @@ async def _interview(opened: OpenedRun, questions: tuple[str, ...]) -> list[Any]
     """Every question to everyone at the end of the run (not counted in its budget)."""
     office = opened.office
     return await ask_everyone(
-        opened.stack.budget.inner,
+        opened.stack.outside_the_run(),
         interviewees_now(office),
         questions,
         office.now(),

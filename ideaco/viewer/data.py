@@ -14,13 +14,15 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.analysis import History, history
-from ideaco.ids import BOSS, SYSTEM, boss_chat_owner, dm_members
+from ideaco.ids import boss_chat_owner, display_name, dm_members
+from ideaco.kinds import GROUP_KINDS, ConversationKind
 from ideaco.metrics import evaluate
 from ideaco.store.runlog import RunLog
 from ideaco.viewer.documents import documents
 from ideaco.viewer.summary import metric_rows, silence_rows, summary_rows
 
-KIND_ORDER = {"work": 0, "casual": 1, "boss": 2, "dm": 3}
+# Columns: rooms, then the boss's chats, then DMs.
+KIND_ORDER = {k.value: n for n, k in enumerate((*GROUP_KINDS, ConversationKind.BOSS, ConversationKind.DM))}
 _THOUGHT_OF = re.compile(r"^(.+)-\d+$")  # a posted message's id: <thought id>-<n>
 
 
@@ -32,10 +34,10 @@ def _offset(at: str | None, start: datetime) -> float | None:
 
 def _kind(conv_id: str) -> str:
     if boss_chat_owner(conv_id) is not None:
-        return "boss"
+        return ConversationKind.BOSS.value
     if dm_members(conv_id) is not None:
-        return "dm"
-    return "work"
+        return ConversationKind.DM.value
+    return ConversationKind.WORK.value
 
 
 def _rooms(run: RunLog) -> list[dict[str, Any]]:
@@ -76,7 +78,7 @@ def _people(run: RunLog) -> list[dict[str, Any]]:
         who = str(rec.get("sender") or rec.get("employee") or "")
         if who and who not in known:
             known.add(who)
-            name = {BOSS: "Boss", SYSTEM: "System"}.get(who, who)
+            name = display_name(who)
             out.append({"id": who, "name": name, "role": "", "archetype": "", "dismissed": False})
     return out
 

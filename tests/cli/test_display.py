@@ -361,6 +361,6 @@ def test_the_summary_table_has_rows_for_who_exists_and_its_totals_add_up():
     con.print(summary_table(office, summary))
     rows = [[c.strip() for c in line.split("│")[1:-1]] for line in shown(con).splitlines() if "│" in line]
     body = [r for r in rows if r and r[0] not in ("employee", "total")]
-    assert [r[0] for r in body] == ["Alice", "boss"]  # no all-zero secretary row; the boss's lines shown
+    assert [r[0] for r in body] == ["Alice", "Boss"]  # no all-zero secretary row; the boss's lines shown
     total = next(r for r in rows if r and r[0] == "total")
     assert int(total[4]) == sum(int(r[4]) for r in body) == 3

@@ -21,7 +21,7 @@ import yaml
 from typer.testing import CliRunner
 
 from ideaco.cli.main import app
-from ideaco.office.rules.documents import KEPT_VERSIONS
+from ideaco.office.core.documents import KEPT_VERSIONS
 from ideaco.store.state import StateStore
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.faults.conftest import CLEAN_ENV

@@ -13,7 +13,8 @@ import yaml
 from typer.testing import CliRunner, Result
 
 from ideaco.cli.main import app
-from ideaco.office.rules.documents import FOLDER_CLASH, version_hash
+from ideaco.office.core.documents import version_hash
+from ideaco.office.rules.documents import FOLDER_CLASH
 from ideaco.store.state import StateStore
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.faults.conftest import CLEAN_ENV

@@ -35,14 +35,12 @@ class ScriptedLLM:
         default: Any = None,
         usage: Usage = DEFAULT_USAGE,
         delay: float = 0.0,
-        output_mode: str = "json_schema",
     ) -> None:
         self._script: deque[Any] = deque(script)
         self.handler = handler
         self.default = default
         self.usage = usage
         self.delay = delay  # simulated latency per call, seconds
-        self.output_mode = output_mode
         self.requests: list[ChatRequest] = []
         self.in_flight = 0
         self.max_in_flight = 0
@@ -72,7 +70,6 @@ class ScriptedLLM:
                 model=request.model,
                 usage=self.usage,
                 latency_ms=1.0,
-                output_mode=self.output_mode,
             )
         finally:
             self.in_flight -= 1

@@ -256,3 +256,44 @@ def test_a_resume_warns_of_a_summary_it_cannot_read_and_writes_it_again(
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert result.stderr.splitlines() == [f"ideaco: warning: {run / 'summary.json'} {said}, ignored"]
     assert isinstance(json.loads((run / "summary.json").read_text(encoding="utf-8")), dict)
+
+
+# Bytes no JSON reader expects in a log line (issue 28's "done means": every reader survives
+# whatever a log holds), each put amid a log with lines after it.
+RAW = {
+    "not UTF-8": b'\xff\xfe{"id": 1}',
+    "NUL bytes": b"\x00\x00\x00",
+    "a byte-order mark": b"\xef\xbb\xbf{}",
+    "NaN": b'{"id": "m1", "at": NaN}',
+    "nested 50,000 deep": b"[" * 50_000 + b"]" * 50_000,
+    "a 2 MB line": b'{"id": "' + b"x" * 2_000_000 + b'"}',
+    "lone surrogates": json.dumps({**GOOD_MESSAGE, "sender": "\ud800", "text": "\udc00"}).encode(),
+    "spaces only": b"   \t ",
+}
+
+
+@pytest.mark.parametrize("log", ["messages.jsonl", "thoughts.jsonl"])
+@pytest.mark.parametrize("raw", list(RAW.values()), ids=list(RAW))
+def test_every_reader_survives_any_bytes_in_a_log_line(
+    made: Path, tmp_path: Path, log: str, raw: bytes
+) -> None:
+    """Each reader goes on (exit 0, at most one warning naming the file and the line) or stops in one
+    line naming them (exit 2); never a traceback, never a hang."""
+    run = tmp_path / "run"
+    shutil.copytree(made, run)
+    lines = (run / log).read_bytes().splitlines()
+    at = len(lines) // 2
+    (run / log).write_bytes(b"\n".join([*lines[:at], raw, *lines[at:]]) + b"\n")
+    where = f"{run / log}: line {at + 1} "
+    for command in (*([c[0], run, *c[1:]] for c in READERS), ["view", run, "--out", tmp_path / "view.html"]):
+        result = cli(*command)
+        if result.exit_code == 2:
+            assert one_error_line(result).startswith(f"ideaco: error: {where}"), (command, result.stderr)
+            continue
+        assert result.exit_code == 0, (command, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+        warnings = [w for w in result.stderr.splitlines() if w.strip()]
+        assert len(warnings) <= 1 and all(w.startswith(f"ideaco: warning: {where}") for w in warnings), (
+            command,
+            warnings,
+        )

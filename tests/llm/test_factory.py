@@ -35,8 +35,9 @@ async def test_order_outermost_first_with_recording(fake, tmp_path):
     stack = build_llm(settings, record=tmp_path / "rec.jsonl", replay=None, max_calls=5, max_tokens=None)
     assert layers(stack.llm) == [BudgetLLM, LimitedLLM, RetryingLLM, RecordingLLM, OpenAIChatLLM]
     assert stack.budget is stack.llm and stack.servers == []
-    result = await stack.llm.complete(make_request())
-    assert result.output_mode == "json_schema"  # a configured endpoint gets the cascade, not the grammar
+    await stack.llm.complete(make_request())
+    sent = fake.requests[0]  # a configured endpoint gets the cascade, not the grammar
+    assert sent["response_format"]["type"] == "json_schema" and "grammar" not in sent
     assert stack.budget.calls == 1
     assert len((tmp_path / "rec.jsonl").read_text().splitlines()) == 1
     await stack.aclose()

@@ -27,7 +27,6 @@ async def test_json_schema_is_sent_first_with_the_schema(fake):
     llm = OpenAIChatLLM(fake.base_url, None)
     result = await llm.complete(make_request())
     assert result.content == '{"mood":"ok","score":3}'
-    assert result.output_mode == "json_schema"
     sent = fake.requests[0]["response_format"]
     assert sent == {
         "type": "json_schema",
@@ -40,19 +39,19 @@ async def test_json_schema_is_sent_first_with_the_schema(fake):
 async def test_cascade_falls_back_to_json_object_then_plain_and_remembers(fake):
     fake.push(REFUSED, ErrorReply(400, "response_format json_object unsupported"), "{}", "{}")
     llm = OpenAIChatLLM(fake.base_url, None)
-    first = await llm.complete(make_request())
-    assert first.output_mode == "plain"
+    await llm.complete(make_request())
     formats = [body.get("response_format", {}).get("type") for body in fake.requests]
     assert formats == ["json_schema", "json_object", None]
-    second = await llm.complete(make_request())
-    assert second.output_mode == "plain" and "response_format" not in fake.requests[3]
+    await llm.complete(make_request())
+    assert "response_format" not in fake.requests[3]
     assert llm.structured_mode == "plain"
 
 
 async def test_any_400_on_the_first_try_falls_back(fake):
     fake.push(ErrorReply(400, "unknown field"), "{}")
     llm = OpenAIChatLLM(fake.base_url, None)
-    assert (await llm.complete(make_request())).output_mode == "json_object"
+    assert (await llm.complete(make_request())).content == "{}"
+    assert fake.requests[1]["response_format"] == {"type": "json_object"}
 
 
 async def test_after_success_an_unrelated_400_is_raised_not_cascaded(fake):
@@ -69,23 +68,22 @@ async def test_after_success_a_format_422_still_cascades(fake):
     fake.push("{}", ErrorReply(422, "json_schema: unsupported keyword"), "{}")
     llm = OpenAIChatLLM(fake.base_url, None)
     await llm.complete(make_request())
-    assert (await llm.complete(make_request())).output_mode == "json_object"
+    assert (await llm.complete(make_request())).content == "{}"
+    assert fake.requests[2]["response_format"] == {"type": "json_object"}
 
 
 async def test_free_text_request_sends_no_format(fake):
     fake.push("hi there")
     llm = OpenAIChatLLM(fake.base_url, None, llama_grammar=True)
-    result = await llm.complete(make_request(schema=None))
-    assert result.output_mode == "plain"
+    assert (await llm.complete(make_request(schema=None))).content == "hi there"
     assert "response_format" not in fake.requests[0] and "grammar" not in fake.requests[0]
 
 
 async def test_grammar_mode_sends_llguidance_grammar_and_no_response_format(fake):
     fake.push('{"mood":"ok","score":1}')
     llm = OpenAIChatLLM(fake.base_url, None, llama_grammar=True)
-    result = await llm.complete(make_request())
+    await llm.complete(make_request())
     body = fake.requests[0]
-    assert result.output_mode == "grammar"
     assert "response_format" not in body
     prefix = "%llguidance {}\nstart: %json "
     assert body["grammar"].startswith(prefix)

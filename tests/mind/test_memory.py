@@ -240,6 +240,9 @@ def test_expired_items_are_gone_before_ops_apply():
         ("Bob prefers REST", "Bob prefers REST APIs", False),  # contained, 16 vs 21 chars: too different
         ("Bob prefers REST", "Alice prefers REST", False),
         ("Bob prefers REST", "Bob prefers", False),  # contained, 11 vs 16 chars: too different
+        # The same words as the loop breaker reads them (wording.normalise): punctuation inside aside.
+        ("Bob prefers REST, not GraphQL", "bob prefers rest - not graphql", True),
+        ("API: v2 (draft)", "API v2 draft", True),
     ],
 )
 def test_what_counts_as_a_duplicate(a, b, same):

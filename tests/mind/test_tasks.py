@@ -205,7 +205,7 @@ TARGETS = [
 
 @pytest.mark.parametrize(("target", "expected"), TARGETS)
 def test_normalize_target_accepts_ids_and_aliases(target, expected):
-    assert normalize_target(target, "alice", conversations=ROOMS, employees=EMPLOYEES) == (expected, None)
+    assert normalize_target(target, "alice", conversations=ROOMS, people=PEOPLE) == (expected, None)
 
 
 @pytest.mark.parametrize(
@@ -224,7 +224,7 @@ def test_normalize_target_accepts_ids_and_aliases(target, expected):
     ],
 )
 def test_normalize_target_refuses_unknown_with_a_note(target):
-    resolved, note = normalize_target(target, "alice", conversations=ROOMS, employees=EMPLOYEES)
+    resolved, note = normalize_target(target, "alice", conversations=ROOMS, people=PEOPLE)
     assert resolved is None
     assert note and repr(target) in note
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from ideaco.kinds import MessageKind
 from ideaco.mind.board import Offer
-from ideaco.office.core.conversation import CLAIMABLE
 from ideaco.office.perceive import taskboard
 from tests.office.conftest import (
     ROOM,
@@ -63,7 +63,7 @@ async def test_offered_work_tells_the_room_and_the_keenest_claims_it_first(make_
     wakes = spy(office)
     office.start()
     await step_until(office, lambda: bool(owners(office)))
-    [notice] = [m for m in messages_in(office, ROOM) if m["kind"] == CLAIMABLE]
+    [notice] = [m for m in messages_in(office, ROOM) if m["kind"] == MessageKind.CLAIMABLE]
     assert notice["sender"] == "system"
     assert notice["text"] == (
         "Lead offers [task-1] Quarterly report (claim key quarterly-report). Anyone here can claim it."
@@ -195,7 +195,7 @@ async def test_a_released_task_goes_back_on_the_board_and_to_its_room(make_offic
         ROOM,
         "eng",
     )
-    [notice] = [m for m in messages_in(office, ROOM) if m["kind"] == CLAIMABLE]
+    [notice] = [m for m in messages_in(office, ROOM) if m["kind"] == MessageKind.CLAIMABLE]
     assert notice["text"].startswith(
         "Lead released [task-1] Release notes (claim key release-notes): swamped."
     )
@@ -294,7 +294,7 @@ async def test_a_claim_key_that_is_no_slug_is_refused_and_the_thinker_reads_why(
     office.start()
     await step_until(office, lambda: any(t["employee"] == "lead" for t in thoughts_of(office)))
     assert office.state.board == {}
-    assert not [m for m in messages_in(office, ROOM) if m["kind"] == CLAIMABLE]
+    assert not [m for m in messages_in(office, ROOM) if m["kind"] == MessageKind.CLAIMABLE]
     notes = office.employees["lead"].mind.notes
     assert any(
         n.startswith(f"Your task claim '{bad}' was refused: a claim key is a short slug") for n in notes

@@ -11,6 +11,8 @@ from benchmarks.requirement import carry
 from ideaco.mind.board import default_document
 from ideaco.mind.tasks import Task
 from ideaco.mind.thought.wire import COMPACT_DOCUMENT_CALLS, WireContext, thought_schema
+from ideaco.office.core import documents as core
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.perceive import document_tools
 from ideaco.office.rules import documents as rules
 from tests.office.conftest import START, MakeOffice, thought
@@ -29,9 +31,9 @@ def _expect(office, who: str, path: str = PATH) -> None:
     office.employees[who].mind.tasks.append(task)
 
 
-def _write(office, who: str = "bob", path: str = PATH) -> rules.Document:
+def _write(office, who: str = "bob", path: str = PATH) -> core.Document:
     doc = rules.write(office.state.documents, "eng", path, "# API\n", who, START, "t1", None)
-    assert not isinstance(doc, rules.Refusal)
+    assert not isinstance(doc, Refusal)
     office.state.documents[doc.key] = doc
     return doc
 
@@ -83,7 +85,7 @@ def test_a_rejection_offers_the_author_a_revision_on_its_version_or_a_rebuttal(
     office.state.documents[doc.key] = revised
     # Revised since the rejection: back to its reviewer, not revised again and again.
     assert document_tools.calls(office, office.employees["bob"]) == (("request_review", (PATH,), ()),)
-    approved = replace(rejected, review=replace(rejected.review, status=rules.APPROVED))
+    approved = replace(rejected, review=replace(rejected.review, status=core.APPROVED))
     office.state.documents[doc.key] = approved
     assert document_tools.calls(office, office.employees["bob"]) == ()
 

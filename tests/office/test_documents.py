@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from ideaco.mind import stamina
+from ideaco.office.core import documents as core
+from ideaco.office.core.documents import version_hash
 from ideaco.office.rules import documents as rules
-from ideaco.office.rules.documents import version_hash
 from tests.office.conftest import MakeOffice, prompt_of, step_until, thought, who
 
 V1 = "# API spec\n\nGET /users lists users.\n"
@@ -278,7 +279,7 @@ async def test_a_verdict_on_a_version_revised_while_the_reviewer_thought_is_refu
     async def bob_revises() -> None:
         doc = office.state.documents[key]
         revised = rules.revise(doc, V2, doc.version, "bob", office.now(), "bob-revises")
-        assert isinstance(revised, rules.Document)
+        assert isinstance(revised, core.Document)
         office.state.documents[key] = revised
 
     office.clock.call_at(office.now() + timedelta(seconds=1), bob_revises)

@@ -4,10 +4,13 @@ a mention of someone not in the conversation is told to its sender instead of va
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
-from ideaco.office.core.conversation import ESCALATION, ConversationKind
+from ideaco.kinds import ConversationKind, MessageKind
 from ideaco.office.core.state import ConversationState
+from ideaco.office.perceive import waking
+from ideaco.office.rules.loop_breakers import UNANSWERED_CEILING
 from tests.office.conftest import CASUAL, ROOM, messages_in, prompt_of, step_until, thought, thoughts_of, who
 
 RIFFERS = ("bob", "charlie", "dana")  # three of them: no pair streak
@@ -37,7 +40,7 @@ async def test_the_ceiling_owes_the_lead_an_escalation_flagged_for_the_boss(make
     assert office.conversations[CASUAL].escalated_at == office.now()
     await step_until(office, lambda: bool(messages_in(office, "boss:alice")))
     [said] = messages_in(office, "boss:alice")
-    assert said["kind"] == ESCALATION and said["sender"] == "alice"
+    assert said["kind"] == MessageKind.ESCALATION and said["sender"] == "alice"
     [think] = thoughts_of(office, "alice")
     assert think["trigger"] == "system" and think["applied"]["began"]["owed"]["escalation"] is True
 
@@ -100,7 +103,7 @@ async def test_the_stamina_escalation_is_flagged_too(make_office) -> None:
         office, lambda: bool([m for m in messages_in(office, "boss:alice") if m["sender"] == "alice"])
     )
     [said] = [m for m in messages_in(office, "boss:alice") if m["sender"] == "alice"]
-    assert said["kind"] == ESCALATION
+    assert said["kind"] == MessageKind.ESCALATION
 
 
 async def test_a_mention_of_someone_not_in_the_room_is_told_to_the_sender(make_office) -> None:
@@ -124,3 +127,11 @@ async def test_a_mention_of_someone_not_in_the_room_is_told_to_the_sender(make_o
     [think] = thoughts_of(office, "alice")
     [mind] = [s for s in think["applied"]["steps"] if s["step"] == "mind" and "notes" in s]
     assert mind["notes"] == office.employees["alice"].mind.notes
+
+
+def test_the_escalation_note_says_the_ceiling_the_loop_breaker_counts() -> None:
+    """The number the note tells the lead is the rule's own, rendered, never written twice."""
+    for template in (waking.ESCALATE_ROOM, waking.ESCALATE_THREAD):
+        assert re.search(r"\d", template) is None, template
+        note = template.format(room="R", id="r", dept="D", ceiling=UNANSWERED_CEILING)
+        assert f"gone {UNANSWERED_CEILING} messages without the boss" in note

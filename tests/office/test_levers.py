@@ -12,10 +12,11 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from ideaco.kinds import ConversationKind
 from ideaco.mind.relationships import Relation
 from ideaco.mind.stamina import Stamina, zone
 from ideaco.office import rules
-from ideaco.office.core.conversation import ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.speech import gate_draft

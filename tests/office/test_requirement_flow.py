@@ -10,8 +10,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco import reviews
+from ideaco.office.core.documents import version_hash
 from ideaco.office.engine.office import Office
-from ideaco.office.rules.documents import version_hash
 from tests.office.conftest import MakeOffice, prompt_of, step_until, thought, who
 
 API, GUIDE = "specs/api.md", "docs/guide.md"

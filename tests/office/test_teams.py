@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ideaco.office.core.conversation import ConversationKind
+from ideaco.kinds import ConversationKind
+from ideaco.office.core import documents as core
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.engine.build import office_from_state
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.resolve.journal import MemoryJournal
@@ -213,26 +215,26 @@ def test_a_team_whose_lead_left_is_led_by_its_next_member() -> None:
     assert not again.ok and "team payments has nobody yet" in again.message, again.message
 
 
-@pytest.mark.parametrize("status", [rules.REQUESTED, rules.REJECTED])
+@pytest.mark.parametrize("status", [core.REQUESTED, core.REJECTED])
 def test_a_review_whose_reviewer_left_goes_to_the_next_member(status: str) -> None:
     """Issue 28, item 20: a review stayed with its dismissed reviewer, stuck for good. Waiting for a
     verdict, the next reviewer is owed a think with the document; rejected, the author's next
     request goes to the next reviewer."""
     office = grown()  # eng: Ann (lead), Bo, Cy
     v1 = "# Plan\n\nShip it.\n"
-    version = rules.Version(rules.version_hash(v1), "cy", START, "t1")
-    review = rules.Review("bo", status=status, round=int(status == rules.REJECTED))
-    doc = rules.Document("eng", "plan.md", "cy", v1, (version,), review=review)
+    version = core.Version(core.version_hash(v1), "cy", START, "t1")
+    review = core.Review("bo", status=status, round=int(status == core.REJECTED))
+    doc = core.Document("eng", "plan.md", "cy", v1, (version,), review=review)
     office.state.documents[doc.key] = doc
     result = office.apply_tool("dismiss_employee", {"id": "bo"})
     assert result.ok and result.message.endswith("; Ann reviews plan.md now"), result.message
     handed = office.state.documents[doc.key].review
     assert handed is not None and (handed.reviewer, handed.status) == ("ann", status)
     owed = [o.conversation for o in office.employees["ann"].desk.owed if o.conversation.startswith("dm:")]
-    assert owed == (["dm:ann:cy"] if status == rules.REQUESTED else [])
+    assert owed == (["dm:ann:cy"] if status == core.REQUESTED else [])
     verdict = rules.verdict(office.state.documents[doc.key], "ann", "approve", "fine", 3, "ann")
-    assert isinstance(verdict, rules.Refusal) == (status == rules.REJECTED)  # rejected: the author's turn
-    if status == rules.REJECTED:
+    assert isinstance(verdict, Refusal) == (status == core.REJECTED)  # rejected: the author's turn
+    if status == core.REJECTED:
         asked = rules.request_review(office.state.documents[doc.key], "cy", "ann")
-        assert not isinstance(asked, rules.Refusal) and asked.review is not None
+        assert not isinstance(asked, Refusal) and asked.review is not None
         assert asked.review.reviewer == "ann"

@@ -9,7 +9,7 @@ import pytest
 
 from ideaco.cli import work_commands
 from ideaco.cli.chat_commands import Command, parse_line
-from ideaco.office.rules.documents import version_hash
+from ideaco.office.core.documents import version_hash
 from tests.office.conftest import MakeOffice, step_until
 from tests.office.test_requirement_flow import API, API_V2, GUIDE, Team
 

@@ -12,12 +12,13 @@ from typer.testing import CliRunner
 
 from ideaco.cli.main import app
 from ideaco.cycle import Phase
+from ideaco.office.core.documents import version_hash
 from ideaco.office.engine.build import office_from_scenario, office_from_state
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.engine.office import Office
 from ideaco.office.engine.persistence import snapshot
 from ideaco.office.resolve.journal import RunJournal
-from ideaco.office.rules.documents import MAX_BYTES, version_hash
+from ideaco.office.rules.documents import MAX_BYTES
 from ideaco.scenario import Scenario
 from ideaco.store.rundir import RunDir
 from ideaco.store.workspace import Workspace

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ideaco.store.state import FORMAT_VERSION, StateError, StateStore, StateVersionError
+from ideaco.store.state import LAYOUT_VERSION, StateError, StateStore, StateVersionError
 
 STATE = {
     "employees": {"alice": {"persona": {"id": "anxious-perfectionist"}, "stamina": {"patience": 100}}},
@@ -35,7 +35,7 @@ def test_save_load_round_trip(tmp_path: Path):
         loaded = store.load()
     assert loaded == STATE
     assert list(loaded) == list(STATE)
-    assert json.loads(path.read_text())["meta"]["1"]["layout_version"] == FORMAT_VERSION
+    assert json.loads(path.read_text())["meta"]["1"]["layout_version"] == LAYOUT_VERSION
 
 
 def test_save_replaces_table_content(tmp_path: Path):

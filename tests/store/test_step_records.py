@@ -17,17 +17,17 @@ import pytest
 from pydantic import BaseModel
 
 from ideaco.cycle import Gate, LoopRule, Owed, Trigger
+from ideaco.kinds import ConversationKind
 from ideaco.mind.board import Offer
 from ideaco.mind.changes import ListChanges, MindChanges, RelationChange
 from ideaco.mind.memory import MemoryItem
 from ideaco.mind.relationships import Relation
 from ideaco.mind.stamina import Stamina
 from ideaco.mind.tasks import Task
+from ideaco.office.core import documents as core
 from ideaco.office.core import steps
 from ideaco.office.core.company import Company, Department, Team
-from ideaco.office.core.conversation import ConversationKind
 from ideaco.office.core.state import CONVERSATION_FIELDS, IDENTITY, ConversationState, Employee
-from ideaco.office.rules import documents as rules
 from ideaco.store import step_records
 from ideaco.store.step_records import STEPS, Part, step_problem
 
@@ -62,10 +62,10 @@ def _mind_step() -> steps.MindStep:
     return steps.MindStep("ana", changes, ("api", 3))
 
 
-def _document() -> rules.Document:
-    version = rules.Version("bc49a161", "ben", T0, "t000001")
-    review = rules.Review("ana", rules.REJECTED, 1, 1, "too thin", "it is enough", False, "bc49a161")
-    return rules.Document("eng", "specs/api.md", "ben", "# API\n", (version,), "task-1", review)
+def _document() -> core.Document:
+    version = core.Version("bc49a161", "ben", T0, "t000001")
+    review = core.Review("ana", core.REJECTED, 1, 1, "too thin", "it is enough", False, "bc49a161")
+    return core.Document("eng", "specs/api.md", "ben", "# API\n", (version,), "task-1", review)
 
 
 def samples() -> list[Any]:

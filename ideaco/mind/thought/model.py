@@ -16,6 +16,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from ideaco.bounds import check_name, check_person_name, one_paragraph
+from ideaco.kinds import ConversationKind, RoomKind
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,7 @@ class HireEmployee(ToolArgs):
 class CreateRoom(ToolArgs):
     id: Annotated[str, ID] = ""
     name: Annotated[str, Field(min_length=1, max_length=60), ID, _Label]
-    kind: Literal["work", "casual"] = "work"
+    kind: RoomKind = ConversationKind.WORK.value
     members: Annotated[list[Annotated[str, ID]], Field(min_length=1), Bound("members", 20, 8)]
 
 

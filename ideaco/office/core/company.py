@@ -9,8 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-# A requirement's sign-off (`Company.signoffs`): its lead reported it, the boss approved it or reopened it.
-REPORTED, APPROVED, REOPENED = "reported", "approved", "reopened"
+# A requirement's sign-off (`Company.signoffs`): none yet (open), its lead reported it, the boss
+# approved it (`core.documents.APPROVED`, a review's word too) or reopened it.
+UNSIGNED, REPORTED, REOPENED = "open", "reported", "reopened"
 
 
 @dataclass

@@ -4,23 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from enum import Enum
 
 from ideaco.ids import BOSS, SYSTEM
-
-
-class ConversationKind(str, Enum):
-    """Where a conversation happens; the gates (spec 2.2) depend on it."""
-
-    WORK = "work"
-    CASUAL = "casual"
-    DM = "dm"
-    BOSS = "boss"
-
-
-GROUP_KINDS = (ConversationKind.WORK, ConversationKind.CASUAL)  # rooms, as against a DM or a boss chat
-CLAIMABLE = "claimable"  # the kind of a system line telling a room of work put on the board
-ESCALATION = "escalation"  # the kind of an employee's message escalating to the boss (its boss chat)
+from ideaco.kinds import MessageKind
 
 
 @dataclass(frozen=True)
@@ -33,7 +19,7 @@ class Message:
     sender: str  # an employee id, "boss" or "system"
     text: str
     mentions: tuple[str, ...] = ()
-    kind: str = "chat"  # chat | system | claimable (work on the board) | escalation
+    kind: str = MessageKind.CHAT  # a MessageKind
 
     @property
     def from_agent(self) -> bool:
@@ -59,5 +45,5 @@ class Message:
             sender=rec["sender"],
             text=rec["text"],
             mentions=tuple(rec.get("mentions", ())),
-            kind=rec.get("kind", "chat"),
+            kind=rec.get("kind", MessageKind.CHAT),
         )

@@ -14,14 +14,17 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Owed, Phase
+from ideaco.kinds import ConversationKind
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
 from ideaco.office.core.company import Company
-from ideaco.office.core.conversation import ConversationKind, Message
-from ideaco.office.rules.documents import Document
+from ideaco.office.core.conversation import Message
+from ideaco.office.core.documents import Document
 
 RECENT_WINDOW = 60  # messages kept in memory per conversation
-STATE_FORMAT = 2  # 2: employees as identity + mind + desk; thoughts.jsonl records carry `applied`
+# What the office keeps in state.json (`office.format_version`; the file's own layout is store/state.LAYOUT_VERSION):
+# 2, employees as identity + mind + desk, thoughts.jsonl records carrying `applied` (store/runlog.APPLIED_FROM).
+OFFICE_FORMAT = 2
 
 
 def _dt(value: str | None) -> datetime | None:

@@ -1,8 +1,9 @@
-"""The run's counts so far (what summary.json reports), updated as each thought is recorded."""
+"""The run's live counts (the progress line, the error counts summary.json reports), updated as each
+thought is recorded; summary.json's token counts are read from the logs (`store/usage.py`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ideaco.store.usage import usage_of
@@ -10,23 +11,17 @@ from ideaco.store.usage import usage_of
 
 @dataclass
 class RunStats:
-    """The run's counts so far (what summary.json reports)."""
+    """The run's counts so far: thoughts, messages and calls (the progress line), gates, errors."""
 
     thoughts: int = 0
     messages: int = 0
     llm_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cached_tokens: int = 0
     gates: dict[str, int] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
 
     def count(self, record: dict[str, Any]) -> None:
         usage = usage_of(record)  # the count summary.json and `report` make (store/runlog.py)
         self.llm_calls += usage["calls"]
-        self.prompt_tokens += usage["prompt_tokens"]
-        self.completion_tokens += usage["completion_tokens"]
-        self.cached_tokens += usage["cached_tokens"]
         self.thoughts += 1
         gate = record.get("gate")
         if gate is not None:
@@ -37,4 +32,5 @@ class RunStats:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> RunStats:
-        return cls(**(d or {}))
+        known = {f.name for f in fields(cls)}  # an older state.json also kept token counts
+        return cls(**{k: v for k, v in (d or {}).items() if k in known})

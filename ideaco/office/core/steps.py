@@ -13,12 +13,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from ideaco.cycle import Gate, LoopRule, Owed, Trigger
+from ideaco.cycle import Gate, LoopRule, Owed, TextRule, Trigger
 from ideaco.mind.board import Offer
 from ideaco.mind.changes import MindChanges
 from ideaco.office.core.conversation import Message
-from ideaco.office.rules.documents import Document, Refusal, Review, Version, check_path, with_versions
-from ideaco.office.rules.drafts import TextRule
+from ideaco.office.core.documents import Document, Review, Version, check_path, with_versions
+from ideaco.office.core.refusal import Refusal
 from ideaco.store.step_records import step_problem
 
 _TIMES = ("closed_until", "last_boss_at", "reset_at", "reopens_at", "wake_at", "escalated_at")

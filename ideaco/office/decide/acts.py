@@ -10,8 +10,10 @@ from datetime import datetime
 
 from ideaco.cycle import Gate, Owed
 from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
+from ideaco.kinds import ConversationKind, MessageKind
+from ideaco.mind.memory import MEMORY_PREFIX
+from ideaco.mind.tasks import TASK_PREFIX
 from ideaco.mind.thought import TOOL_ARGS, Thought
-from ideaco.office.core.conversation import ESCALATION, ConversationKind
 from ideaco.office.core.state import Employee
 from ideaco.office.core.steps import DraftStep, OweStep, Step
 from ideaco.office.core.think import ThinkContext, ThinkResult
@@ -56,7 +58,7 @@ def _clean(
 ) -> tuple[str, Verdict | None]:
     """A draft as it can be posted, or why it is not fit to (no echo, placeholder, debris, private
     text); the engine's ids it shows read as what they name."""
-    shows_ids = "task-" in draft.lower() or "mem-" in draft.lower()
+    shows_ids = any(prefix in draft.lower() for prefix in (TASK_PREFIX, MEMORY_PREFIX))
     named = drafts.name_ids(draft, {t.id: t.description[:60] for t in me.mind.tasks}) if shows_ids else draft
     if named != draft:
         result.corrections.append(f"{where}: ids named as what they name")
@@ -125,7 +127,11 @@ def speak(
             if posted:  # the rest of a burst: held by the gate its first message set off
                 result.corrections.append(f"messages[{i}:]: {len(texts) - i} held by {verdict.gate}, dropped")
             return verdict.gate if not posted else None
-        kind = ESCALATION if escalates(ctx.began) and conv.kind is ConversationKind.BOSS else "chat"
+        kind = (
+            MessageKind.ESCALATION
+            if escalates(ctx.began) and conv.kind is ConversationKind.BOSS
+            else MessageKind.CHAT
+        )
         message = build_message(
             conv, ctx.employee, text.strip(), f"{ctx.thought_id}-{i + 1}", office.people, now, kind
         )

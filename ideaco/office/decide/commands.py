@@ -8,12 +8,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import OfficeState
 from ideaco.office.core.steps import OweStep, Step
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.tools import requirements
 from ideaco.office.decide.tools.org import ToolContext, ToolResult, run_tool
-from ideaco.office.rules.documents import Refusal
 
 
 def tool(

@@ -15,15 +15,16 @@ from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
 from ideaco.ids import BOSS, SYSTEM
+from ideaco.kinds import ConversationKind, MessageKind
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
-from ideaco.mind import board
+from ideaco.mind import board, tasks
 from ideaco.mind.apply import ThoughtFacts, apply_thought, creates_tasks
 from ideaco.mind.board import Offer
 from ideaco.mind.prompt import EngineText
 from ideaco.mind.thought import Thought
 from ideaco.office import rules
-from ideaco.office.core.conversation import CLAIMABLE, ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.core.steps import NoticeStep, OweAgainStep, Step
 from ideaco.office.core.think import ThinkContext, ThinkResult
@@ -172,8 +173,8 @@ def _origin(employee: str, conv: Any) -> str:
     if conv.kind is ConversationKind.BOSS:
         return BOSS
     if conv.kind is ConversationKind.DM:
-        return next((m for m in conv.members if m != employee), "self")
-    return "self"
+        return next((m for m in conv.members if m != employee), tasks.SELF)
+    return tasks.SELF
 
 
 def _act(
@@ -248,6 +249,6 @@ def _act(
 def board_notice(scratch: Scratch, offer: Offer, msg_id: str, by: str, now: datetime) -> NoticeStep:
     """The room is told of work put on the board (a `claimable` system line); its members wake to it."""
     assert offer.room is not None
-    message = Message(msg_id, now, offer.room, SYSTEM, board.notice(offer, by), kind=CLAIMABLE)
+    message = Message(msg_id, now, offer.room, SYSTEM, board.notice(offer, by), kind=MessageKind.CLAIMABLE)
     scratch.conversation(offer.room).add(message)
     return NoticeStep(offer.room, msg_id, message)

@@ -15,7 +15,9 @@ from typing import Any
 
 from ideaco.mind import changes as mind_changes
 from ideaco.mind.board import Offer
+from ideaco.mind.tasks import task_id
 from ideaco.office.core.company import Company
+from ideaco.office.core.documents import Document
 from ideaco.office.core.state import (
     CONVERSATION_FIELDS,
     IDENTITY,
@@ -32,7 +34,6 @@ from ideaco.office.core.steps import (
     MindStep,
     Step,
 )
-from ideaco.office.rules.documents import Document
 
 
 class Scratch:
@@ -109,7 +110,7 @@ class Scratch:
 
     def next_task_id(self) -> str:
         self.counters["task"] = self.counters.get("task", 0) + 1
-        return f"task-{self.counters['task']}"
+        return task_id(self.counters["task"])
 
     # ------------------------------------------------------------------ steps
 

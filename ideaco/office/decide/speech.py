@@ -15,12 +15,13 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
-from ideaco.ids import BOSS, boss_conversation_id, dm_conversation_id
-from ideaco.mind import stamina
+from ideaco.ids import BOSS, dm_members
+from ideaco.kinds import GROUP_KINDS, ConversationKind, MessageKind
+from ideaco.mind import stamina, targets
 from ideaco.mind.prompt import EngineText
 from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import rules
-from ideaco.office.core.conversation import GROUP_KINDS, ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.core.steps import HoldStep, Step
 from ideaco.office.decide.scratch import Scratch
@@ -73,7 +74,7 @@ def build_message(
     msg_id: str,
     people: Mapping[str, str],
     now: datetime,
-    kind: str = "chat",
+    kind: str = MessageKind.CHAT,
 ) -> Message:
     """A message as it would be posted: who it mentions is decided here, once."""
     # Without an '@' nothing can be a mention: skip building every name of the company.
@@ -184,28 +185,18 @@ def hold_for(employee: str, conv: str, verdict: Verdict, trigger: Trigger, note:
 def target_for(
     scratch: Scratch, employee: str, to: str, names: Mapping[str, str]
 ) -> ConversationState | None:
-    """Where a send_message goes: the boss chat, a DM (opened on first use), or a room the sender is in."""
-    low = to.lower()
-    if low in (BOSS, boss_conversation_id(employee)):
-        return scratch.conversations.get(boss_conversation_id(employee))
-    for other in scratch.employees.values():
-        if other.id != employee and low in (other.id.lower(), other.name.lower()):
-            cid = dm_conversation_id(employee, other.id)
-            if cid not in scratch.conversations:
-                pair = sorted((employee, other.id))
-                scratch.add_conversation(
-                    ConversationState(
-                        id=cid,
-                        kind=ConversationKind.DM,
-                        name=" & ".join(names.get(p, p) for p in pair),
-                        members=pair,
-                    )
-                )
-            return scratch.conversations[cid]
-    room = scratch.conversations.get(to) or scratch.conversations.get(to.removeprefix("group-chat-"))
-    if room is not None and room.kind in GROUP_KINDS and employee in room.members:
-        return room
-    return None
+    """Where a send_message goes (`mind/targets.conversation_for`): the boss chat, a DM (opened on
+    first use), or a room the sender is in."""
+    rooms = [c.id for c in scratch.conversations.values() if c.kind in GROUP_KINDS and employee in c.members]
+    cid = targets.conversation_for(to, employee, rooms, names)
+    pair = dm_members(cid) if cid is not None else None
+    if pair is not None and cid not in scratch.conversations:
+        scratch.add_conversation(
+            ConversationState(
+                id=cid, kind=ConversationKind.DM, name=" & ".join(names.get(p, p) for p in pair), members=pair
+            )
+        )
+    return scratch.conversations.get(cid) if cid is not None else None
 
 
 def tell_outsiders(scratch: Scratch, conv: ConversationState, message: Message, now: datetime) -> list[Step]:

@@ -14,13 +14,15 @@ from typing import Any
 
 from ideaco import skills
 from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_members
+from ideaco.kinds import ConversationKind
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
-from ideaco.mind.tasks import Task
+from ideaco.mind.tasks import Task, task_id
 from ideaco.office.core.company import Company, Department, Team
-from ideaco.office.core.conversation import ConversationKind, Message
-from ideaco.office.core.state import STATE_FORMAT, ConversationState, Employee, OfficeState
+from ideaco.office.core.conversation import Message
+from ideaco.office.core.documents import Document
+from ideaco.office.core.state import OFFICE_FORMAT, ConversationState, Employee, OfficeState
 from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import Step, step_from_record
 from ideaco.office.decide.tools.org import secretary_employee
@@ -35,18 +37,18 @@ from ideaco.office.resolve.journal import Journal
 from ideaco.office.resolve.records import result_from_record
 from ideaco.office.rules import logged
 from ideaco.office.rules.config import OfficeConfig, config_for
-from ideaco.office.rules.documents import FOLDER_CLASH, Document, clashes
+from ideaco.office.rules.documents import FOLDER_CLASH, clashes
 from ideaco.scenario import ConversationSpec, Scenario
 from ideaco.skills import Skill
-from ideaco.store.rundir import CHANGES, THOUGHTS
+from ideaco.store.rundir import CHANGES, MESSAGES, THOUGHTS
 from ideaco.store.runlog import applied_at
 
 
-class StateError(ValueError):
+class ResumeError(ValueError):
     """A saved state this version cannot continue (one line for the user)."""
 
 
-class ForgedLine(StateError):
+class ForgedLine(ResumeError):
     """A logged record whose steps the office could not have made (`rules/logged.py`): the log's
     file name, the record's index among its records, and why."""
 
@@ -55,7 +57,7 @@ class ForgedLine(StateError):
         self.log, self.index, self.why = log, index, why
 
 
-class ReplayError(StateError):
+class ReplayError(ResumeError):
     """A logged record a resume cannot apply again: which log, which of its records, and why."""
 
     def __init__(self, log: str, index: int, problem: str) -> None:
@@ -63,7 +65,7 @@ class ReplayError(StateError):
         self.log, self.index, self.problem = log, index, problem
 
 
-LOGS = ("thoughts.jsonl", "messages.jsonl", "changes.jsonl")  # by the kind of a catch-up's event
+LOGS = (THOUGHTS, MESSAGES, CHANGES)  # by the kind of a catch-up's event
 
 
 def _with_skills(persona: dict[str, Any], listed: list[str], book: dict[str, Skill]) -> dict[str, Any]:
@@ -163,7 +165,7 @@ def _seed_tasks(office: Office, scenario: Scenario) -> None:
             counters["task"] = counters.get("task", 0) + 1
             emp.mind.tasks.append(
                 Task(
-                    id=f"task-{counters['task']}",
+                    id=task_id(counters["task"]),
                     owner=emp.id,
                     description=seeded.description,
                     created_at=scenario.start,
@@ -199,12 +201,12 @@ def _documents(table: list[dict[str, Any]] | dict[str, dict[str, Any]]) -> list[
 
 
 def check_resumable(state: dict[str, Any]) -> None:
-    """StateError unless this version can continue `state` (older formats are read, not continued)."""
+    """ResumeError unless this version can continue `state` (older formats are read, not continued)."""
     version = (state.get("office") or {}).get("format_version")
-    if version != STATE_FORMAT:
-        raise StateError(
+    if version != OFFICE_FORMAT:
+        raise ResumeError(
             f"state format {version!r} is not supported for resuming (this ideaco continues format "
-            f"{STATE_FORMAT!r}; `ideaco inspect` and `ideaco report` still read it)"
+            f"{OFFICE_FORMAT!r}; `ideaco inspect` and `ideaco report` still read it)"
         )
 
 
@@ -260,7 +262,7 @@ def office_from_state(
     clash = clashes(office.state.documents)  # written by an ideaco that did not refuse them yet
     if clash:
         folder, key = clash[0]
-        raise StateError(f"documents {folder} and {key} cannot both be files: {FOLDER_CLASH}")
+        raise ResumeError(f"documents {folder} and {key} cannot both be files: {FOLDER_CLASH}")
     journal.workspace({k: d.content for k, d in office.state.documents.items()})  # as applied says
     office.end_at = datetime.fromisoformat(end_at) if end_at else None
     return office
@@ -323,7 +325,7 @@ def catch_up(
             AttributeError,
             IndexError,
         ) as exc:  # the line's, not the state's
-            if isinstance(exc, StateError):  # already says which line, and why
+            if isinstance(exc, ResumeError):  # already says which line, and why
                 raise
             raise ReplayError(LOGS[kind], n, _problem(exc)) from None
     for rec in messages[saved_messages:]:
@@ -395,7 +397,9 @@ def _replay_thought(office: Office, rec: dict[str, Any], posts: dict[str, Messag
     if rec.get("employee") not in office.employees or rec.get("conversation") not in office.conversations:
         return
     if "applied" not in rec:
-        raise StateError(f"thought {rec.get('id')} has no `applied` record: it was logged by an older ideaco")
+        raise ResumeError(
+            f"thought {rec.get('id')} has no `applied` record: it was logged by an older ideaco"
+        )
     result = result_from_record(rec)
     _held_to_the_rules(office, result.steps, THOUGHTS, index)
     office.resolve(result, posts=posts)

@@ -10,7 +10,7 @@ from ideaco.llm.base import LLM, ChatRequest
 from ideaco.llm.structured import StructuredAnswer, ask_structured
 from ideaco.mind.thought import Thought, validate_thought
 
-Call = asyncio.Future  # of StructuredAnswer[Thought]
+InFlight = asyncio.Future  # a model call in flight: the future of its StructuredAnswer[Thought]
 
 
 def _seen(call: asyncio.Future) -> None:

@@ -42,7 +42,7 @@ from ideaco.office.core.steps import (
     Step,
 )
 from ideaco.office.engine import upcoming
-from ideaco.office.engine.calls import Call, Calls
+from ideaco.office.engine.calls import Calls, InFlight
 from ideaco.office.engine.upcoming import Prediction
 
 SCAN_PER_FREE = 4  # upcoming thinks looked at per call that may start early
@@ -76,7 +76,7 @@ class Early:
 
     employee: str
     think: Prediction
-    call: Call
+    call: InFlight
     mark: tentative.Tentative
     seen: tuple[Any, ...]  # what the office looked like to its employee when it was checked
 
@@ -85,7 +85,7 @@ class Early:
         return self.think.request
 
 
-def _failed(call: Call) -> bool:
+def _failed(call: InFlight) -> bool:
     """An early call that ended without a thought: cut, failed (timeout, 429, 5xx...) or a bad answer."""
     if not call.done():
         return False
@@ -123,7 +123,7 @@ class Ahead:
 
     # ------------------------------------------------------------------ at a think's moment
 
-    def take(self, employee: str, request: ChatRequest) -> Call | None:
+    def take(self, employee: str, request: ChatRequest) -> InFlight | None:
         """The early call made for exactly `request`, now the think's own; None: call now."""
         early = self.early.pop(employee, None)
         if early is None:
@@ -135,7 +135,7 @@ class Ahead:
         try:
             early.mark.commit()  # its record line, if any, is written now
         except LLMError as exc:  # the recording refused it: the think's call fails as a live one would
-            failure: Call = asyncio.get_running_loop().create_future()
+            failure: InFlight = asyncio.get_running_loop().create_future()
             failure.set_exception(exc)
             return failure
         return early.call
@@ -188,14 +188,14 @@ class Ahead:
 
     # ------------------------------------------------------------------ while the office waits
 
-    async def settle(self, call: Call) -> None:
+    async def settle(self, call: InFlight) -> None:
         """Give the call `settle_s` to answer before anything is predicted: with a model that answers
         in a few milliseconds (a replay, a local fake) predicting would only cost, and against one
         that takes seconds the delay is nothing."""
         if self.limit > 0 and self.settle_s > 0 and not call.done():
             await asyncio.wait({call}, timeout=self.settle_s)
 
-    async def wait(self, call: Call) -> None:
+    async def wait(self, call: InFlight) -> None:
         """Until `call` or one of the early calls under way is done."""
         running = {e.call for e in self.early.values() if not e.call.done()}
         await asyncio.wait({call, *running}, return_when=asyncio.FIRST_COMPLETED)
@@ -296,7 +296,7 @@ class Ahead:
         touched = self._touched.get(employee, 0)
         return (desk.phase, desk.wake_at, tuple(desk.wake_triggers), pending, touched, self._epoch)
 
-    def _learn(self, call: Call) -> None:
+    def _learn(self, call: InFlight) -> None:
         """Tokens per call of the answers seen so far: what the budget's headroom counts by."""
         if call.cancelled() or call.exception() is not None:
             return

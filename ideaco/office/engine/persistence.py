@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ideaco.office.core.state import STATE_FORMAT
+from ideaco.office.core.state import OFFICE_FORMAT
 from ideaco.office.core.think import ThinkContext
 from ideaco.office.engine.streams import Streams
 from ideaco.office.perceive.view import OfficeView
@@ -18,7 +18,7 @@ def snapshot(office: OfficeView) -> dict[str, Any]:
     return {
         "office": {
             **office.meta,
-            "format_version": STATE_FORMAT,
+            "format_version": OFFICE_FORMAT,
             "company": office.company,
             "language": office.language,
             "now": office.now().isoformat(),

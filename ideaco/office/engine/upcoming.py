@@ -19,7 +19,7 @@ from ideaco.ids import boss_conversation_id
 from ideaco.llm.base import ChatRequest
 from ideaco.office import rules
 from ideaco.office.core.think import ThinkContext
-from ideaco.office.engine.calls import Call
+from ideaco.office.engine.calls import InFlight
 from ideaco.office.engine.streams import Streams
 from ideaco.office.perceive import looks, reading
 from ideaco.office.perceive.view import OfficeView
@@ -62,7 +62,7 @@ class Prediction:
 UNKNOWN, QUIET, POSTS = "unknown", "quiet", "posts"  # what a think's answer does, as far as known
 
 
-def outcome(call: Call) -> str:
+def outcome(call: InFlight) -> str:
     """Whether a think's answer posts anything (a draft, an action, a board notice), if known yet."""
     if not call.done():
         return UNKNOWN
@@ -149,7 +149,7 @@ def kind_of(trigger: Trigger, rethinks: int = 0) -> str:
     return "rethink" if rethinks else Trigger(trigger).value
 
 
-def blockers(office: UpcomingOffice, early: Iterable[tuple[str, Prediction, Call]]) -> Blockers:
+def blockers(office: UpcomingOffice, early: Iterable[tuple[str, Prediction, InFlight]]) -> Blockers:
     """Thinks under way (and early calls) by the conversation they read: when they post, whether
     their answer posts anything as far as known, and their trigger."""
     out: Blockers = {}
@@ -168,7 +168,7 @@ def blockers(office: UpcomingOffice, early: Iterable[tuple[str, Prediction, Call
     return out
 
 
-def held(office: UpcomingOffice, employee: str, conv_id: str, at: datetime, call: Call) -> bool:
+def held(office: UpcomingOffice, employee: str, conv_id: str, at: datetime, call: InFlight) -> bool:
     """Whether a draft of the employee's in this conversation at `at` is held whatever it says (its
     anti-spam or cooldown, a room closed to agents), and its answer, if known, posts nowhere else."""
     conv, emp = office.conversations.get(conv_id), office.employees.get(employee)

@@ -14,9 +14,9 @@ from __future__ import annotations
 from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.mind.thought.model import DOCUMENT_TOOLS
 from ideaco.office.core.company import REPORTED
+from ideaco.office.core.documents import REBUTTED, REJECTED, REQUESTED
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive.view import OfficeView
-from ideaco.office.rules import documents as rules
 
 TOOLS = DOCUMENT_TOOLS
 READ_MARK = "@read "  # a note that is no note: the next prompt quotes this document
@@ -47,7 +47,7 @@ def calls(office: OfficeView, emp: Employee, conversation: str | None = None) ->
         dict.fromkeys(t.document for t in emp.mind.pending_tasks if t.document and t.document not in written)
     )
     mine = [d for d in docs if d.author == emp.id]
-    rejected = [d for d in mine if d.review is not None and d.review.status == rules.REJECTED]
+    rejected = [d for d in mine if d.review is not None and d.review.status == REJECTED]
     # A rejected version is revised (or defended); once revised, it goes back to its reviewer.
     revised = {d.path for d in rejected if d.review is not None and d.review.judged not in ("", d.version)}
     rejected = [d for d in rejected if d.path not in revised]
@@ -55,9 +55,7 @@ def calls(office: OfficeView, emp: Employee, conversation: str | None = None) ->
     asked = tuple(
         d.path
         for d in docs
-        if d.review is not None
-        and d.review.reviewer == emp.id
-        and d.review.status in (rules.REQUESTED, rules.REBUTTED)
+        if d.review is not None and d.review.reviewer == emp.id and d.review.status in (REQUESTED, REBUTTED)
     )
     out: list[Call] = []
     if expected:

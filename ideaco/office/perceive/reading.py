@@ -15,6 +15,7 @@ from datetime import datetime
 from ideaco import skills
 from ideaco.cycle import Trigger
 from ideaco.ids import BOSS, SECRETARY, slug
+from ideaco.kinds import GROUP_KINDS, ConversationKind
 from ideaco.llm.base import ChatRequest
 from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.memory import MemoryItem
@@ -29,7 +30,7 @@ from ideaco.mind.prompt import (
     render_prompt,
 )
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
-from ideaco.office.core.conversation import GROUP_KINDS, ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive import document_tools, skill_texts, taskboard
 from ideaco.office.perceive.view import OfficeView  # the office is only read here

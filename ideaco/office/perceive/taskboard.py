@@ -11,10 +11,11 @@ from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import boss_conversation_id
+from ideaco.kinds import GROUP_KINDS, ConversationKind
 from ideaco.mind import board, stamina
 from ideaco.mind.board import Offer
 from ideaco.mind.tasks import open_claims as claims_of
-from ideaco.office.core.conversation import GROUP_KINDS, ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import person

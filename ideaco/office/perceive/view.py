@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ideaco.ids import BOSS
+from ideaco.ids import display_name
 from ideaco.office.core.company import Company
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory
@@ -102,10 +102,8 @@ class StateReads:
         self._directory.invalidate()
 
     def name_of(self, who: str) -> str:
-        if who == BOSS:
-            return "Boss"
         emp = self.employees.get(who)
-        return emp.name if emp else who
+        return display_name(who, emp.name if emp else None)
 
     def conversations_of(self, employee: str) -> list[ConversationState]:
         """The conversations `employee` is a member of, in the office's order."""

@@ -21,21 +21,23 @@ from typing import Protocol
 
 from ideaco.cycle import LoopRule, Owed, Trigger
 from ideaco.ids import BOSS, boss_conversation_id
+from ideaco.kinds import ConversationKind, MessageKind
 from ideaco.mind import stamina, tasks
 from ideaco.office import rules
-from ideaco.office.core.conversation import CLAIMABLE, ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Desk, Employee
 from ideaco.office.perceive import taskboard
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import levers, person
+from ideaco.office.rules.loop_breakers import UNANSWERED_CEILING
 
 ESCALATE_ROOM = (
-    "The thread in {room} ({id}) has gone 10 messages without the boss, and posts there no longer wake "
+    "The thread in {room} ({id}) has gone {ceiling} messages without the boss, and posts there no longer wake "
     "anyone. As the lead of {dept}, decide: if it needs the boss, escalate here in a sentence or two (what "
     "is stuck, what you need); if not, stay silent."
 )
 ESCALATE_THREAD = (
-    "Your thread in {room} ({id}) has gone 10 messages without the boss, and posts there no longer wake "
+    "Your thread in {room} ({id}) has gone {ceiling} messages without the boss, and posts there no longer wake "
     "anyone. If it needs the boss, escalate here in a sentence or two (what is stuck, what you need); if "
     "not, stay silent."
 )
@@ -65,7 +67,7 @@ class Reach:
     escalated: bool = False  # the unanswered ceiling owed someone an escalation with this post
 
 
-Choice = tuple[str, Owed | None]  # the conversation to read, and the owed think it answers (if any)
+ToRead = tuple[str, Owed | None]  # the conversation to read, and the owed think it answers (if any)
 
 
 class WakePolicy(Protocol):
@@ -81,7 +83,7 @@ class WakePolicy(Protocol):
         """Whom a message just posted in `conv` wakes (the boss's own bookkeeping is the office's)."""
         ...
 
-    def choose(self, office: OfficeView, emp: Employee, now: datetime) -> Choice | None:
+    def choose(self, office: OfficeView, emp: Employee, now: datetime) -> ToRead | None:
         """The conversation an employee reads at a look, or None for nothing to read."""
         ...
 
@@ -147,7 +149,7 @@ class AdaptiveWakes:
     ) -> Reach:
         now, timers = message.at, office.config.timers
         reach = Reach()
-        if message.kind == CLAIMABLE:
+        if message.kind == MessageKind.CLAIMABLE:
             return self._to_claim(office, conv, message, rng)
         if message.sender == BOSS:
             for member in conv.members:
@@ -205,9 +207,11 @@ class AdaptiveWakes:
         )
         who = lead if lead is not None and not lead.dismissed else office.employees[message.sender]
         if lead is who and dept is not None:
-            note = ESCALATE_ROOM.format(room=conv.name, id=conv.id, dept=dept.name)
+            note = ESCALATE_ROOM.format(
+                room=conv.name, id=conv.id, dept=dept.name, ceiling=UNANSWERED_CEILING
+            )
         else:
-            note = ESCALATE_THREAD.format(room=conv.name, id=conv.id)
+            note = ESCALATE_THREAD.format(room=conv.name, id=conv.id, ceiling=UNANSWERED_CEILING)
         reach.owed.append((who.id, Owed(boss_conversation_id(who.id), Trigger.SYSTEM, note, escalation=True)))
         soon = message.at + timedelta(seconds=rules.mention_delay(rng, office.config.timers))
         reach.wakes.append(Wake(who.id, soon, Trigger.SYSTEM))
@@ -231,7 +235,7 @@ class AdaptiveWakes:
 
     # ------------------------------------------------------------------ what a look reads
 
-    def choose(self, office: OfficeView, emp: Employee, now: datetime) -> Choice | None:
+    def choose(self, office: OfficeView, emp: Employee, now: datetime) -> ToRead | None:
         """One conversation at a time: owed thinks first, then mentions/boss, then most unread."""
         for owed in emp.desk.owed:
             if _open(emp, owed.conversation, now) and owed.conversation in office.conversations:

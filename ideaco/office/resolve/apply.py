@@ -13,12 +13,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import LoopRule, Owed, Phase, Trigger
-from ideaco.ids import BOSS, SECRETARY
+from ideaco.ids import BOSS, SECRETARY, display_name
+from ideaco.kinds import ConversationKind
 from ideaco.mind import changes as mind_changes
 from ideaco.mind import stamina
 from ideaco.office import rules
 from ideaco.office.core.company import Company
-from ideaco.office.core.conversation import ConversationKind, Message
+from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Desk, Employee, Hold
 from ideaco.office.core.steps import (
     BoardStep,
@@ -230,13 +231,13 @@ def _arrived(land: Landing, emp: Employee, since: datetime, skip: str) -> list[h
                 dict.fromkeys("the boss" if m.sender == BOSS else _name(land, m.sender) for m in mine)
             )
             boss = any(m.sender == BOSS for m in mine)
-            out.append(holds.Arrived(conv.name, conv.kind.value, names, len(mine), boss))
+            out.append(holds.Arrived(conv.name, conv.kind, names, len(mine), boss))
     return out
 
 
 def _name(land: Landing, who: str) -> str:
     emp = land.employees.get(who)
-    return emp.name if emp else who
+    return display_name(who, emp.name if emp else None)
 
 
 def _mind(land: Landing, step: MindStep) -> Step:

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from ideaco.store.jsonl import JsonlLog
 from ideaco.store.rundir import RunDir
-from ideaco.store.workspace import WORKSPACE, Workspace
+from ideaco.store.workspace import Workspace
 
 
 class Journal(Protocol):
@@ -82,7 +82,7 @@ class RunJournal:
         self._thoughts: JsonlLog | None = rundir.open_thoughts() if rundir.thoughts_path.exists() else None
         self._changes: JsonlLog | None = rundir.open_changes() if rundir.changes_path.exists() else None
         self._state = rundir.state_store()
-        self._workspace = Workspace(rundir.path / WORKSPACE)
+        self._workspace = Workspace(rundir.workspace_path)
 
     def message(self, record: dict[str, Any]) -> None:
         if self._messages is None:  # message ids are never written twice

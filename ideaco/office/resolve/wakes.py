@@ -1,7 +1,7 @@
 """The wakes a resolve sets, as values for the engine to put on the clock, and the posted ids.
 
 A wake lands on the employee's desk at once (its trigger joins the batch; the earlier time wins),
-so what resolves next reads it; the clock event that fires it is a `Wake` left in `due`, which
+so what resolves next reads it; the clock event that fires it is a `DueWake` left in `due`, which
 the engine registers, in order, when the resolve is done (`Office.schedule_due`). A wake carries
 its version: a later one, or a dismissal (`forget`), makes an earlier event do nothing.
 """
@@ -17,7 +17,7 @@ from ideaco.office.perceive.waking import WakePolicy
 
 
 @dataclass(frozen=True)
-class Wake:
+class DueWake:
     """A clock event to add: wake `employee` at `at`, unless a later version replaced it."""
 
     employee: str
@@ -30,7 +30,7 @@ class Wakes:
     """The desk side of waking: versions per employee, and the wakes set but not on the clock yet."""
 
     versions: dict[str, int] = field(default_factory=dict)
-    due: list[Wake] = field(default_factory=list)
+    due: list[DueWake] = field(default_factory=list)
     posted: set[str] = field(default_factory=set)  # message ids posted (a resume: from the logs)
 
     def schedule(self, policy: WakePolicy, emp: Employee, at: datetime, trigger: Trigger | str) -> None:
@@ -46,7 +46,7 @@ class Wakes:
         desk.wake_at = at
         version = self.versions.get(emp.id, 0) + 1
         self.versions[emp.id] = version
-        self.due.append(Wake(emp.id, at, version))
+        self.due.append(DueWake(emp.id, at, version))
 
     def forget(self, employee: str) -> None:
         """Wakes already scheduled for `employee` do nothing when they come (a dismissal)."""
@@ -56,7 +56,7 @@ class Wakes:
         """Whether a wake of this version is still the employee's latest."""
         return self.versions.get(employee) == version
 
-    def take_due(self) -> list[Wake]:
+    def take_due(self) -> list[DueWake]:
         """The wakes set since the last call, in the order they were set."""
         due, self.due = self.due, []
         return due

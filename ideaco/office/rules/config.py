@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ideaco.office import rules
 from ideaco.office.rules.levers import LeverConfig
+from ideaco.scenario import REVIEW_ROUNDS
 
 if TYPE_CHECKING:
     from ideaco.scenario import Scenario
@@ -87,7 +88,7 @@ class OfficeConfig:
     compact_schema: bool = False  # shorter string bounds for small local models
     max_tokens: int = 700  # the cap on each model answer (a scenario's llm.max_tokens_per_call)
     temperature: float = 0.8
-    review_rounds: int = 3  # a document's rejections before its department's lead decides (issue 20)
+    review_rounds: int = REVIEW_ROUNDS  # a document's rejections before its lead decides (issue 20)
     # Employees whose documents a command writes (a scenario's `agent:`), by id: ideaco.agents.command.
     agents: dict[str, Any] = field(default_factory=dict)
 

@@ -15,26 +15,13 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 from functools import lru_cache
 from importlib import resources
 
+from ideaco.cycle import TextRule
 from ideaco.mind import recall, relationships, stamina, tasks  # their fixed wording is in the prompt too
 from ideaco.mind.prompt import CUT, EngineText
 from ideaco.wording import words
-
-
-class TextRule(str, Enum):
-    """Why a draft's text was refused (logged as `rule`, with gate `filtered`)."""
-
-    PROMPT_ECHO = "prompt_echo"  # repeats the prompt's own instructions
-    PLACEHOLDER = "placeholder"  # a template slot left unfilled: [insert name], {company}, <NAME>
-    DEGENERATE = "degenerate"  # no words, letter runs, markup or JSON debris
-    LEAKED_THOUGHT = "leaked_thought"  # the thought's private inner text, posted
-    UNFINISHED = "unfinished"  # cut by its length bound with no sentence end to cut back to
-
-    def __str__(self) -> str:
-        return str(self.value)
 
 
 @dataclass(frozen=True)

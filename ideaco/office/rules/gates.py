@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ideaco.cycle import Gate
-from ideaco.office.core.conversation import ConversationKind
+from ideaco.kinds import ConversationKind
 
 
 @dataclass(frozen=True)

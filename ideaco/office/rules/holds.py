@@ -13,10 +13,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ideaco.ids import EVERYONE
+from ideaco.kinds import ConversationKind
+
 STOP, CONTINUE = "stop", "continue"
 _ORDER = re.compile(r"^(stop|continue)(?:$|\s*[.!:;,\u2014-]+\s*(.*)$)", re.IGNORECASE | re.DOTALL)
 REASON_CHARS = 200
-GROUP_WORDS = ("all", "everyone")
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ def boss_order(text: str, words: Sequence[str]) -> Order | None:
     `words` are what may follow an @ for the employees the message mentions (their names and ids);
     `@all` and `@everyone` count too.
     """
-    rest = _after_names(text, [*words, *GROUP_WORDS])
+    rest = _after_names(text, [*words, *EVERYONE])
     if rest is None:
         return None
     found = _ORDER.match(rest)
@@ -69,7 +71,7 @@ class Arrived:
     """What reached a held employee in one conversation: who wrote, how often, and how."""
 
     where: str  # the conversation's name
-    kind: str  # work | casual | dm | boss
+    kind: ConversationKind
     senders: tuple[str, ...]  # names, in order of first message ("the boss" for the boss)
     count: int
     from_boss: bool = False
@@ -83,9 +85,9 @@ def batch_note(arrived: Sequence[Arrived], since: str) -> str:
     for a in arrived:
         who = ", ".join(a.senders)
         many = f" ({a.count} messages)" if a.count > 1 else ""
-        if a.kind == "boss":
+        if a.kind == ConversationKind.BOSS:
             parts.append(f"the boss wrote to you in your boss chat{many}")
-        elif a.kind == "dm":
+        elif a.kind == ConversationKind.DM:
             parts.append(f"{who} wrote to you privately{many}")
         else:
             parts.append(f"{who} mentioned you in {a.where}{many}")

@@ -15,10 +15,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ideaco.bounds import PLACE_ID, check_name, check_new_id, check_person_name, check_place_id
-from ideaco.ids import boss_chat_owner, dm_members
+from ideaco.ids import REQUIREMENT_ROOM, boss_chat_owner, dm_members
+from ideaco.kinds import ConversationKind
 from ideaco.lookalike import look_alike
 from ideaco.office.core.company import Company
-from ideaco.office.core.conversation import ConversationKind
+from ideaco.office.core.documents import check_path
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import CONVERSATION_FIELDS, IDENTITY, OfficeState
 from ideaco.office.core.steps import (
     CompanyStep,
@@ -31,11 +33,9 @@ from ideaco.office.core.steps import (
     OweStep,
     Step,
 )
-from ideaco.office.rules.documents import Refusal, check_path
 
 # The ids the office gives a person: a scenario's (`scenario.EMPLOYEE_ID`) or a hire's (its name's slug).
 EMPLOYEE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
-REQUIREMENT_ROOM = re.compile(r"^req-\d+$")  # the engine's own work rooms
 
 
 class _Office:
@@ -181,7 +181,7 @@ def _conversation_id(office: _Office, ident: str, kind: Any, members: list[Any])
         return f"a room of kind {kind!r}"
     if ident in office.taken():
         return f"the room id {ident!r} is already taken"
-    if REQUIREMENT_ROOM.match(ident):
+    if REQUIREMENT_ROOM.fullmatch(ident):  # the engine's own work rooms
         return None
     return _place_id(ident, "room")
 

@@ -16,6 +16,14 @@ from ideaco.ids import BOSS, SYSTEM
 from ideaco.office.core.conversation import Message
 from ideaco.wording import normalise
 
+# The loop breakers' numbers (spec 2.3), each defined here once: a prompt that tells an employee of
+# one renders it from here.
+DUPLICATE_WINDOW_S = 60.0  # the same words from the same sender within this are a duplicate
+RING_WINDOW_S = 120.0  # agent posts younger than this can close a ring (X, Y, Z, X)
+RING_CLOSED_S = 300.0  # a ring closes the conversation to agent posts for this long
+PAIR_STREAK = 4  # messages alternating strictly between two agents: they stop waking each other
+UNANSWERED_CEILING = 10  # agent messages since the boss last wrote: posts stop waking anyone
+
 
 @dataclass(frozen=True)
 class LoopVerdict:
@@ -50,7 +58,7 @@ def check_duplicate(
     sender: str,
     text: str,
     now: datetime,
-    window_s: float = 60.0,
+    window_s: float = DUPLICATE_WINDOW_S,
     elsewhere: Sequence[Message] = (),
 ) -> LoopVerdict:
     """Refuse the same sender posting the same text (case and spacing aside) within window_s.
@@ -90,8 +98,8 @@ def check_ring(
     history: Sequence[Message],
     sender: str,
     now: datetime,
-    window_s: float = 120.0,
-    close_s: float = 300.0,
+    window_s: float = RING_WINDOW_S,
+    close_s: float = RING_CLOSED_S,
 ) -> RingVerdict:
     """Refuse an agent post that closes a ring (a standing closure is `is_closed`'s to say).
 
@@ -112,7 +120,7 @@ def check_ring(
 
 
 def pair_streak(
-    history: Sequence[Message], since_reset: datetime | None = None, length: int = 4
+    history: Sequence[Message], since_reset: datetime | None = None, length: int = PAIR_STREAK
 ) -> tuple[str, str] | None:
     """(starter, partner) when the last `length` messages alternate strictly between two agents.
 
@@ -136,7 +144,7 @@ def pair_streak(
 
 
 def unanswered_ceiling_reached(
-    history: Sequence[Message], since_reset: datetime | None = None, ceiling: int = 10
+    history: Sequence[Message], since_reset: datetime | None = None, ceiling: int = UNANSWERED_CEILING
 ) -> bool:
     """Whether `ceiling` agent messages came since the boss last wrote (and since since_reset).
 

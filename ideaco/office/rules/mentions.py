@@ -20,10 +20,9 @@ import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 
-from ideaco.ids import BOSS
+from ideaco.ids import BOSS, EVERYONE
 
 _ALL = "\0all"  # sentinel target: can never clash with an employee id
-_ALL_WORDS = ("everyone", "all")
 _TICKS = re.compile(r"`+")
 
 
@@ -85,7 +84,7 @@ class _Roster:
     candidates longest first, and the words and phrases that name each employee."""
 
     def __init__(self, people: Mapping[str, str]) -> None:
-        pairs: list[tuple[int, int, str, str]] = [(len(w), 0, w, _ALL) for w in _ALL_WORDS]
+        pairs: list[tuple[int, int, str, str]] = [(len(w), 0, w, _ALL) for w in EVERYONE]
         self.words: dict[str, set[str]] = {}  # a single word (casefolded) -> who it names
         self.phrases: list[tuple[re.Pattern[str], str]] = []  # names with spaces or punctuation
         for emp_id, name in people.items():

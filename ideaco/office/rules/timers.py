@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ideaco.office.core.conversation import ConversationKind
+from ideaco.kinds import ConversationKind
 
 
 @dataclass(frozen=True)

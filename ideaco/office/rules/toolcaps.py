@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ideaco.ids import SECRETARY, boss_conversation_id
+from ideaco.office.core.refusal import Refusal
 
 HOUR = timedelta(hours=1)
 
@@ -59,14 +60,6 @@ def recent(log: Iterable[tuple[str, datetime]], now: datetime) -> list[tuple[str
     return [(tool, at) for tool, at in log if now - at < HOUR]
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """Why a call is not made: which cap (`no_request`, `rounds`, `repeated`, `per_thought`, `per_hour`), in words."""
-
-    cap: str
-    reason: str
-
-
 def refuse(
     tool: str,
     key: str,
@@ -81,27 +74,27 @@ def refuse(
 ) -> Refusal | None:
     """The cap a call runs into, or None if it may be made (`asked` False: no line of the boss's asks)."""
     if not asked:
-        return Refusal("no_request", "no line of the boss's asks for it: tools answer the boss's requests")
+        return Refusal("no line of the boss's asks for it: tools answer the boss's requests", "no_request")
     if round_ >= caps.rounds:
         return Refusal(
-            "rounds",
             f"{caps.rounds} of {caps.rounds} tool steps are used for this request: "
             "no more tools until the boss writes again",
+            "rounds",
         )
     if key in set(refused_before):
         return Refusal(
-            "repeated", "refused before with the same arguments for this request: do not call it again"
+            "refused before with the same arguments for this request: do not call it again", "repeated"
         )
     limit = caps.per_thought.get(tool)
     if limit is not None and this_thought.get(tool, 0) >= limit:
-        return Refusal("per_thought", f"at most {limit} {tool} call(s) in one thought")
+        return Refusal(f"at most {limit} {tool} call(s) in one thought", "per_thought")
     limit = caps.per_hour.get(tool)
     if limit is not None:
         times = sorted(at for name, at in recent(last_hour, now) if name == tool)
         if len(times) >= limit:
             again = times[len(times) - limit] + HOUR
             return Refusal(
-                "per_hour", f"at most {limit} {tool} calls an hour; the next one at {again:%H:%M:%S}"
+                f"at most {limit} {tool} calls an hour; the next one at {again:%H:%M:%S}", "per_hour"
             )
     return None
 

@@ -6,15 +6,17 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from ideaco.office.core import documents as core
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.rules import documents as rules
-from ideaco.office.rules.documents import MAX_BYTES, MAX_DOCUMENTS, Refusal
+from ideaco.office.rules.documents import MAX_BYTES, MAX_DOCUMENTS
 
 NOW = datetime(2026, 1, 5, 9, 0)
 
 
 @pytest.mark.parametrize("path", ["plan.md", "specs/api.md", "a/b/c/d.txt", "x" * 64, "v1.2_final-B.md"])
 def test_a_plain_relative_path_is_kept(path: str) -> None:
-    assert rules.check_path(f"  {path} ") == path
+    assert core.check_path(f"  {path} ") == path
 
 
 @pytest.mark.parametrize(
@@ -38,7 +40,7 @@ def test_a_plain_relative_path_is_kept(path: str) -> None:
     ],
 )
 def test_a_hostile_path_is_refused_with_its_reason(path: str, reason: str) -> None:
-    out = rules.check_path(path)
+    out = core.check_path(path)
     assert isinstance(out, Refusal) and reason in out.reason
 
 
@@ -48,9 +50,9 @@ def test_content_is_bounded_in_bytes_not_characters() -> None:
     assert isinstance(rules.check_content("   "), Refusal)
 
 
-def _doc(docs: dict | None = None, author: str = "bob") -> rules.Document:
+def _doc(docs: dict | None = None, author: str = "bob") -> core.Document:
     doc = rules.write(docs or {}, "eng", "a.md", "one", author, NOW, "t1")
-    assert isinstance(doc, rules.Document)
+    assert isinstance(doc, core.Document)
     return doc
 
 
@@ -62,16 +64,16 @@ def test_a_write_is_refused_when_the_file_exists_or_the_workspace_is_full() -> N
     assert isinstance(rules.write(full, "eng", "b.md", "x", "bob", NOW, "t2"), Refusal)
     assert isinstance(rules.write(full | {}, "eng", "b.md", "x", "bob", NOW, "t2"), Refusal)
     almost = dict(list(full.items())[:-1])
-    assert isinstance(rules.write(almost, "eng", "b.md", "x", "bob", NOW, "t2"), rules.Document)
+    assert isinstance(rules.write(almost, "eng", "b.md", "x", "bob", NOW, "t2"), core.Document)
 
 
 def test_a_revision_names_the_version_it_revises() -> None:
     doc = _doc()
-    assert doc.version == rules.version_hash("one") and len(doc.version) == 8
+    assert doc.version == core.version_hash("one") and len(doc.version) == 8
     stale = rules.revise(doc, "two", "0" * 8, "alice", NOW, "t2")
     assert isinstance(stale, Refusal) and "read_document" in stale.reason
     new = rules.revise(doc, "two", doc.version, "alice", NOW, "t2")
-    assert isinstance(new, rules.Document) and [v.author for v in new.versions] == ["bob", "alice"]
+    assert isinstance(new, core.Document) and [v.author for v in new.versions] == ["bob", "alice"]
     assert isinstance(rules.revise(new, "two", new.version, "bob", NOW, "t3"), Refusal)  # the same text
     assert isinstance(rules.revise(new, "one", doc.version, "bob", NOW, "t3"), Refusal)  # stale now
 
@@ -79,16 +81,16 @@ def test_a_revision_names_the_version_it_revises() -> None:
 def test_a_document_keeps_its_latest_versions_and_counts_them_all() -> None:
     """State stays bounded (issue 28, item 6): KEPT_VERSIONS versions kept, then the oldest dropped."""
     doc = _doc()
-    for n in range(1, rules.KEPT_VERSIONS):
+    for n in range(1, core.KEPT_VERSIONS):
         doc = rules.revise(doc, f"text {n}", doc.version, "bob", NOW + timedelta(minutes=n), f"t{n}")
-    assert (len(doc.versions), doc.earlier, doc.count) == (rules.KEPT_VERSIONS, 0, rules.KEPT_VERSIONS)
+    assert (len(doc.versions), doc.earlier, doc.count) == (core.KEPT_VERSIONS, 0, core.KEPT_VERSIONS)
     first = doc.versions[0]
     doc = rules.revise(doc, "one more", doc.version, "bob", NOW + timedelta(hours=1), "t99")
-    assert (len(doc.versions), doc.earlier, doc.count) == (rules.KEPT_VERSIONS, 1, rules.KEPT_VERSIONS + 1)
+    assert (len(doc.versions), doc.earlier, doc.count) == (core.KEPT_VERSIONS, 1, core.KEPT_VERSIONS + 1)
     assert first not in doc.versions and doc.content == "one more"
-    assert rules.Document.from_dict(doc.to_dict()) == doc
-    assert rules.version_at(doc, NOW + timedelta(minutes=30)) == rules.version_hash(
-        f"text {rules.KEPT_VERSIONS - 1}"
+    assert core.Document.from_dict(doc.to_dict()) == doc
+    assert rules.version_at(doc, NOW + timedelta(minutes=30)) == core.version_hash(
+        f"text {core.KEPT_VERSIONS - 1}"
     )
 
 
@@ -105,30 +107,30 @@ def test_the_reviewer_is_the_lead_unless_the_lead_wrote_it() -> None:
     assert isinstance(rules.request_review(_doc(), "alice", "carol"), Refusal)  # only its author asks
 
 
-def _rejected(doc: rules.Document, times: int, rounds: int, lead: str | None) -> rules.Document:
+def _rejected(doc: core.Document, times: int, rounds: int, lead: str | None) -> core.Document:
     for _ in range(times):
         reviewer = doc.review.reviewer if doc.review else "carol"
-        if doc.review is None or doc.review.status == rules.REJECTED:
+        if doc.review is None or doc.review.status == core.REJECTED:
             asked = rules.request_review(doc, doc.author, reviewer)
-            assert isinstance(asked, rules.Document)
+            assert isinstance(asked, core.Document)
             doc = asked
         out = rules.verdict(doc, doc.review.reviewer, "reject", "thin", rounds, lead)
-        assert isinstance(out, rules.Document)
+        assert isinstance(out, core.Document)
         doc = out
     return doc
 
 
 def test_the_last_round_hands_the_decision_to_the_lead_whose_word_is_final() -> None:
     before = _rejected(_doc(), 2, 3, "alice")
-    assert before.review.status == rules.REJECTED and before.review.round == 2 and not before.review.final
+    assert before.review.status == core.REJECTED and before.review.round == 2 and not before.review.final
     last = _rejected(_doc(), 3, 3, "alice")
-    assert last.review.status == rules.REQUESTED and last.review.reviewer == "alice" and last.review.final
+    assert last.review.status == core.REQUESTED and last.review.reviewer == "alice" and last.review.final
     failed = rules.verdict(last, "alice", "reject", "no", 3, "alice")
-    assert isinstance(failed, rules.Document) and failed.review.status == rules.FAILED
+    assert isinstance(failed, core.Document) and failed.review.status == core.FAILED
     passed = rules.verdict(last, "alice", "approve", "ok", 3, "alice")
-    assert isinstance(passed, rules.Document) and passed.review.status == rules.APPROVED
+    assert isinstance(passed, core.Document) and passed.review.status == core.APPROVED
     no_lead = _rejected(_doc(), 3, 3, None)  # nobody else to decide: the last rejection is final
-    assert no_lead.review.status == rules.FAILED and no_lead.review.round == 3
+    assert no_lead.review.status == core.FAILED and no_lead.review.round == 3
 
 
 @pytest.mark.parametrize(
@@ -141,27 +143,27 @@ def test_when_the_lead_cannot_take_over_the_last_rejection_is_final(author: str,
     doc = _doc(author=author)
     reviewer = "bob" if author == "carol" else "carol"
     doc = rules.request_review(doc, author, reviewer)
-    assert isinstance(doc, rules.Document)
+    assert isinstance(doc, core.Document)
     before = _rejected(doc, 2, 3, lead)
-    assert before.review.status == rules.REJECTED and before.review.round == 2
-    assert isinstance(rules.rebut(before, author, "it is fine"), rules.Document)  # still open to argue
+    assert before.review.status == core.REJECTED and before.review.round == 2
+    assert isinstance(rules.rebut(before, author, "it is fine"), core.Document)  # still open to argue
     last = _rejected(doc, 3, 3, lead)
-    assert last.review.status == rules.FAILED and last.review.round == 3
+    assert last.review.status == core.FAILED and last.review.round == 3
     assert last.review.reviewer == reviewer and not last.review.final
     assert isinstance(rules.request_review(last, author, reviewer), Refusal)  # no fourth round
     assert isinstance(rules.rebut(last, author, "it is fine"), Refusal)
     assert isinstance(rules.verdict(last, reviewer, "approve", "", 3, lead), Refusal)
     one = _rejected(doc, 1, 1, lead)  # one round: the first rejection is final
-    assert one.review.status == rules.FAILED
+    assert one.review.status == core.FAILED
 
 
 def test_a_verdict_needs_its_reviewer_and_a_waiting_review() -> None:
     doc = rules.request_review(_doc(), "bob", "carol")
-    assert isinstance(doc, rules.Document)
+    assert isinstance(doc, core.Document)
     assert isinstance(rules.verdict(doc, "dave", "approve", "", 3, None), Refusal)
     assert isinstance(rules.verdict(doc, "carol", "maybe", "", 3, None), Refusal)
     done = rules.verdict(doc, "carol", "approve", "", 3, None)
-    assert isinstance(done, rules.Document)
+    assert isinstance(done, core.Document)
     assert isinstance(rules.verdict(done, "carol", "approve", "", 3, None), Refusal)
     assert isinstance(rules.revise(done, "two", done.version, "bob", NOW, "t9"), Refusal)  # approved: kept
 
@@ -171,40 +173,40 @@ def test_a_rebuttal_answers_a_rejection_and_a_persuaded_reviewer_passes_it() -> 
     assert isinstance(rules.rebut(doc, "carol", "no"), Refusal)  # not its author
     assert isinstance(rules.rebut(doc, "bob", "  "), Refusal)
     argued = rules.rebut(doc, "bob", "it is in the guide")
-    assert isinstance(argued, rules.Document) and argued.review.status == rules.REBUTTED
+    assert isinstance(argued, core.Document) and argued.review.status == core.REBUTTED
     assert isinstance(rules.rebut(argued, "bob", "again"), Refusal)
     passed = rules.verdict(argued, "carol", "approve", "fair", 3, None)
-    assert isinstance(passed, rules.Document)
-    assert rules.passed_by_rebuttal(argued.review, passed.review)
+    assert isinstance(passed, core.Document)
+    assert passed.review.status == core.APPROVED  # approved after the author's rebuttal
     assert passed.review.streak == 0
 
 
 def test_a_document_round_trips_through_its_record() -> None:
     doc = _rejected(_doc(), 2, 3, "alice")
-    assert rules.Document.from_dict(doc.to_dict()) == doc
+    assert core.Document.from_dict(doc.to_dict()) == doc
 
 
 def test_while_its_review_is_open_only_the_author_revises_a_document() -> None:
     doc = rules.request_review(_doc(), "bob", "carol")
-    assert isinstance(doc, rules.Document)
+    assert isinstance(doc, core.Document)
     rejected = _rejected(doc, 1, 3, None)
     argued = rules.rebut(rejected, "bob", "it is in the guide")
-    assert isinstance(argued, rules.Document)
+    assert isinstance(argued, core.Document)
     for open_ in (doc, rejected, argued):  # requested, rejected, rebutted
         out = rules.revise(open_, "carol's text", open_.version, "carol", NOW, "t5")
         assert isinstance(out, Refusal) and "only its author revises it now" in out.reason
     mine = rules.revise(rejected, "two", rejected.version, "bob", NOW, "t5")
-    assert isinstance(mine, rules.Document) and mine.author == "bob"
+    assert isinstance(mine, core.Document) and mine.author == "bob"
     failed = _rejected(doc, 3, 3, None)  # the thread is over: anyone may revise again
-    assert isinstance(rules.revise(failed, "three", failed.version, "carol", NOW, "t6"), rules.Document)
+    assert isinstance(rules.revise(failed, "three", failed.version, "carol", NOW, "t6"), core.Document)
 
 
 def test_a_verdict_applies_to_the_version_its_reviewer_read() -> None:
     doc = rules.request_review(_doc(), "bob", "carol")
-    assert isinstance(doc, rules.Document)
+    assert isinstance(doc, core.Document)
     later = NOW.replace(minute=5)
     v2 = rules.revise(doc, "two", doc.version, "bob", later, "t2")  # the author revises under review
-    assert isinstance(v2, rules.Document)
+    assert isinstance(v2, core.Document)
     assert rules.version_at(v2, NOW) == doc.version and rules.version_at(v2, later) == v2.version
     assert rules.version_at(v2, NOW.replace(hour=8)) is None  # before it was written
     stale = rules.verdict(v2, "carol", "approve", "ok", 3, None, read=doc.version)
@@ -212,14 +214,14 @@ def test_a_verdict_applies_to_the_version_its_reviewer_read() -> None:
     unseen = rules.verdict(v2, "carol", "approve", "ok", 3, None, read="")
     assert isinstance(unseen, Refusal)
     passed = rules.verdict(v2, "carol", "approve", "ok", 3, None, read=v2.version)
-    assert isinstance(passed, rules.Document) and passed.review.status == rules.APPROVED
+    assert isinstance(passed, core.Document) and passed.review.status == core.APPROVED
 
 
-def _docs(*paths: str) -> dict[str, rules.Document]:
-    docs: dict[str, rules.Document] = {}
+def _docs(*paths: str) -> dict[str, core.Document]:
+    docs: dict[str, core.Document] = {}
     for path in paths:
         doc = rules.write(docs, "eng", path, "text", "bob", NOW, "t1")
-        assert isinstance(doc, rules.Document), (path, doc)
+        assert isinstance(doc, core.Document), (path, doc)
         docs[doc.key] = doc
     return docs
 
@@ -258,19 +260,19 @@ def test_a_documents_path_may_not_be_another_documents_folder(first: str, second
 )
 def test_names_that_only_share_a_prefix_sit_side_by_side(first: str, second: str) -> None:
     out = rules.write(_docs(first), "eng", second, "two", "bob", NOW, "t2")
-    assert isinstance(out, rules.Document) and out.path == second
+    assert isinstance(out, core.Document) and out.path == second
     assert rules.clashes({**_docs(first), out.key: out}) == []
 
 
 def test_a_folder_of_another_department_is_no_clash() -> None:
     docs = _docs("docs/a.md")
-    assert isinstance(rules.write(docs, "ops", "docs", "two", "bob", NOW, "t2"), rules.Document)
-    assert isinstance(rules.write(docs, "eng2", "docs", "two", "bob", NOW, "t2"), rules.Document)
+    assert isinstance(rules.write(docs, "ops", "docs", "two", "bob", NOW, "t2"), core.Document)
+    assert isinstance(rules.write(docs, "eng2", "docs", "two", "bob", NOW, "t2"), core.Document)
 
 
 def test_clashes_names_each_document_that_is_anothers_folder() -> None:
     docs = _docs("docs/a.md", "x/y.md")
     forged = rules.write({}, "eng", "docs", "x", "bob", NOW, "t3")
-    assert isinstance(forged, rules.Document)
+    assert isinstance(forged, core.Document)
     assert rules.clashes({**docs, forged.key: forged}) == [("eng/docs", "eng/docs/a.md")]
     assert rules.clashes(docs) == []

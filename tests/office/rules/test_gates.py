@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ideaco.office.core.conversation import ConversationKind
+from ideaco.kinds import ConversationKind
 from ideaco.office.rules import (
     DEFAULT_GATES,
     GateConfig,

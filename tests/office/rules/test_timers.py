@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from ideaco.office.core.conversation import ConversationKind
+from ideaco.kinds import ConversationKind
 from ideaco.office.rules import (
     TimerConfig,
     adaptive_delay,

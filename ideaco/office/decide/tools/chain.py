@@ -18,6 +18,7 @@ from typing import Any
 
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import BOSS, SECRETARY, SYSTEM, boss_conversation_id
+from ideaco.kinds import MessageKind
 from ideaco.mind.thought import Action
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.steps import NoticeStep, Step, ToolStep
@@ -110,6 +111,6 @@ class Chain:
             f"went past the {self.caps.rounds} tool steps one request allows and were not made. "
             "Write again to go on."
         )
-        message = Message(msg_id, now, room, SYSTEM, text, kind="system")
+        message = Message(msg_id, now, room, SYSTEM, text, kind=MessageKind.SYSTEM)
         scratch.conversation(room).add(message)
         return [NoticeStep(room, msg_id, message)]

@@ -18,11 +18,13 @@ from typing import Any, Protocol
 from ideaco import skills
 from ideaco.agents.command import AgentOutcome
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import dm_conversation_id
+from ideaco.ids import BOSS, display_name, dm_conversation_id
 from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import Action, RelationshipOp, TaskOp
 from ideaco.office.core.company import REPORTED, Company
+from ideaco.office.core.documents import APPROVED, FAILED, Document
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import Employee
 from ideaco.office.core.steps import Step, ToolStep
 from ideaco.office.decide.scratch import Scratch
@@ -31,7 +33,6 @@ from ideaco.office.perceive import document_tools
 from ideaco.office.perceive.document_tools import READ_MARK, TOOLS
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import documents as rules
-from ideaco.office.rules.documents import Document, Refusal
 
 FEELING_STEP = 6  # a reviewer's affinity toward the author, per verdict
 IMPRESSION = "deliverables repeatedly fail; doubts about {path}"
@@ -281,13 +282,13 @@ def _review(
     feelings, memories = office.config.switches.relationships, office.config.switches.memory  # an ablation's
     if feelings:
         _feel(scratch, emp.id, author, +FEELING_STEP if decision == "approve" else -FEELING_STEP, now, "")
-    if review.status == rules.APPROVED:
+    if review.status == APPROVED:
         _stamina(office, scratch, author, "review_passed")
         _task(office, scratch, author, doc.task, "resolve", f"{doc.path} approved by {emp.name}", now, owing)
         note = f"{emp.name} approved {doc.path}. Tell whoever waits for it."
         owing.append((author, Owed(dm_conversation_id(author, emp.id), Trigger.SYSTEM, note)))
         return f"approved {doc.path}"
-    if review.status == rules.FAILED:  # the lead's final word, or the last of the rounds
+    if review.status == FAILED:  # the lead's final word, or the last of the rounds
         _task(office, scratch, author, doc.task, "fail", f"{doc.path} rejected by {emp.name}", now, owing)
         note = f"{emp.name} rejected {doc.path} for good: its reviews are spent. Tell whoever waits for it."
         owing.append((author, Owed(dm_conversation_id(author, emp.id), Trigger.SYSTEM, note)))
@@ -320,7 +321,7 @@ def _review(
 
 def _name(scratch: Scratch, who: str) -> str:
     emp = scratch.employees.get(who)
-    return emp.name if emp else who
+    return display_name(who, emp.name if emp else None)
 
 
 def _stamina(office: OfficeView, scratch: Scratch, who: str, event: str) -> None:
@@ -361,7 +362,7 @@ def _task(
         [TaskOp(op=op, taskId=task_id, result=result)],
         now,
         owner=who,
-        origin="self",
+        origin=tasks.SELF,
         new_id=lambda: "",
         claims={},
         conversations=(),
@@ -372,7 +373,7 @@ def _task(
         _stamina(office, scratch, who, "task_complete")
         owing.append((who, Owed(tasks.report_target(task), Trigger.ON_RESOLVE, report_note(task))))
         room = task.requirement
-        if room and task.origin != "boss" and requirements.pieces_done(scratch, room):
+        if room and task.origin != BOSS and requirements.pieces_done(scratch, room):
             whole = requirements.requirement_task(scratch, room)
             if whole is not None:  # every piece approved: the requirement is done, the lead reports it
                 scratch.edit_company().signoffs[room] = REPORTED

@@ -17,7 +17,16 @@ from pydantic import ValidationError
 
 from ideaco.bounds import check_new_id
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_conversation_id, resolve_id, slug
+from ideaco.ids import (
+    BOSS,
+    SECRETARY,
+    boss_conversation_id,
+    dm_conversation_id,
+    requirement_room,
+    resolve_id,
+    slug,
+)
+from ideaco.kinds import ConversationKind
 from ideaco.lookalike import look_alike
 from ideaco.mind import stamina, tasks
 from ideaco.mind.mind import Mind
@@ -32,12 +41,11 @@ from ideaco.mind.thought.model import (
     Summarize,
 )
 from ideaco.office.core.company import Company, Department, Team
-from ideaco.office.core.conversation import ConversationKind
+from ideaco.office.core.documents import OPEN, REJECTED, Document
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive.document_tools import READ_MARK
 from ideaco.office.rules import documents as docrules
 from ideaco.office.rules import labels
-from ideaco.office.rules.documents import Document
 from ideaco.office.rules.toolcaps import SUMMARY_NOTE
 from ideaco.persona import ARCHETYPES, PERSONAS_DIR, load_archetype, load_persona_file
 
@@ -102,8 +110,8 @@ class ToolResult:
     owed: list[tuple[str, Owed]] = field(default_factory=list)
 
 
-class Refusal(Exception):
-    """A tool call that cannot be done; the message says why, for the secretary to read."""
+class Refused(Exception):
+    """Raised inside a tool: the call cannot be done; the message says why, for the secretary to read."""
 
 
 def run_tool(org: Org, tool: str, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
@@ -126,7 +134,7 @@ def run_tool(org: Org, tool: str, args: dict[str, Any], ctx: ToolContext) -> Too
     owed: list[tuple[str, Owed]] = []
     try:
         return ToolResult(True, f"{tool}: {handler(org, parsed, ctx, owed)}", owed)
-    except Refusal as exc:
+    except Refused as exc:
         return ToolResult(False, f"{tool}: refused: {exc}")
 
 
@@ -149,7 +157,7 @@ def _new_id(org: Org, value: str, what: str) -> str:
     try:
         return check_new_id(value, taken, what)
     except ValueError as exc:
-        raise Refusal(str(exc)) from None
+        raise Refused(str(exc)) from None
 
 
 def _starts_with(words: str, department: Department) -> bool:
@@ -164,7 +172,7 @@ def _department(company: Company, ref: str) -> Department:
         found = starts[0] if len(starts) == 1 else None
     if found is None:
         known = ", ".join(f"{d.id} ({d.name})" for d in company.departments.values()) or "none yet"
-        raise Refusal(f"unknown department {ref!r} (departments: {known})")
+        raise Refused(f"unknown department {ref!r} (departments: {known})")
     return found
 
 
@@ -193,9 +201,9 @@ def _reads_as(org: Org, name: str) -> str | None:
 def _employee(org: Org, ref: str) -> Employee:
     found = resolve_id(ref, {e.id: e.name for e in org.employees.values() if not e.dismissed})
     if isinstance(found, list):
-        raise Refusal(f"{ref!r} could be any of {', '.join(sorted(found))}")
+        raise Refused(f"{ref!r} could be any of {', '.join(sorted(found))}")
     if found is None:
-        raise Refusal(f"unknown employee {ref!r}")
+        raise Refused(f"unknown employee {ref!r}")
     return org.employees[found]
 
 
@@ -206,9 +214,9 @@ def _employee(org: Org, ref: str) -> Employee:
 def _create_department(org: Org, a: CreateDepartment, ctx: ToolContext, owed: list) -> str:
     dept_id = slug(a.id or a.name)
     if not dept_id:
-        raise Refusal("the department needs a name made of letters or digits")
+        raise Refused("the department needs a name made of letters or digits")
     if dept_id in org.company.departments or f"{dept_id}-casual" in org.conversations:
-        raise Refusal(f"department {dept_id!r} already exists")
+        raise Refused(f"department {dept_id!r} already exists")
     _new_id(org, dept_id, "the department")
     _new_id(org, f"{dept_id}-casual", "its casual room")
     dept = Department(id=dept_id, name=a.name, mission=a.mission)
@@ -229,18 +237,18 @@ def _create_department(org: Org, a: CreateDepartment, ctx: ToolContext, owed: li
 def _hire_employee(org: Org, a: HireEmployee, ctx: ToolContext, owed: list) -> str:
     archetype = slug(a.archetype)
     if archetype not in ARCHETYPES:
-        raise Refusal(f"unknown archetype {a.archetype!r} (one of: {', '.join(ARCHETYPES)})")
+        raise Refused(f"unknown archetype {a.archetype!r} (one of: {', '.join(ARCHETYPES)})")
     dept_id = _department(org.company, a.department).id
     emp_id = slug(a.name).replace("-", "")[:24] or "employee"
     existing = org.employees.get(emp_id)
     if existing is not None and not existing.dismissed:
-        raise Refusal(f"{existing.name} ({emp_id}) already works here")
+        raise Refused(f"{existing.name} ({emp_id}) already works here")
     if any(e.name.lower() == a.name.lower() and not e.dismissed for e in org.employees.values()):
-        raise Refusal(f"someone named {a.name} already works here")
+        raise Refused(f"someone named {a.name} already works here")
     if alike := next(
         (e for e in org.employees.values() if not e.dismissed and look_alike(e.name, a.name)), None
     ):
-        raise Refusal(f"{a.name!r} looks like {alike.name} ({alike.id}), who works here already")
+        raise Refused(f"{a.name!r} looks like {alike.name} ({alike.id}), who works here already")
     rehired = existing is not None
     if not rehired:
         _new_id(org, emp_id, "the employee")
@@ -289,7 +297,7 @@ def _hire_employee(org: Org, a: HireEmployee, ctx: ToolContext, owed: list) -> s
 def _create_room(org: Org, a: CreateRoom, ctx: ToolContext, owed: list) -> str:
     room_id = slug(a.id or a.name)
     if not room_id or room_id in org.conversations:
-        raise Refusal(f"a room with id {room_id!r} already exists" if room_id else "the room needs a name")
+        raise Refused(f"a room with id {room_id!r} already exists" if room_id else "the room needs a name")
     _new_id(org, room_id, "the room")
     members = list(dict.fromkeys(_employee(org, m).id for m in a.members))
     dept = org.company.department_for(members)  # shows the mission of most members' department
@@ -311,13 +319,13 @@ def _create_team(org: Org, a: CreateTeam, ctx: ToolContext, owed: list) -> str:
     dept = _department(org.company, a.department)
     team_id = slug(a.id or a.name)
     if not team_id:
-        raise Refusal("the team needs a name made of letters or digits")
+        raise Refused("the team needs a name made of letters or digits")
     if (other := _reads_as(org, a.name)) is not None:
-        raise Refusal(f"a team named {a.name!r} would be taken for {other}: name it another way")
+        raise Refused(f"a team named {a.name!r} would be taken for {other}: name it another way")
     _new_id(org, team_id, "the team")
     members = list(dict.fromkeys(_employee(org, m).id for m in a.members))
     if outside := [m for m in members if m not in dept.members]:
-        raise Refusal(f"{', '.join(outside)} not in {dept.id} (a team's members are its department's)")
+        raise Refused(f"{', '.join(outside)} not in {dept.id} (a team's members are its department's)")
     org.edit_company().departments[dept.id].teams.append(Team(team_id, a.name, members, members[0]))
     room = ConversationState(team_id, ConversationKind.WORK, a.name, members, dept.mission or None, dept.id)
     org.add_conversation(room)  # its members find it at their next look (no think is owed: no cost)
@@ -336,7 +344,7 @@ def _recipient(org: Org, ref: str) -> tuple[Department, Team | None] | Employee:
         return org.employees[ref]
     try:
         return _department(company, ref), None
-    except Refusal:
+    except Refused:
         pass
     if (team := _team(company, ref)) is not None:
         return team
@@ -350,12 +358,12 @@ def _assign_requirement(org: Org, a: AssignRequirement, ctx: ToolContext, owed: 
         lead, members = (team.lead, team.members) if team else (dept.lead, dept.members)
         if not lead:
             whose = f"team {team.id}" if team else f"department {dept.id}"
-            raise Refusal(f"{whose} has nobody yet: hire someone first")
+            raise Refused(f"{whose} has nobody yet: hire someone first")
         _has_room(org.employees[lead])
         owner = org.employee(lead)
         company = org.edit_company()
         company.requirements += 1
-        room_id = f"req-{company.requirements}"
+        room_id = requirement_room(company.requirements)
         org.add_conversation(
             ConversationState(
                 id=room_id,
@@ -408,7 +416,7 @@ def _title(description: str, limit: int = TITLE) -> str:
 def _has_room(emp: Employee) -> Employee:
     """An owner who may take one more task (tasks.MAX_PENDING: each open task is a line of every prompt)."""
     if sum(t.pending for t in emp.mind.tasks) >= tasks.MAX_PENDING:
-        raise Refusal(
+        raise Refused(
             f"{emp.name} ({emp.id}) already has {tasks.MAX_PENDING} open tasks: hand it to someone else"
         )
     return emp
@@ -417,7 +425,7 @@ def _has_room(emp: Employee) -> Employee:
 def _dismiss_employee(org: Org, a: DismissEmployee, ctx: ToolContext, owed: list) -> str:
     emp = _employee(org, a.id)
     if emp.id == SECRETARY:
-        raise Refusal("the secretary cannot dismiss itself")
+        raise Refused("the secretary cannot dismiss itself")
     for conv in list(org.conversations.values()):
         if conv.kind in (ConversationKind.WORK, ConversationKind.CASUAL) and emp.id in conv.members:
             org.conversation(conv.id).members.remove(emp.id)
@@ -439,7 +447,7 @@ def _hand_reviews_on(org: Org, gone: str, owed: list[tuple[str, Owed]]) -> list[
     said = []
     for doc in list(org.documents.values()):
         review = doc.review
-        if review is None or review.reviewer != gone or review.status not in docrules.OPEN:
+        if review is None or review.reviewer != gone or review.status not in OPEN:
             continue
         dept = org.company.departments.get(doc.department)
         staff = [m for m in (dept.members if dept else ()) if not org.employees[m].dismissed]
@@ -448,7 +456,7 @@ def _hand_reviews_on(org: Org, gone: str, owed: list[tuple[str, Owed]]) -> list[
             said.append(f"nobody is left to review {doc.path}")
             continue
         org.set_document(replace(doc, review=replace(review, reviewer=reviewer)), "request_review")
-        if review.status != docrules.REJECTED:  # waiting for a verdict: the new reviewer reads it now
+        if review.status != REJECTED:  # waiting for a verdict: the new reviewer reads it now
             note = (
                 f"{org.employees[gone].name} has left; you review {doc.path} (version {doc.version}) in their "
                 "place. Judge it with review {path, verdict: approve|reject, notes}."
@@ -462,7 +470,7 @@ def _hand_reviews_on(org: Org, gone: str, owed: list[tuple[str, Owed]]) -> list[
 def _summarize(org: Org, a: Summarize, ctx: ToolContext, owed: list) -> str:
     if a.conversation:
         if a.conversation not in org.conversations:
-            raise Refusal(f"unknown conversation {a.conversation!r}")
+            raise Refused(f"unknown conversation {a.conversation!r}")
         ids = [a.conversation]
     else:
         ids = [

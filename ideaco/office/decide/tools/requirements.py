@@ -13,13 +13,14 @@ import re
 from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import boss_conversation_id
-from ideaco.mind.tasks import Task
-from ideaco.office.core.company import APPROVED, REOPENED, REPORTED
+from ideaco.ids import BOSS, REQUIREMENT_ROOM, boss_conversation_id
+from ideaco.mind.tasks import RESOLVED, Task
+from ideaco.office.core.company import REOPENED, REPORTED
+from ideaco.office.core.documents import APPROVED
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.decide.scratch import Scratch
-from ideaco.office.rules.documents import Refusal
 
-_APPROVE = re.compile(r"^\s*/approve\s+(req-\d+)\s*$", re.IGNORECASE)
+_APPROVE = re.compile(rf"^\s*/approve\s+({REQUIREMENT_ROOM.pattern})\s*$", re.IGNORECASE)
 FEEDBACK_CHARS = 400
 
 
@@ -27,7 +28,7 @@ def requirement_task(scratch: Scratch, room: str) -> Task | None:
     """The lead's open task for the requirement of `room`."""
     for emp in scratch.employees.values():
         for task in emp.mind.pending_tasks:
-            if task.requirement == room and task.origin == "boss":
+            if task.requirement == room and task.origin == BOSS:
                 return task
     return None
 
@@ -40,9 +41,9 @@ def pieces_done(scratch: Scratch, room: str) -> bool:
         t
         for e in scratch.employees.values()
         for t in e.mind.tasks
-        if t.requirement == room and t.origin != "boss"
+        if t.requirement == room and t.origin != BOSS
     ]
-    return bool(pieces) and all(t.status == "resolved" for t in pieces)
+    return bool(pieces) and all(t.status == RESOLVED for t in pieces)
 
 
 def documents_of(scratch: Scratch, room: str) -> list[str]:
@@ -83,7 +84,7 @@ def sign_off(
         owner=lead,
         description=f"Rework requirement {room}; the boss said: {words}",
         created_at=now,
-        origin="boss",
+        origin=BOSS,
         on_resolve_target=boss_conversation_id(lead),
         requirement=room,
     )
