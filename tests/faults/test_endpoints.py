@@ -218,7 +218,9 @@ def test_a_bad_request_is_not_retried_and_the_run_goes_on(ideaco, tmp_path, retr
             return ErrorReply(400, "This model's maximum context length is 8192 tokens")
         return answer(body)
 
-    out, _, _ = run(ideaco, tmp_path, handler, {}, "--concurrency", "1")
+    # One call at a time and none early: the second call is a think's own (an early call that fails
+    # is asked again as the think's own, and the 400 would never be a thought's error).
+    out, _, _ = run(ideaco, tmp_path, handler, {}, "--concurrency", "1", "--speculate", "0")
     assert retry_sleeps == []
     (error,) = assert_recovered(out, "bad_request")
     assert "maximum context length" in error["error"]
@@ -316,7 +318,9 @@ async def test_connection_refused_mid_run_then_the_endpoint_comes_back(tmp_path,
     out = tmp_path / "run"
     errors = [t for t in read_jsonl(out / "thoughts.jsonl") if t["gate"] == "error"]
     assert errors and all("cannot reach model endpoint" in t["error"] for t in errors)
-    assert all(t["at"] < "2026-01-05T09:04:00" for t in errors)
+    assert all(t["at"] < "2026-01-05T09:04:00" for t in errors), [
+        (t["id"], t["employee"], t["at"], t["error"][:300]) for t in errors
+    ]
     assert_recovered(out, "connection", failed_thoughts=len(errors))
 
 

@@ -147,6 +147,27 @@ async def test_an_early_call_that_fails_is_dropped_and_never_the_thinks_error(fa
     assert not any("early call" in str(t.get("error")) for t in office.journal.thoughts)
 
 
+async def test_an_early_call_still_out_at_its_moment_that_then_fails_is_asked_again() -> None:
+    """A think takes its early call while it is still out; when that call then fails, the think
+    asks again as its own (the endpoint was down when the early call went out, say): the run is the
+    run one call at a time makes, and no thought logs the early call's failure."""
+
+    def fails_early(request: Any) -> Any:
+        return (
+            LLMServerError("down (an early call)", status=503) if tentative.current() else scripted(request)
+        )
+
+    alone = await run_guard(1, limit=0, concurrency=1, jitter=None)
+    slow = DelayedLLM(ScriptedLLM(handler=fails_early), lambda _r: 0.02 if tentative.current() else 0.0)
+    office = guard_office(LimitedLLM(slow, concurrency=8), 1, 8)
+    office.start()
+    await office.run(timedelta(hours=2))
+    counts = office.ahead.counts
+    assert counts.started > 10 and counts.used == 0  # taken while out, then dropped when it failed
+    assert logs(office) == logs(alone)
+    assert not any("early call" in str(t.get("error")) for t in office.journal.thoughts)
+
+
 async def test_near_the_budget_nothing_starts_early_and_the_budget_is_never_passed() -> None:
     budget = BudgetLLM(LimitedLLM(ScriptedLLM(handler=scripted), concurrency=8), max_calls=60)
     office = guard_office(budget, 1, 4)

@@ -23,7 +23,7 @@ started early. An early call's side effects (its `--record` line) wait until it 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -123,8 +123,14 @@ class Ahead:
 
     # ------------------------------------------------------------------ at a think's moment
 
-    def take(self, employee: str, request: ChatRequest) -> InFlight | None:
-        """The early call made for exactly `request`, now the think's own; None: call now."""
+    def take(
+        self, employee: str, request: ChatRequest, again: Callable[[], InFlight] | None = None
+    ) -> InFlight | None:
+        """The early call made for exactly `request`, now the think's own; None: call now.
+
+        `again` makes the think's own call: a call still out that then fails (or answers with no
+        thought) is dropped and asked again that way, as a failed one is at once — an early call is
+        never the think's error, so the run stays the one `--speculate 0` makes."""
         early = self.early.pop(employee, None)
         if early is None:
             return None
@@ -138,7 +144,22 @@ class Ahead:
             failure: InFlight = asyncio.get_running_loop().create_future()
             failure.set_exception(exc)
             return failure
-        return early.call
+        if early.call.done() or again is None:
+            return early.call
+        return asyncio.ensure_future(self._or_again(early, again))
+
+    async def _or_again(self, early: Early, again: Callable[[], InFlight]) -> Any:
+        """The early call's answer; if it fails, the think's own call's (the early one dropped)."""
+        try:
+            await asyncio.wait([early.call])  # its failure is read below, never raised here
+        finally:
+            if not early.call.done():  # the think was cut (a stop): so is the call it waited for
+                early.call.cancel()
+        if not _failed(early.call):
+            return early.call.result()
+        self.counts.used -= 1
+        self._drop(early)
+        return await again()
 
     def _drop(self, early: Early) -> None:
         early.mark.drop()

@@ -186,7 +186,12 @@ class Office(StateReads):
         mind.stamina, mind.notes = begun.stamina, []  # natural recovery for the idle time; notes read once
         taskboard.mark_shown(self, emp, now)  # the board's open work is in this prompt: not owed again
         # A call made early for the very same request is this think's call (ahead.py); else one now.
-        call = self.ahead.take(emp.id, begun.request) or self.calls.start(self.llm, begun.request)
+        request = begun.request
+        call = self.ahead.take(emp.id, request, again=lambda: self.calls.start(self.llm, request))
+        if call is None:
+            call = self.calls.start(self.llm, request)
+        else:
+            self.calls.track(call)  # a stop cuts it with the rest
         thought_id, notes = self.next_id("thought"), list(begun.notes)
         ctx = decision.context(
             self,
