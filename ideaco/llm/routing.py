@@ -6,8 +6,9 @@ an employee to the same slot of the same server skips most of the prompt's proce
 router places keys (employee ids) first come, first placed, spreading them over the servers
 before stacking them in slots; past servers x slots, keys share slots.
 
-A prompt sent again to the slot that holds it (an early call dropped, then its think asking the
-very same thing; a retry) is sent `fresh`, its cache off. Otherwise llama.cpp would serve it all
+A prompt sent again to a server that may hold it, in the slot or in its prompt cache in RAM (an
+early call dropped, then its think asking the very same thing; a retry), is sent `fresh`, its
+cache off. Otherwise llama.cpp would serve it all
 from the cache and compute only its last token again, alone, by another kernel than a prompt's:
 the logits would move in their last bits and a sampled token could flip, so the answer would
 depend on what the slot happened to hold — on the machine's timing. Computed afresh, every prompt's
@@ -16,6 +17,7 @@ tokens are computed as prompt tokens, whatever the slot held before (issue 29, i
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from ideaco.llm.base import LLM, ChatRequest, ChatResult
@@ -44,12 +46,15 @@ class RoutedLLM:
         if len(clients) != router.servers:
             raise ValueError(f"{len(clients)} clients for a router of {router.servers} servers")
         self.clients, self.router = clients, router
-        self._last: dict[tuple[int, int], tuple[dict, ...]] = {}  # the prompt each slot was sent last
+        # The prompts each server was sent (their hashes): one it may still hold, in a slot or in its
+        # prompt cache in RAM, is sent afresh.
+        self._sent: list[set[int]] = [set() for _ in clients]
 
     async def complete(self, request: ChatRequest) -> ChatResult:
-        server, slot = where = self.router.place(request.cache_key)
-        fresh = self._last.get(where) == request.messages
-        self._last[where] = request.messages
+        server, slot = self.router.place(request.cache_key)
+        prompt = hash(json.dumps(request.messages, sort_keys=True))
+        fresh = prompt in self._sent[server]
+        self._sent[server].add(prompt)
         return await self.clients[server].complete(replace(request, slot=slot, fresh=fresh))
 
     async def aclose(self) -> None:
