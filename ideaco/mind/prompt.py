@@ -258,6 +258,7 @@ def render_prompt(view: PromptView) -> list[dict[str, str]]:
         history_summary=view.history_summary,
         scene=view.scene,
         lines=lines,
+        compact=view.compact,
         quoted=[_clip(q, MAX_LINE_CHARS) for q in view.quoted[-MAX_LINES * 2 :]],
         dedupe=[_clip(d, MAX_DEDUPE_CHARS) for d in view.dedupe[-MAX_DEDUPE:]],
         perspective=view.perspective,

@@ -53,7 +53,7 @@ REFLECTION_QUESTIONS = (
 RED_NOTE = "\n".join(
     [
         "## Reflection (you are exhausted and stressed)",
-        "Before anything else, answer these for yourself in innerThoughts:",
+        "Before anything else, answer these for yourself in {thoughts}:",
         *(f"- {q}" for q in REFLECTION_QUESTIONS),
     ]
 )
@@ -174,9 +174,10 @@ def zone(st: Stamina) -> str:
     return "yellow"
 
 
-def prompt_note(st: Stamina) -> str:
-    """The stamina note of the prompt: nothing in green, a cost note in yellow, reflection in red."""
-    return {"green": "", "yellow": YELLOW_NOTE, "red": RED_NOTE}[zone(st)]
+def prompt_note(st: Stamina, thoughts: str = "innerThoughts") -> str:
+    """The stamina note of the prompt: nothing in green, a cost note in yellow, reflection in red
+    (`thoughts`: the answer's field for private thoughts, as the wire names it)."""
+    return {"green": "", "yellow": YELLOW_NOTE, "red": RED_NOTE.format(thoughts=thoughts)}[zone(st)]
 
 
 def may_claim(st: Stamina) -> bool:

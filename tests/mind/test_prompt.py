@@ -301,9 +301,11 @@ def test_a_small_model_gets_the_short_format():
     answer = system.split("## Your answer", 1)[1].split("## Where you are")[0]
     full = render()[0].split("## Your answer", 1)[1].split("## Where you are")[0]
     assert len(answer) < len(full) / 2
-    for field in ("innerThoughts", "shouldSpeak", "messages", "actions", "taskOps"):
+    # Every key the compact wire asks for (mind/thought/compact.py), and no other.
+    for field in ("think:", "sat,", "interest:", "speak:", "say:", "actions", "taskOps"):
         assert field in answer
-    assert "reason" not in answer  # not on the compact wire
+    for field in ("innerThoughts", "shouldSpeak", "messages", "reason"):
+        assert field not in answer
 
 
 def test_the_line_being_answered_is_quoted_last():
@@ -401,3 +403,24 @@ def test_what_people_wrote_inside_the_engines_text_is_named_beside_it():
         *PERSONA["example_lines"],  # lines the persona offers to say
         ROOM.mission,  # the department's mission, the scenario's words
     )
+
+
+def test_a_small_models_lines_keep_their_bytes_from_one_thought_to_the_next():
+    """Issue 30, item 1: on the compact wire no line carries a new/read mark (which changed as lines
+    were read and cut the server's prefix cache there); one line after them says which are new."""
+    old = [line("09:00", "Bob", "REST?"), line("09:01", "Carol", "GraphQL.")]
+    first = [*old[:1], line("09:01", "Carol", "GraphQL.", unread=True)]
+    second = [*old, line("09:02", "Bob", "Why?", unread=True), line("09:02", "Dan", "Agreed.", unread=True)]
+    _, before = render(compact=True, lines=tuple(first))
+    _, after = render(compact=True, lines=tuple(second))
+    lines = before.split("\n\n")[0].splitlines()
+    assert lines[1:] == [
+        "[09:00] Bob: REST?",
+        "[09:01] Carol: GraphQL.",
+        "New since you last looked: 1, from [09:01] Carol on.",
+    ]
+    shared = before.split("New since")[0]
+    assert after.startswith(shared)  # what the first thought read is the next one's prefix
+    assert "New since you last looked: 2, from [09:02] Bob on." in after
+    _, full = render(lines=tuple(second))
+    assert chat_section(full)[2] == "* [09:02] Bob: Why?" and "New since" not in full  # the full wire marks

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from ideaco.mind.thought import (
     LIMITS,
     REQUIRED,
     WIRE_LIMITS,
+    compact,
     validate_thought,
     wire_schema,
     wire_token_bound,
@@ -412,13 +414,17 @@ def test_every_object_is_closed_and_requires_its_properties_except_task_op_detai
         assert node["additionalProperties"] is False, path
         if path == "$.taskOps[]":
             assert node["required"] == ["op"]
-        else:
+        elif path == "$" and name.startswith("compact"):  # a summary only when there is one
+            assert node["required"][:5] == ["think", "sat", "interest", "speak", "say"]
+            assert node["required"] == [k for k in node["properties"] if k != "memorySummary"]
+        else:  # a compact op is one object per op, each with only its own fields, all required
             assert sorted(node["required"]) == sorted(node["properties"]), path
 
 
 @pytest.mark.parametrize("name", SCHEMAS)
 def test_the_schema_lists_fields_in_spec_order_cheap_decisions_first(name):
-    assert list(SCHEMAS[name]["properties"])[:4] == list(REQUIRED)
+    names = [compact.SHORT.get(k, k) for k in SCHEMAS[name]["properties"]]
+    assert names[:4] == list(REQUIRED)
 
 
 def test_people_and_targets_become_sorted_unique_enums():
@@ -437,27 +443,42 @@ def test_without_people_or_targets_ids_are_bounded_strings():
     assert target == {"type": "string", "maxLength": WIRE_LIMITS["to"]}
 
 
+def as_full(path: str) -> str:
+    """A compact schema's path in the Flow-of-Thought's names (its branches per op merged)."""
+    path = re.sub(r"\|\d+", "", path)
+    head, _, rest = path[2:].partition(".")
+    head = {"say": "messages[].content"}.get(head, compact.SHORT.get(head, head))
+    return "$." + head + ("." + rest if rest else "")
+
+
 def test_compact_bounds_are_never_larger_and_some_are_smaller():
     default = {
-        path: node for path, node in walk(wire_schema(["bob"])) if node.get("type") in ("string", "array")
-    }
-    compact = {
-        path: node
-        for path, node in walk(wire_schema(["bob"], compact=True))
+        as_full(path): node
+        for path, node in walk(wire_schema(["bob"]))
         if node.get("type") in ("string", "array")
     }
-    # `reason` is off the compact wire (memorySummary, taskOps and relationshipOps are kept while
-    # asked for or offered, as here), and so is the document an offer names (issue 20: the compact
-    # wire offers no document tools).
-    assert default.keys() - {"$.reason", "$.taskOps[].document"} == compact.keys()
+    compact_wire = wire_schema(["bob"], task_ids=["task-1"], memory_ids=["mem-1"], compact=True)
+    compact_nodes = {
+        as_full(path): node for path, node in walk(compact_wire) if node.get("type") in ("string", "array")
+    }
+    # `reason` is off the compact wire, and so is the document an offer names; each op carries only
+    # the fields it needs (a task's report target and hint are the office's defaults), and the one
+    # message is a string.
+    # A failed or released task's reason, which the full wire lacks, is bounded as a result.
+    reason = compact_nodes.pop("$.taskOps[].reason")
+    assert reason["maxLength"] == compact_nodes["$.taskOps[].result"]["maxLength"]
+    assert compact_nodes.keys() <= default.keys() - {"$.reason", "$.taskOps[].document"}
+    assert {"$.taskOps[].onResolveHint", "$.taskOps[].claimKey", "$.messages"} <= default.keys() - (
+        compact_nodes.keys()
+    )
     smaller = 0
-    for path, node in compact.items():
+    for path, node in compact_nodes.items():
         node, compact_node = default[path], node
         bound = "maxLength" if node["type"] == "string" else "maxItems"
         assert compact_node[bound] <= node[bound], path
         smaller += compact_node[bound] < node[bound]
     assert smaller >= 5
-    assert compact["$.innerThoughts"]["maxLength"] == COMPACT_WIRE_LIMITS["innerThoughts"]
+    assert compact_nodes["$.innerThoughts"]["maxLength"] == COMPACT_WIRE_LIMITS["innerThoughts"]
     assert wire_token_bound(wire_schema(compact=True)) < wire_token_bound(wire_schema())
 
 
@@ -474,8 +495,12 @@ def test_compact_bounds_are_never_larger_and_some_are_smaller():
 def test_what_the_compact_wire_leaves_off(compact, summary, tasks, people, off) -> None:
     schema = wire_schema(people, compact=compact, summary=summary, tasks=tasks)
     full = wire_schema(people)
-    assert set(full["properties"]) - set(schema["properties"]) == off
-    assert set(full["required"]) - set(schema["required"]) == off
+    names = {as_full(f"$.{k}").removeprefix("$.").split("[")[0] for k in schema["properties"]}
+    assert set(full["properties"]) - names == off
+    if compact:  # every field offered is written (an op list as [] at least), a summary only if any
+        assert schema["required"] == [k for k in schema["properties"] if k != "memorySummary"]
+    else:
+        assert set(full["required"]) - set(schema["required"]) == off
     answer = {"innerThoughts": "hm", "topicSaturation": 2, "interestLevel": 3, "shouldSpeak": False}
     thought, _ = validate_thought(answer)  # what is left off keeps its default
     assert (thought.reason, thought.memorySummary) == ("", None)
@@ -502,7 +527,7 @@ def test_a_maximal_wire_answer_validates_without_corrections(name):
     instance = maximal(SCHEMAS[name])
     thought, corrections = validate_thought(instance)
     assert corrections == []
-    assert thought.innerThoughts == instance["innerThoughts"]
+    assert thought.innerThoughts == instance.get("think", instance.get("innerThoughts"))
 
 
 def test_the_compact_bound_stays_small_enough_for_a_small_model():

@@ -14,6 +14,7 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
+from ideaco.mind.thought.compact import expand
 from ideaco.mind.thought.model import (
     DOCUMENT_TOOLS,
     REQUIRED,
@@ -207,6 +208,7 @@ def validate_thought(raw: Any) -> tuple[Thought, list[str]]:
     """
     if not isinstance(raw, dict):
         raise ValueError(f"expected a JSON object, got {type(raw).__name__}")
+    raw = expand(raw)  # the compact wire's short keys (compact.py), else as it is
     missing = [k for k in REQUIRED if k not in raw]
     if missing:
         raise ValueError("missing required field(s): " + ", ".join(missing))

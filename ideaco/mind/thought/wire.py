@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from ideaco.mind.thought.compact import compact_answer
 from ideaco.mind.thought.model import (
     TOOL_ARGS,
     Bound,
@@ -54,6 +55,7 @@ class WireContext:
     departments: tuple[str, ...] = ()
     new_departments: tuple[tuple[str, str], ...] = ()  # (id, name) the boss's words name, not open yet
     staff: tuple[str, ...] = ()  # employees a tool may name (not the secretary)
+    claim_keys: tuple[str, ...] = ()  # compact: the board's open work this employee may claim
 
     def ids(self, source: str) -> Sequence[str] | None:
         return getattr(self, source)
@@ -278,6 +280,8 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     for name in off:
         del props[name]
         schema["required"].remove(name)
+    if ctx.compact:  # short keys, optional ops, each op with only its own fields (compact.py)
+        return compact_answer(schema, claim_keys=ctx.claim_keys)
     return schema
 
 

@@ -69,11 +69,16 @@ def wire_context(
     *,
     compact: bool,
     calls: tuple[document_tools.Call, ...] | None = None,
+    now: datetime | None = None,
 ) -> WireContext:
     """What the schema of this thought lists: the people here, targets, open tasks, memories, tools
     (`calls`: the document tools that can apply, `document_calls.calls`, found here if not given)."""
     if calls is None:
         calls = document_tools.calls(office, emp, conv.id) if compact else ()
+    # The board's work it may claim now (the prompt lists it): the compact wire's claim keys.
+    claims: tuple[str, ...] = ()
+    if compact and now is not None and stamina.may_claim(emp.mind.stamina):
+        claims = tuple(sorted({o.claim_key for o in taskboard.visible_to(office, emp, now)}))
     mine = office.conversations_of(emp.id)
     people = tuple(m for m in conv.members if m != emp.id and m in office.employees)
     if compact:  # a small model rates only those it reads about (the others' affinity cannot move)
@@ -107,7 +112,8 @@ def wire_context(
         # A small model summarizes only what its prompt no longer shows, and is offered task ops
         # only with tasks of its own, an engine note, or the boss's words to answer.
         summary=not compact or window_start(conv.count, conv.count - len(conv.recent)) > 0,
-        tasks=not compact or bool(emp.mind.pending_tasks or note or _boss_asks(emp, conv)),
+        tasks=not compact or bool(emp.mind.pending_tasks or note or _boss_asks(emp, conv) or claims),
+        claim_keys=claims,
         **org,
     )
 
@@ -131,7 +137,7 @@ def request_for(
     """The model request of one think: the prompt of `view`, its schema, and the sampling seed (one
     draw of `rng`)."""
     compact = office.config.compact_schema
-    wire = wire_context(office, emp, conv, note, compact=compact, calls=calls)
+    wire = wire_context(office, emp, conv, note, compact=compact, calls=calls, now=now)
     schema = thought_schema(wire)
     return ChatRequest(
         messages=tuple(render_prompt(view)),
@@ -268,7 +274,7 @@ def prompt_view(
         ),
         memories_block=recall.memory_block(long, short),
         impressions_block=relationships.impressions_block(mind.relationships, present, now),
-        stamina_note=stamina.prompt_note(mind.stamina),
+        stamina_note=stamina.prompt_note(mind.stamina, thoughts="think" if compact else "innerThoughts"),
         tools=secretary,
         org_block=org_block(office) if secretary else "",
         quoted=tuple(summary_quotes(office, note)) if secretary else (),

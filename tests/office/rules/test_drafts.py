@@ -58,7 +58,7 @@ def test_ordinary_messages_pass(text: str) -> None:
         ("What you think of [task 1] team lunch?", TextRule.PLACEHOLDER),
         ("What you think of the people here? Great.", TextRule.PROMPT_ECHO),  # a heading made in code
         ("Nice, what you found or did matters.", TextRule.PROMPT_ECHO),  # the tasks block's hint
-        ("This is what you say here, as yourself.", TextRule.PROMPT_ECHO),  # the compact format
+        ("Here is what you say here, in plain words.", TextRule.PROMPT_ECHO),  # the compact format
         ("http://www.", TextRule.DEGENERATE),
         ("[6] },{", TextRule.DEGENERATE),
         ("25% of your staff delivers...}},{'topicSaturation':6}]}", TextRule.DEGENERATE),
