@@ -33,6 +33,14 @@ TARGETS = {
         ["tests/office/rules/test_drafts.py", "tests/office/rules/test_drafts_capable.py"],
     ),
     "stamina": (["ideaco/mind/stamina.py"], ["tests/mind/test_stamina.py"]),
+    "early": (
+        ["ideaco/office/engine/early.py", "ideaco/office/engine/upcoming.py"],
+        [
+            "tests/office/engine/test_early.py",
+            "tests/office/engine/test_upcoming.py",
+            "tests/office/test_ahead.py",
+        ],
+    ),
 }
 SWAPS = {
     ">=": ">",
