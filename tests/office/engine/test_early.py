@@ -13,7 +13,7 @@ import pytest
 
 from ideaco.cycle import Phase, Trigger
 from ideaco.llm import tentative
-from ideaco.llm.base import ChatRequest, ChatResult, LLMTimeout, Usage
+from ideaco.llm.base import ChatRequest, ChatResult, LLMServerError, LLMTimeout, Usage
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.thought import Thought
 from ideaco.office.engine import upcoming
@@ -177,6 +177,19 @@ async def test_a_dropped_early_call_counts_the_model_calls_it_made(
     await asyncio.sleep(0)
     ahead.drop(employee)
     assert (ahead.counts.dropped, ahead.counts.dropped_calls) == (1, calls)
+
+
+async def test_a_dropped_early_call_whose_repair_failed_counts_both_calls(waiting: Waiting) -> None:
+    """The first call was answered (and paid for), the repair failed: two calls were made."""
+    ahead = waiting.ahead(1)
+    ahead.top_up(waiting.office)
+    (employee,) = ahead.early
+    failure = LLMServerError("overloaded", status=503)
+    failure.spent = (ChatResult("not json", "m", Usage(prompt_tokens=900)),)
+    waiting.calls.started[employee][2].set_exception(failure)
+    await asyncio.sleep(0)
+    ahead.drop(employee)
+    assert (ahead.counts.dropped, ahead.counts.dropped_calls) == (1, 2)
 
 
 async def test_what_an_early_calls_employee_reads_changing_drops_it_at_once(waiting: Waiting) -> None:
