@@ -41,6 +41,7 @@ TARGETS = {
             "tests/office/test_ahead.py",
         ],
     ),
+    "streams": (["ideaco/office/engine/streams.py"], ["tests/office/test_streams.py"]),
 }
 SWAPS = {
     ">=": ">",
