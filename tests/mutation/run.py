@@ -42,6 +42,7 @@ TARGETS = {
         ],
     ),
     "streams": (["ideaco/office/engine/streams.py"], ["tests/office/test_streams.py"]),
+    "toolcaps": (["ideaco/office/rules/toolcaps.py"], ["tests/office/rules/test_toolcaps.py"]),
 }
 SWAPS = {
     ">=": ">",
