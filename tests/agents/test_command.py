@@ -37,7 +37,7 @@ def make(
     spec: Spec, files: dict[str, str], piece: str, path: str, documents: dict[str, str], **kw
 ) -> AgentOutcome:
     """The document the command makes, reading what the office gives it on stdin."""
-    return produce_document(spec, files, path, stdin_text(piece, path, documents), **kw)
+    return produce_document(spec, files, path=path, stdin=stdin_text(piece, path, documents), **kw)
 
 
 def test_stdout_is_the_content_and_stdin_carries_the_piece(workspace: dict[str, str]) -> None:
@@ -200,7 +200,7 @@ def test_the_outcome_is_scrubbed_of_the_runs_secrets(workspace: dict[str, str]) 
 def test_hostile_paths_are_refused_before_anything_runs(workspace: dict[str, str], tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     spec = script(f"open({str(marker)!r}, 'w').write('x')")
-    for path in ("/etc/passwd", "../outside.md", "", "a\\b.md"):
+    for path in ("/etc/passwd", "../outside.md", "", "a\\b.md", "a\x00b.md"):
         outcome = make(spec, workspace, "x", path, {})
         assert not outcome.ok and not outcome.ran
     assert not marker.exists()
@@ -217,6 +217,83 @@ def test_a_link_written_at_the_path_is_not_followed(workspace: dict[str, str], t
 def test_stdin_bounds_each_document() -> None:
     text = stdin_text("piece", "a.md", {"big.md": "z" * (command.MAX_STDIN_DOC_CHARS + 10)})
     assert text.count("z") == command.MAX_STDIN_DOC_CHARS and "[...cut]" in text
+
+
+def test_stdin_carries_a_document_of_20000_characters_whole_and_cuts_a_longer_one() -> None:
+    whole = stdin_text("piece", "a.md", {"big.md": "z" * 20_000})
+    assert whole.count("z") == 20_000 and "[...cut]" not in whole
+    cut = stdin_text("piece", "a.md", {"big.md": "z" * 20_001})
+    assert cut.count("z") == 20_000 and cut.endswith("z\n[...cut]\n")
+
+
+def test_stdin_carries_eight_relevant_documents_at_most() -> None:
+    text = stdin_text("piece", "a.md", {f"d{i}.md": f"text {i}" for i in range(9)})
+    assert [line for line in text.splitlines() if line.startswith("# Relevant document: ")] == [
+        f"# Relevant document: d{i}.md" for i in range(8)
+    ]
+
+
+def test_stdin_says_so_when_the_piece_has_no_description() -> None:
+    assert stdin_text("  ", "docs/a.md", {}) == (
+        "# Task\n(no description)\n\n# Document to write\n"
+        "docs/a.md  (write it at this path in the current directory, or print it to stdout)\n"
+    )
+
+
+def test_the_command_runs_among_every_file_of_the_department() -> None:
+    files = {"docs/spec.md": "the spec", "docs/plan.md": "the plan", "README.md": "read me"}
+    code = (
+        "import pathlib; print(sorted((p.as_posix(), p.read_text()) for p in pathlib.Path('.').rglob('*')"
+        " if p.is_file()))"
+    )
+    outcome = make(script(code), files, "x", "docs/api.md", {})
+    assert outcome.content == repr(sorted(files.items())) + "\n"
+
+
+def test_a_department_file_that_is_no_relative_path_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    outcome = make(script(f"open({str(marker)!r}, 'w').write('x')"), {"../escape.md": "x"}, "x", "a.md", {})
+    assert outcome == AgentOutcome(
+        False, None, "'../escape.md' is not a relative path inside the workspace", False
+    )
+    assert not marker.exists()
+
+
+def test_a_command_that_prints_nothing_ran_and_gives_no_document(workspace: dict[str, str]) -> None:
+    assert make(script("pass"), workspace, "x", "a.md", {}) == AgentOutcome(
+        False, None, "the agent command's stdout is empty", True
+    )
+
+
+def test_256_kib_of_output_is_a_document_and_one_byte_more_is_not(workspace: dict[str, str]) -> None:
+    """The bound holds while it runs (a command that lingers after printing exactly 256 KiB is not
+    stopped) and on what it left (262,145 bytes printed at once is refused)."""
+    lingers = "import sys, time; sys.stdout.write('x' * 262144); sys.stdout.flush(); time.sleep(0.3)"
+    kept = make(script(lingers), workspace, "x", "a.md", {})
+    assert kept.ok and len(kept.content) == 262144
+    over = make(script("import sys; sys.stdout.write('x' * 262145)"), workspace, "x", "a.md", {})
+    assert not over.ok and over.content is None and over.ran  # seen while it ran, or in what it left:
+    assert over.reason in (
+        "the agent command's stdout is larger than 262144 bytes",
+        "the agent command printed more than 262144 bytes and was stopped",
+    )
+    going_on = "import sys, time; sys.stdout.write('x' * 262145); sys.stdout.flush(); time.sleep(30)"
+    stopped = make(script(going_on), workspace, "x", "a.md", {})
+    assert stopped.reason == "the agent command printed more than 262144 bytes and was stopped"
+
+
+def test_a_file_the_command_left_as_it_was_is_not_its_document_whatever_its_size() -> None:
+    files = {"a.md": "x" * 262144}  # as large as a document may come back
+    outcome = make(script("print('from stdout')"), files, "x", "a.md", {})
+    assert (outcome.content, outcome.source) == ("from stdout\n", "stdout")
+
+
+def test_a_failure_gives_200_characters_of_the_last_line_in_the_last_4_kib_of_stderr(
+    workspace: dict[str, str],
+) -> None:
+    code = "import sys; sys.stderr.write('early line\\n' + 'A' * 1000 + 'B' * 4000); sys.exit(3)"
+    failed = make(script(code), workspace, "x", "a.md", {})
+    assert failed.reason == "the agent command exited with 3: " + "A" * 96 + "B" * 104
 
 
 def test_a_scenario_employee_names_its_agent_command() -> None:

@@ -44,6 +44,7 @@ TARGETS = {
     "streams": (["ideaco/office/engine/streams.py"], ["tests/office/test_streams.py"]),
     "toolcaps": (["ideaco/office/rules/toolcaps.py"], ["tests/office/rules/test_toolcaps.py"]),
     "speech": (["ideaco/office/decide/speech.py"], ["tests/office/decide/test_speech.py"]),
+    "command": (["ideaco/agents/command.py"], ["tests/agents/test_command.py"]),
 }
 SWAPS = {
     ">=": ">",
