@@ -45,6 +45,7 @@ TARGETS = {
     "toolcaps": (["ideaco/office/rules/toolcaps.py"], ["tests/office/rules/test_toolcaps.py"]),
     "speech": (["ideaco/office/decide/speech.py"], ["tests/office/decide/test_speech.py"]),
     "command": (["ideaco/agents/command.py"], ["tests/agents/test_command.py"]),
+    "workspace": (["ideaco/store/workspace.py"], ["tests/store/test_workspace.py"]),
 }
 SWAPS = {
     ">=": ">",
