@@ -46,6 +46,16 @@ TARGETS = {
     "speech": (["ideaco/office/decide/speech.py"], ["tests/office/decide/test_speech.py"]),
     "command": (["ideaco/agents/command.py"], ["tests/agents/test_command.py"]),
     "workspace": (["ideaco/store/workspace.py"], ["tests/store/test_workspace.py"]),
+    "documents": (
+        ["ideaco/office/rules/documents.py", "ideaco/office/decide/tools/documents.py"],
+        [
+            "tests/office/rules/test_documents.py",
+            "tests/office/decide/tools/test_documents.py",
+            "tests/office/test_documents.py",
+            "tests/office/test_sign_off.py",
+            "tests/office/test_requirement_flow.py",
+        ],
+    ),
 }
 SWAPS = {
     ">=": ">",
