@@ -56,6 +56,15 @@ TARGETS = {
             "tests/office/test_requirement_flow.py",
         ],
     ),
+    "apply": (
+        ["ideaco/office/resolve/apply.py"],
+        [
+            "tests/office/resolve/test_apply.py",
+            "tests/office/test_holds.py",
+            "tests/office/test_applied.py",
+            "tests/office/test_between.py",
+        ],
+    ),
 }
 SWAPS = {
     ">=": ">",
