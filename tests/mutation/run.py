@@ -1,8 +1,8 @@
-"""One-line mutations of a rule module, one at a time, each against only its own test files.
+"""One-line mutations of a module, one at a time, each against only its target's test files.
 
 Not part of the normal pytest run (no test_ file here). Run from the repository root:
 
-    nice -n 10 python tests/mutation/run.py summary     # or: metrics, gates, drafts, stamina, all
+    nice -n 15 python tests/mutation/run.py summary     # or any target of TARGETS below, or all
 
 Each mutant is made in a copy of the repository (the worktree is never touched): one token of
 one line changed (a comparison flipped, a number off by one, an operator swapped, and/or,
@@ -47,8 +47,13 @@ TARGETS = {
     "command": (["ideaco/agents/command.py"], ["tests/agents/test_command.py"]),
     "workspace": (["ideaco/store/workspace.py"], ["tests/store/test_workspace.py"]),
     "documents": (
-        ["ideaco/office/rules/documents.py", "ideaco/office/decide/tools/documents.py"],
         [
+            "ideaco/office/core/documents.py",
+            "ideaco/office/rules/documents.py",
+            "ideaco/office/decide/tools/documents.py",
+        ],
+        [
+            "tests/office/core/test_documents.py",
             "tests/office/rules/test_documents.py",
             "tests/office/decide/tools/test_documents.py",
             "tests/office/test_documents.py",
