@@ -15,7 +15,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import shlex
-import shutil
 import signal
 import subprocess
 import threading
@@ -32,8 +31,6 @@ MAX_OUTPUT_BYTES = 256 << 10  # what comes back: stdout, or the file it wrote
 MAX_STDERR_BYTES = 4 << 10  # kept for the reason line only
 MAX_STDIN_DOC_CHARS = 20_000  # each relevant document on stdin
 MAX_STDIN_DOCS = 8
-MAX_COPY_BYTES = 16 << 20  # the scratch copy of the workspace
-MAX_COPY_FILES = 2_000
 _POLL_S = 0.02
 STOPPED = "the agent command was stopped: the run is stopping"
 # Names of variables a command never sees: the model's keys, any key or token, ideaco's own settings.
@@ -98,28 +95,6 @@ def _relative(path: str) -> PurePosixPath | None:
     if not path or pure.is_absolute() or ".." in pure.parts or "\\" in path or "\x00" in path:
         return None
     return pure
-
-
-def _copy_workspace(source: Path, target: Path) -> str:
-    """Regular files of `source` under `target` (links skipped, bounded); a reason if too big."""
-    target.mkdir(parents=True, exist_ok=True)
-    if not source.is_dir():
-        return ""
-    files = total = 0
-    for here, dirs, names in os.walk(source, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not (Path(here) / d).is_symlink())
-        for name in sorted(names):
-            src = Path(here) / name
-            if src.is_symlink() or not src.is_file():
-                continue
-            files += 1
-            total += src.stat().st_size
-            if files > MAX_COPY_FILES or total > MAX_COPY_BYTES:
-                return f"the workspace is too large to copy (over {MAX_COPY_FILES} files or {MAX_COPY_BYTES >> 20} MB)"
-            dest = target / src.relative_to(source)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, dest)
-    return ""
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -223,30 +198,26 @@ def _lay_out(files: Mapping[str, str], target: Path) -> str:
 
 def produce_document(
     agent_spec: AgentSpec,
-    workdir: Path | Mapping[str, str],
-    piece: str,
+    files: Mapping[str, str],
     path: str,
-    documents: Mapping[str, str],
-    allowed: bool,
+    stdin: str,
     *,
-    stdin: str | None = None,
     secrets: Secrets = NO_SECRETS,
     cancel: threading.Event | None = None,
 ) -> AgentOutcome:
-    """Run the agent command for the document at `path` (relative to `workdir`, the department's
-    workspace, or its files as path -> text); its content, or why there is none. `workdir` itself is
-    never written: the command runs in a scratch copy.
+    """Run the agent command for the document at `path`, in a scratch folder holding the
+    department's `files` (path -> text), with `stdin` to read (`stdin_text`); its content, or why
+    there is none. Nothing it does there outlives the run.
 
     Where `write_document` or `revise_document` takes the content a thought gave, an agent
     employee's comes from here, through `runner.CommandLLM` (`office/engine/agent_work.py` asks for it
-    before the think is decided): a refused outcome is the tool's refusal (its reason the employee
-    reads), and the content lands in `applied` like any other, so a resume rebuilds it without
-    running the command again and a replay answers it from the recording. `stdin`: what the
-    command reads, when the caller built it already (else from `piece`, `path` and `documents`).
-    `secrets`: the run's own, kept out of the command's environment and scrubbed from its outcome.
-    `cancel`: set from another thread, it kills the command (and its process group) at once."""
-    cancel = cancel or threading.Event()
-    outcome = _produce(agent_spec, workdir, piece, path, documents, allowed, stdin, secrets, cancel)
+    before the think is decided, and says what would have run without --allow-agent-commands): a
+    refused outcome is the tool's refusal (its reason the employee reads), and the content lands in
+    `applied` like any other, so a resume rebuilds it without running the command again and a
+    replay answers it from the recording. `secrets`: the run's own, kept out of the command's
+    environment and scrubbed from its outcome. `cancel`: set from another thread, it kills the
+    command (and its process group) at once."""
+    outcome = _produce(agent_spec, files, path, stdin, secrets, cancel or threading.Event())
     scrub = secrets.scrubber()
     if not scrub:
         return outcome
@@ -256,33 +227,25 @@ def produce_document(
 
 def _produce(
     agent_spec: AgentSpec,
-    workdir: Path | Mapping[str, str],
-    piece: str,
+    files: Mapping[str, str],
     path: str,
-    documents: Mapping[str, str],
-    allowed: bool,
-    stdin: str | None,
+    stdin: str,
     secrets: Secrets,
     cancel: threading.Event,
 ) -> AgentOutcome:
     argv = [str(part) for part in agent_spec.command]
-    if not allowed:
-        return would_have_run(argv)
     relative = _relative(path)
     if relative is None:
         return AgentOutcome(False, None, f"{path!r} is not a relative path inside the workspace", False)
     with scratch_folder() as tmp:
         scratch = tmp / "workspace"
-        if isinstance(workdir, Mapping):
-            reason = _lay_out(workdir, scratch)
-        else:
-            reason = _copy_workspace(Path(workdir), scratch)
+        reason = _lay_out(files, scratch)
         if reason:
             return AgentOutcome(False, None, reason, False)
         target = scratch / relative
         before = target.read_bytes() if target.is_file() else None
         given, out, err = tmp / "stdin", tmp / "stdout", tmp / "stderr"
-        given.write_text(stdin if stdin is not None else stdin_text(piece, path, documents), encoding="utf-8")
+        given.write_text(stdin, encoding="utf-8")
         env = clean_env(os.environ, secrets)
         reason = _run(argv, scratch, given, agent_spec.timeout_s, out, err, env, cancel)
         if reason:

@@ -133,17 +133,7 @@ def _produce(request: AgentRequest, secrets: Secrets, cancel: threading.Event) -
     command = json.loads(request.messages[0]["content"])
     spec = _Spec(tuple(command["command"]), command["timeout_s"])
     stdin = request.messages[1]["content"]
-    return produce_document(
-        spec,
-        dict(request.files),
-        "",
-        command["path"],
-        {},
-        allowed=True,
-        stdin=stdin,
-        secrets=secrets,
-        cancel=cancel,
-    )
+    return produce_document(spec, dict(request.files), command["path"], stdin, secrets=secrets, cancel=cancel)
 
 
 class CommandLLM:

@@ -73,23 +73,6 @@ class Workspace:
         except (OSError, UnicodeDecodeError):
             return None
 
-    def files(self) -> dict[str, str]:
-        """Every regular file's key and text (links and hidden files are not the workspace's)."""
-        out: dict[str, str] = {}
-        if not self.root.is_dir() or self.root.is_symlink():
-            return out
-        for folder, dirs, names in os.walk(self.root, followlinks=False):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            for name in sorted(names):
-                path = Path(folder) / name
-                try:
-                    text = None if name.startswith(".") else _regular_text(path, errors="replace")
-                except OSError:
-                    text = None
-                if text is not None:
-                    out[path.relative_to(self.root).as_posix()] = text
-        return out
-
     def rebuild(self, documents: dict[str, str]) -> None:
         """The workspace as `documents` say. What is in their way goes first: a link anywhere in it
         (the link only: where it points is not the workspace's), any entry that is no document's

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ideaco.agents import command
-from ideaco.agents.command import clean_env, produce_document, stdin_text
+from ideaco.agents.command import AgentOutcome, clean_env, produce_document, stdin_text, would_have_run
 from ideaco.redact import Secrets
 
 
@@ -28,59 +28,61 @@ def script(code: str, timeout_s: float = 10.0) -> Spec:
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    ws = tmp_path / "workspace" / "eng"
-    (ws / "docs").mkdir(parents=True)
-    (ws / "docs" / "spec.md").write_text("# Spec\nold\n", encoding="utf-8")
-    return ws
+def workspace() -> dict[str, str]:
+    """The department's files, as the office hands them to the command (path -> text)."""
+    return {"docs/spec.md": "# Spec\nold\n"}
 
 
-def test_stdout_is_the_content_and_stdin_carries_the_piece(workspace: Path) -> None:
+def make(
+    spec: Spec, files: dict[str, str], piece: str, path: str, documents: dict[str, str], **kw
+) -> AgentOutcome:
+    """The document the command makes, reading what the office gives it on stdin."""
+    return produce_document(spec, files, path=path, stdin=stdin_text(piece, path, documents), **kw)
+
+
+def test_stdout_is_the_content_and_stdin_carries_the_piece(workspace: dict[str, str]) -> None:
     spec = script(
         "import sys; text = sys.stdin.read(); print('GOT ' + str('Write the API' in text and 'api.md' in text and 'the brief' in text))"
     )
-    outcome = produce_document(
-        spec, workspace, "Write the API", "docs/api.md", {"brief.md": "the brief"}, True
-    )
+    outcome = make(spec, workspace, "Write the API", "docs/api.md", {"brief.md": "the brief"})
     assert outcome.ok and outcome.ran and outcome.source == "stdout"
     assert outcome.content == "GOT True\n"
 
 
-def test_a_file_written_at_the_path_wins_and_the_workspace_is_untouched(workspace: Path) -> None:
+def test_a_file_written_at_the_path_wins_and_the_workspace_is_untouched(workspace: dict[str, str]) -> None:
     spec = script("open('docs/spec.md', 'w').write('# Spec\\nnew\\n'); print('noise')")
-    outcome = produce_document(spec, workspace, "Revise the spec", "docs/spec.md", {}, True)
+    outcome = make(spec, workspace, "Revise the spec", "docs/spec.md", {})
     assert outcome.ok and outcome.source == "file"
     assert outcome.content == "# Spec\nnew\n"
-    assert (workspace / "docs" / "spec.md").read_text(encoding="utf-8") == "# Spec\nold\n"
+    assert workspace == {"docs/spec.md": "# Spec\nold\n"}  # it wrote in a scratch copy
 
 
-def test_without_the_flag_nothing_runs_and_one_line_says_what_would_have(
-    workspace: Path, tmp_path: Path
-) -> None:
+def test_without_the_flag_nothing_runs_and_one_line_says_what_would_have(tmp_path: Path) -> None:
+    """What `office/engine/agent_work.py` answers, instead of a run, without --allow-agent-commands."""
     marker = tmp_path / "ran"
     spec = script(f"open({str(marker)!r}, 'w').write('x')")
-    outcome = produce_document(spec, workspace, "x", "docs/a.md", {}, False)
+    outcome = would_have_run(spec.command)
     assert not outcome.ok and not outcome.ran and outcome.content is None
     assert outcome.reason.startswith("would have run: ") and "--allow-agent-commands" in outcome.reason
     assert "\n" not in outcome.reason
     assert not marker.exists()
 
 
-def test_a_slow_command_is_stopped(workspace: Path) -> None:
-    outcome = produce_document(script("import time; time.sleep(30)", 0.5), workspace, "x", "a.md", {}, True)
+def test_a_slow_command_is_stopped(workspace: dict[str, str]) -> None:
+    outcome = make(script("import time; time.sleep(30)", 0.5), workspace, "x", "a.md", {})
     assert not outcome.ok and outcome.ran and "longer than 0.5s" in outcome.reason
 
 
-def test_the_deadline_holds_when_the_command_never_reads_a_stdin_larger_than_a_pipe(workspace: Path) -> None:
+def test_the_deadline_holds_when_the_command_never_reads_a_stdin_larger_than_a_pipe(
+    workspace: dict[str, str],
+) -> None:
     """Issue 28, item 4: ~160 KB on stdin (more than a pipe holds), a command that never reads it."""
     documents = {f"d{i}.md": "z" * command.MAX_STDIN_DOC_CHARS for i in range(command.MAX_STDIN_DOCS)}
     assert len(stdin_text("x", "a.md", documents)) > 128 << 10
     done: list = []
     worker = threading.Thread(
         target=lambda: done.append(
-            produce_document(
-                script("import time; time.sleep(60)", 0.5), workspace, "x", "a.md", documents, True
-            )
+            make(script("import time; time.sleep(60)", 0.5), workspace, "x", "a.md", documents)
         ),
         daemon=True,
     )
@@ -108,7 +110,7 @@ def _wait_until(condition, deadline_s: float = 20.0) -> bool:
 
 
 def test_a_commands_background_children_end_with_it_even_when_it_succeeds(
-    workspace: Path, tmp_path: Path
+    workspace: dict[str, str], tmp_path: Path
 ) -> None:
     """Issue 28, item 16: the process group is killed after every run, not only after a timeout."""
     pid_file = tmp_path / "child.pid"
@@ -117,7 +119,7 @@ def test_a_commands_background_children_end_with_it_even_when_it_succeeds(
         "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)']); "
         f"open({str(pid_file)!r}, 'w').write(str(child.pid)); print('done')"
     )
-    outcome = produce_document(script(code), workspace, "x", "a.md", {}, True)
+    outcome = make(script(code), workspace, "x", "a.md", {})
     assert outcome.ok and outcome.content == "done\n"
     child = int(pid_file.read_text())
     try:
@@ -127,46 +129,44 @@ def test_a_commands_background_children_end_with_it_even_when_it_succeeds(
             os.kill(child, signal.SIGKILL)
 
 
-def test_a_command_killed_by_a_signal_is_not_a_success(workspace: Path) -> None:
+def test_a_command_killed_by_a_signal_is_not_a_success(workspace: dict[str, str]) -> None:
     code = "import os, signal; print('half a document', flush=True); os.kill(os.getpid(), signal.SIGKILL)"
-    outcome = produce_document(script(code), workspace, "x", "a.md", {}, True)
+    outcome = make(script(code), workspace, "x", "a.md", {})
     assert not outcome.ok and outcome.content is None and outcome.ran
     assert outcome.reason == "the agent command was killed by SIGKILL"
 
 
-def test_too_much_output_is_refused(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_too_much_output_is_refused(workspace: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(command, "MAX_OUTPUT_BYTES", 1000)
-    outcome = produce_document(
-        script("import sys; sys.stdout.write('x' * 5000)"), workspace, "x", "a.md", {}, True
-    )
+    outcome = make(script("import sys; sys.stdout.write('x' * 5000)"), workspace, "x", "a.md", {})
     assert not outcome.ok and outcome.content is None and "than 1000 bytes" in outcome.reason
 
 
-def test_a_failing_or_silent_command_gives_its_reason(workspace: Path) -> None:
-    failed = produce_document(
-        script("import sys; sys.exit('no credits left')"), workspace, "x", "a.md", {}, True
-    )
+def test_a_failing_or_silent_command_gives_its_reason(workspace: dict[str, str]) -> None:
+    failed = make(script("import sys; sys.exit('no credits left')"), workspace, "x", "a.md", {})
     assert not failed.ok and failed.reason == "the agent command exited with 1: no credits left"
-    silent = produce_document(script("pass"), workspace, "x", "a.md", {}, True)
+    silent = make(script("pass"), workspace, "x", "a.md", {})
     assert not silent.ok and "empty" in silent.reason
-    missing = produce_document(Spec(("/no/such/agent",)), workspace, "x", "a.md", {}, True)
+    missing = make(Spec(("/no/such/agent",)), workspace, "x", "a.md", {})
     assert not missing.ok and "could not start" in missing.reason
 
 
-def test_never_through_a_shell(workspace: Path, tmp_path: Path) -> None:
+def test_never_through_a_shell(workspace: dict[str, str], tmp_path: Path) -> None:
     marker = tmp_path / "shell"
     spec = Spec((sys.executable, "-c", "import sys; print(sys.argv[1])", f"; touch {marker}"))
-    outcome = produce_document(spec, workspace, "x", "a.md", {}, True)
+    outcome = make(spec, workspace, "x", "a.md", {})
     assert outcome.content == f"; touch {marker}\n"
     assert not marker.exists()
 
 
-def test_the_environment_is_stripped_of_keys(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environment_is_stripped_of_keys(
+    workspace: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GITHUB_TOKEN", "IDEACO_MODEL", "DB_PASSWORD"):
         monkeypatch.setenv(name, "s3cret-value")
     monkeypatch.setenv("KEEP_ME", "kept-value")
     code = "import os; print(sorted(k for k, v in os.environ.items() if v in ('s3cret-value', 'kept-value')))"
-    outcome = produce_document(script(code), workspace, "x", "a.md", {}, True)
+    outcome = make(script(code), workspace, "x", "a.md", {})
     assert outcome.content == "['KEEP_ME']\n"
     assert clean_env({"openai_api_key": "s", "PATH": "/bin"}) == {"PATH": "/bin"}
 
@@ -188,38 +188,112 @@ def test_clean_env_strips_secret_names_and_any_value_holding_the_runs_secrets() 
     assert clean_env(environ) == {k: v for k, v in environ.items() if k != "APP_SECRET"}
 
 
-def test_the_outcome_is_scrubbed_of_the_runs_secrets(workspace: Path) -> None:
+def test_the_outcome_is_scrubbed_of_the_runs_secrets(workspace: dict[str, str]) -> None:
     secrets = Secrets.of([], ["the-key-0123456789"], [])
     spec = script("import sys; print('I found the-key-0123456789'); sys.exit('no: the-key-0123456789')")
-    outcome = produce_document(spec, workspace, "x", "a.md", {}, True, secrets=secrets)
+    outcome = make(spec, workspace, "x", "a.md", {}, secrets=secrets)
     assert outcome.reason == "the agent command exited with 1: no: ***"
     printed = script("print('I found the-key-0123456789')")
-    assert (
-        produce_document(printed, workspace, "x", "a.md", {}, True, secrets=secrets).content
-        == "I found ***\n"
-    )
+    assert make(printed, workspace, "x", "a.md", {}, secrets=secrets).content == "I found ***\n"
 
 
-def test_hostile_paths_are_refused_before_anything_runs(workspace: Path, tmp_path: Path) -> None:
+def test_hostile_paths_are_refused_before_anything_runs(workspace: dict[str, str], tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     spec = script(f"open({str(marker)!r}, 'w').write('x')")
-    for path in ("/etc/passwd", "../outside.md", "", "a\\b.md"):
-        outcome = produce_document(spec, workspace, "x", path, {}, True)
+    for path in ("/etc/passwd", "../outside.md", "", "a\\b.md", "a\x00b.md"):
+        outcome = make(spec, workspace, "x", path, {})
         assert not outcome.ok and not outcome.ran
     assert not marker.exists()
 
 
-def test_a_link_written_at_the_path_is_not_followed(workspace: Path, tmp_path: Path) -> None:
+def test_a_link_written_at_the_path_is_not_followed(workspace: dict[str, str], tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("private", encoding="utf-8")
     spec = script(f"import os; os.symlink({str(secret)!r}, 'a.md'); print('from stdout')")
-    outcome = produce_document(spec, workspace, "x", "a.md", {}, True)
+    outcome = make(spec, workspace, "x", "a.md", {})
     assert outcome.content == "from stdout\n"
 
 
 def test_stdin_bounds_each_document() -> None:
     text = stdin_text("piece", "a.md", {"big.md": "z" * (command.MAX_STDIN_DOC_CHARS + 10)})
     assert text.count("z") == command.MAX_STDIN_DOC_CHARS and "[...cut]" in text
+
+
+def test_stdin_carries_a_document_of_20000_characters_whole_and_cuts_a_longer_one() -> None:
+    whole = stdin_text("piece", "a.md", {"big.md": "z" * 20_000})
+    assert whole.count("z") == 20_000 and "[...cut]" not in whole
+    cut = stdin_text("piece", "a.md", {"big.md": "z" * 20_001})
+    assert cut.count("z") == 20_000 and cut.endswith("z\n[...cut]\n")
+
+
+def test_stdin_carries_eight_relevant_documents_at_most() -> None:
+    text = stdin_text("piece", "a.md", {f"d{i}.md": f"text {i}" for i in range(9)})
+    assert [line for line in text.splitlines() if line.startswith("# Relevant document: ")] == [
+        f"# Relevant document: d{i}.md" for i in range(8)
+    ]
+
+
+def test_stdin_says_so_when_the_piece_has_no_description() -> None:
+    assert stdin_text("  ", "docs/a.md", {}) == (
+        "# Task\n(no description)\n\n# Document to write\n"
+        "docs/a.md  (write it at this path in the current directory, or print it to stdout)\n"
+    )
+
+
+def test_the_command_runs_among_every_file_of_the_department() -> None:
+    files = {"docs/spec.md": "the spec", "docs/plan.md": "the plan", "README.md": "read me"}
+    code = (
+        "import pathlib; print(sorted((p.as_posix(), p.read_text()) for p in pathlib.Path('.').rglob('*')"
+        " if p.is_file()))"
+    )
+    outcome = make(script(code), files, "x", "docs/api.md", {})
+    assert outcome.content == repr(sorted(files.items())) + "\n"
+
+
+def test_a_department_file_that_is_no_relative_path_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    outcome = make(script(f"open({str(marker)!r}, 'w').write('x')"), {"../escape.md": "x"}, "x", "a.md", {})
+    assert outcome == AgentOutcome(
+        False, None, "'../escape.md' is not a relative path inside the workspace", False
+    )
+    assert not marker.exists()
+
+
+def test_a_command_that_prints_nothing_ran_and_gives_no_document(workspace: dict[str, str]) -> None:
+    assert make(script("pass"), workspace, "x", "a.md", {}) == AgentOutcome(
+        False, None, "the agent command's stdout is empty", True
+    )
+
+
+def test_256_kib_of_output_is_a_document_and_one_byte_more_is_not(workspace: dict[str, str]) -> None:
+    """The bound holds while it runs (a command that lingers after printing exactly 256 KiB is not
+    stopped) and on what it left (262,145 bytes printed at once is refused)."""
+    lingers = "import sys, time; sys.stdout.write('x' * 262144); sys.stdout.flush(); time.sleep(0.3)"
+    kept = make(script(lingers), workspace, "x", "a.md", {})
+    assert kept.ok and len(kept.content) == 262144
+    over = make(script("import sys; sys.stdout.write('x' * 262145)"), workspace, "x", "a.md", {})
+    assert not over.ok and over.content is None and over.ran  # seen while it ran, or in what it left:
+    assert over.reason in (
+        "the agent command's stdout is larger than 262144 bytes",
+        "the agent command printed more than 262144 bytes and was stopped",
+    )
+    going_on = "import sys, time; sys.stdout.write('x' * 262145); sys.stdout.flush(); time.sleep(30)"
+    stopped = make(script(going_on), workspace, "x", "a.md", {})
+    assert stopped.reason == "the agent command printed more than 262144 bytes and was stopped"
+
+
+def test_a_file_the_command_left_as_it_was_is_not_its_document_whatever_its_size() -> None:
+    files = {"a.md": "x" * 262144}  # as large as a document may come back
+    outcome = make(script("print('from stdout')"), files, "x", "a.md", {})
+    assert (outcome.content, outcome.source) == ("from stdout\n", "stdout")
+
+
+def test_a_failure_gives_200_characters_of_the_last_line_in_the_last_4_kib_of_stderr(
+    workspace: dict[str, str],
+) -> None:
+    code = "import sys; sys.stderr.write('early line\\n' + 'A' * 1000 + 'B' * 4000); sys.exit(3)"
+    failed = make(script(code), workspace, "x", "a.md", {})
+    assert failed.reason == "the agent command exited with 3: " + "A" * 96 + "B" * 104
 
 
 def test_a_scenario_employee_names_its_agent_command() -> None:

@@ -1,8 +1,8 @@
-"""One-line mutations of a rule module, one at a time, each against only its own test files.
+"""One-line mutations of a module, one at a time, each against only its target's test files.
 
 Not part of the normal pytest run (no test_ file here). Run from the repository root:
 
-    nice -n 10 python tests/mutation/run.py summary     # or: metrics, gates, drafts, stamina, all
+    nice -n 15 python tests/mutation/run.py summary     # or any target of TARGETS below, or all
 
 Each mutant is made in a copy of the repository (the worktree is never touched): one token of
 one line changed (a comparison flipped, a number off by one, an operator swapped, and/or,
@@ -33,6 +33,43 @@ TARGETS = {
         ["tests/office/rules/test_drafts.py", "tests/office/rules/test_drafts_capable.py"],
     ),
     "stamina": (["ideaco/mind/stamina.py"], ["tests/mind/test_stamina.py"]),
+    "early": (
+        ["ideaco/office/engine/early.py", "ideaco/office/engine/upcoming.py"],
+        [
+            "tests/office/engine/test_early.py",
+            "tests/office/engine/test_upcoming.py",
+            "tests/office/test_ahead.py",
+        ],
+    ),
+    "streams": (["ideaco/office/engine/streams.py"], ["tests/office/test_streams.py"]),
+    "toolcaps": (["ideaco/office/rules/toolcaps.py"], ["tests/office/rules/test_toolcaps.py"]),
+    "speech": (["ideaco/office/decide/speech.py"], ["tests/office/decide/test_speech.py"]),
+    "command": (["ideaco/agents/command.py"], ["tests/agents/test_command.py"]),
+    "workspace": (["ideaco/store/workspace.py"], ["tests/store/test_workspace.py"]),
+    "documents": (
+        [
+            "ideaco/office/core/documents.py",
+            "ideaco/office/rules/documents.py",
+            "ideaco/office/decide/tools/documents.py",
+        ],
+        [
+            "tests/office/core/test_documents.py",
+            "tests/office/rules/test_documents.py",
+            "tests/office/decide/tools/test_documents.py",
+            "tests/office/test_documents.py",
+            "tests/office/test_sign_off.py",
+            "tests/office/test_requirement_flow.py",
+        ],
+    ),
+    "apply": (
+        ["ideaco/office/resolve/apply.py"],
+        [
+            "tests/office/resolve/test_apply.py",
+            "tests/office/test_holds.py",
+            "tests/office/test_applied.py",
+            "tests/office/test_between.py",
+        ],
+    ),
 }
 SWAPS = {
     ">=": ">",

@@ -37,6 +37,22 @@ def test_a_stream_goes_on_from_how_far_it_has_drawn() -> None:
     assert first != rest[:3]
 
 
+def test_a_streams_draws_are_fixed_by_its_seed_name_and_count() -> None:
+    """state.json keeps only how far each stream drew: the same seed, name and count give the same
+    draws in every version of ideaco, or a resumed run (and every recorded guard) would go another way."""
+    stream = Stream(7, "alice")
+    assert [stream.random() for _ in range(3)] == [
+        0.6617956384429409,
+        0.05481038961900464,
+        0.4909941102606906,
+    ]
+    assert stream.getrandbits(64) == 2102504144588186119  # one word
+    assert stream.getrandbits(100) == 622507999966620908734712180510  # two words, the top 100 bits
+    assert (stream.getrandbits(1), stream.getrandbits(64)) == (0, 10674609633284639374)  # a word each
+    assert stream.getstate() == 8
+    assert Stream(7, "alice", drawn=8).random() == 0.9336135549321475  # resumed at the second hash block
+
+
 def test_a_copy_draws_what_the_original_draws_and_leaves_it_where_it_was() -> None:
     stream = Stream(7, "alice")
     stream.random()

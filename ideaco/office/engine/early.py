@@ -170,8 +170,9 @@ class Ahead:
             self.counts.dropped_calls += 1
             return
         if call.cancelled() or call.exception() is not None:
+            # the call that failed, and those answered before it in the same ask (a repair's first)
             spent = getattr(call.exception(), "spent", ()) if not call.cancelled() else ()
-            self.counts.dropped_calls += max(1, len(spent))
+            self.counts.dropped_calls += 1 + len(spent)
             return
         self.counts.dropped_calls += len(call.result().results)
 

@@ -31,7 +31,7 @@ class Stream(random.Random):
         self.name = name
         self.drawn = drawn
         self._key = hashlib.blake2b(f"{seed}/{name}".encode(), digest_size=32).digest()
-        self._block: tuple[int, tuple[int, ...]] = (-1, ())
+        self._block: tuple[int | None, tuple[int, ...]] = (None, ())  # the last hash block, none yet
         super().__init__()
 
     def seed(self, *args: Any, **kwargs: Any) -> None:
@@ -67,7 +67,7 @@ class Stream(random.Random):
         while have < k:
             out |= self._word() << have
             have += 64
-        return out >> (have - k) if have > k else out
+        return out >> (have - k)  # the top k bits of the words drawn
 
     def random(self) -> float:
         return (self._word() >> 11) * (1.0 / 9007199254740992.0)  # 53 bits, like random.random

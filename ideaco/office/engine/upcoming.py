@@ -184,15 +184,13 @@ def held(office: UpcomingOffice, employee: str, conv_id: str, at: datetime, call
         return False
     own = [m.at for m in conv.recent if m.sender == employee]
     gates = person.gates(emp, office.config.gates, office.config.person_levers())
-    return not rules.check_speech(conv.kind, own, 0, True, at, gates).allowed
+    return not rules.check_timing(conv.kind, own, at, gates).allowed
 
 
 def scripted_before(office: UpcomingOffice, where: set[str], at: datetime) -> bool:
     """Whether a line of the boss's script lands in one of these conversations before `at`."""
-    start = office.meta.get("start")
-    if not start or office.script_next >= len(office.script):
-        return False
-    begin = datetime.fromisoformat(start)
+    start = office.meta.get("start")  # as `starting.schedule` reads the script (without one: now)
+    begin = datetime.fromisoformat(start) if start else office.now()
     for line in office.script[office.script_next :]:
         when = begin + timedelta(seconds=line["offset_s"])
         if when > at:

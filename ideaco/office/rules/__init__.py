@@ -15,6 +15,7 @@ from ideaco.office.rules.gates import (
     KindGates,
     anti_spam_reopens_at,
     check_speech,
+    check_timing,
     cooldown_reopens_at,
 )
 from ideaco.office.rules.loop_breakers import (
@@ -59,6 +60,7 @@ __all__ = [
     "check_duplicate",
     "check_ring",
     "check_speech",
+    "check_timing",
     "closes_ring",
     "cooldown_reopens_at",
     "is_closed",

@@ -90,6 +90,17 @@ def check_speech(
     """
     if saturation >= cfg.saturation_silence_at and not mentioned:
         return GateVerdict(False, Gate.SATURATION)
+    return check_timing(kind, own_post_times, now, cfg)
+
+
+def check_timing(
+    kind: ConversationKind | str,
+    own_post_times: Sequence[datetime],
+    now: datetime,
+    cfg: GateConfig = DEFAULT_GATES,
+) -> GateVerdict:
+    """Anti-spam, then cooldown: the gates that hold a draft whatever it says (all a mentioned
+    employee faces)."""
     row = cfg.for_kind(kind)
     reopens = anti_spam_reopens_at(own_post_times, now, row.max_posts, row.window_s)
     if reopens is not None:

@@ -276,3 +276,80 @@ def test_clashes_names_each_document_that_is_anothers_folder() -> None:
     assert isinstance(forged, core.Document)
     assert rules.clashes({**docs, forged.key: forged}) == [("eng/docs", "eng/docs/a.md")]
     assert rules.clashes(docs) == []
+
+
+# --- the documented bounds, on both sides, and what a record keeps --------------------------------------
+
+
+def test_a_document_holds_16000_bytes_of_utf8_and_no_more() -> None:
+    assert rules.check_content("é" * 8000) == "é" * 8000
+    over = rules.check_content("é" * 8000 + "x")
+    assert isinstance(over, Refusal) and over.reason == "content of 16001 bytes is over the limit of 16000"
+
+
+def test_a_workspace_holds_200_documents() -> None:
+    doc = _doc()
+    full = {f"eng/{i}.md": doc for i in range(200)}
+    refused = rules.write(full, "eng", "b.md", "x", "bob", NOW, "t2")
+    assert isinstance(refused, Refusal) and refused.reason == "the workspace holds 200 documents already"
+    assert not isinstance(
+        rules.write(dict(list(full.items())[:199]), "eng", "b.md", "x", "bob", NOW, "t2"), Refusal
+    )
+
+
+def test_a_path_of_120_characters_is_a_path() -> None:
+    path = "x" * 60 + "/" + "y" * 59
+    assert len(path) == 120 and rules.write({}, "eng", path, "one", "bob", NOW, "t1").path == path
+    longer = rules.write({}, "eng", path + "z", "one", "bob", NOW, "t1")
+    assert isinstance(longer, Refusal) and longer.reason == "path longer than 120 characters"
+
+
+@pytest.mark.parametrize(
+    ("name", "reserved"), [("com9.md", True), ("lpt9.txt", True), ("com10.md", False), ("lpt10.md", False)]
+)
+def test_windows_device_names_are_refused_and_names_that_only_look_like_them_are_not(
+    name: str, reserved: bool
+) -> None:
+    out = rules.write({}, "eng", f"docs/{name}", "one", "bob", NOW, "t1")
+    assert isinstance(out, Refusal) is reserved
+
+
+def test_a_document_keeps_its_20_latest_versions() -> None:
+    doc = _doc()
+    for n in range(1, 21):
+        doc = rules.revise(doc, f"text {n}", doc.version, "bob", NOW + timedelta(minutes=n), f"t{n}")
+    assert (len(doc.versions), doc.earlier, doc.count) == (20, 1, 21)
+    assert [v.thought for v in doc.versions] == [f"t{n}" for n in range(1, 21)]
+
+
+def test_review_notes_and_a_rebuttal_keep_1000_characters() -> None:
+    asked = rules.request_review(_doc(), "bob", "carol")
+    rejected = rules.verdict(asked, "carol", "reject", "n" * 1001, 3, None)
+    assert rejected.review.notes == "n" * 1000
+    argued = rules.rebut(rejected, "bob", "a" * 1001)
+    assert argued.review.argument == "a" * 1000
+
+
+def test_a_rejection_counts_its_round_and_its_streak_and_an_approval_ends_the_streak() -> None:
+    asked = rules.request_review(_doc(), "bob", "carol")
+    assert (asked.review.round, asked.review.streak) == (0, 0)
+    once = rules.verdict(asked, "carol", "reject", "thin", 3, None)
+    assert (once.review.round, once.review.streak) == (1, 1)
+    twice = rules.verdict(rules.rebut(once, "bob", "it is fine"), "carol", "reject", "still thin", 3, None)
+    assert (twice.review.round, twice.review.streak) == (2, 2)
+    passed = rules.verdict(rules.request_review(twice, "bob", "carol"), "carol", "approve", "ok", 3, None)
+    assert (passed.review.round, passed.review.streak) == (2, 0)
+
+
+def test_a_rebutted_review_round_trips_through_its_record_with_its_argument() -> None:
+    argued = rules.rebut(_rejected(_doc(), 1, 3, None), "bob", "it is in the guide")
+    again = type(argued).from_dict(argued.to_dict())
+    assert again == argued and again.review.argument == "it is in the guide"
+
+
+def test_a_review_recorded_without_its_counts_has_none() -> None:
+    """A state.json written before a review kept its round and streak reads them as none yet."""
+    record = rules.request_review(_doc(), "bob", "carol").to_dict()
+    record["review"] = {"reviewer": "carol", "status": "requested"}
+    review = type(_doc()).from_dict(record).review
+    assert (review.round, review.streak, review.notes, review.argument, review.judged) == (0, 0, "", "", "")
