@@ -198,3 +198,14 @@ async def test_a_seeded_document_task_is_written_reviewed_and_revised_on_the_com
     ]
     doc = office.state.documents[f"eng/{PATH}"]
     assert doc.content.startswith("# Spec, pass") and len(doc.versions) == 2
+
+
+def test_a_small_models_review_gives_its_reasons_before_its_verdict() -> None:
+    """A grammar writes fields in order: the notes first, so the verdict follows the reasons (with the
+    verdict first, SmolLM2 approved every first draft of the shipped release-docs run; notes first, it
+    rejected one, which was revised and approved)."""
+    calls = (("review", (PATH,), ()),)
+    actions = thought_schema(WireContext(compact=True, document_calls=calls))["properties"]["actions"]
+    (review,) = actions["items"]["anyOf"]
+    assert list(review["properties"]["args"]["properties"]) == ["path", "notes", "verdict"]
+    assert review["properties"]["args"]["required"] == ["path", "notes", "verdict"]

@@ -179,7 +179,7 @@ _DOCUMENT_ARGS = {
     "request_review": ("path",),
     "revise_document": ("path", "base", "content"),
     "rebut": ("path", "argument"),
-    "review": ("path", "verdict", "notes"),
+    "review": ("path", "notes", "verdict"),
     "sign_off": ("requirement", "verdict", "notes"),
 }
 
