@@ -40,7 +40,24 @@ SIGNATURES = (
     "never shown",
     *(f.casefold() for f in ("innerThoughts", "topicSaturation", "interestLevel", "shouldSpeak")),
     *(f.casefold() for f in ("memorySummary", "memoryOps", "relationshipOps", "taskOps")),
+    "what you say here",  # the compact answer format's `say`, which SmolLM2 posts as it is
 )
+# How the prompt names a speaker, which a weak model copies as the start of its message: the boss's
+# mark `Boss (BOSS):`, and a person with its id, `Lena (lena)` (members, impressions).
+_SPEAKER_MARK = re.compile(r"\(BOSS\)|\b([A-Z][a-z]+) \((?:id )?([a-z][a-z0-9_-]*)\)")
+# The answer format's words as a slot in brackets or parentheses: its fields, the memory categories,
+# the kinds of id, the roles (`[taskop]`, `[mem-id]`, `(context)`, `[context_2]`, `[Boss]`).
+ANSWER_WORDS = (
+    "think say speak sat interest taskop taskops memop memops memoryop memoryops op ops "
+    "preference fact instruction context relationship experience decision "
+    "mem-id memid task-id taskid claimkey claim-key boss you"
+).split()
+_ANSWER_SLOT = re.compile(
+    r"[\[(]\s*(?:" + "|".join(re.escape(w) for w in ANSWER_WORDS) + r")(?:[-_ ]?(?:id|\d+))?\s*[\])]", re.I
+)
+# A tag the writer started and never closed, at the very end (`<li class=`): what is left when a
+# weak model's markup runs into its length bound.
+_OPEN_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?$")
 MAX_SYMBOLS = 0.3  # symbols (not letters, digits or sentence punctuation) among the non-space characters
 RUN = 5  # one character this many times in a row is a run (not . ! ? or -)
 THOUGHT_OVERLAP = 0.6  # share of a draft's words in the thought's own inner text (as a prefix run)
@@ -81,6 +98,7 @@ _SLOTS_OUTSIDE_CODE_TALK = (
     re.compile(
         rf"(?<![\w\]])\[{_IDENT}\](?![\w(\[])"
     ),  # [dateTime], [FIRST_NAME]; not an index, items[userId]
+    _ANSWER_SLOT,  # [taskop], [mem-id], (context)
 )
 # A Markdown checkbox, `- [x] done` or `[ ] docs` at a line's start: a list item, not a slot or debris.
 _CHECKBOX = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\[[ xX]\](?=[ \t]+\S)", re.M)
@@ -237,6 +255,9 @@ def _echo(text: str, prompt: EngineText | None) -> str | None:
     clock = _CLOCK_LINE.search(text)
     if clock:
         return clock.group(0)
+    for mark in _SPEAKER_MARK.finditer(text):
+        if mark.group(1) is None or mark.group(1).lower() == mark.group(2):
+            return mark.group(0)
     found = _words(text)
     folded = " ".join(found)
     for signature in SIGNATURES:
@@ -268,6 +289,9 @@ def _degenerate(text: str, prose: str, code_talk: bool) -> str | None:
     run = _RUN.search(text)
     if run:
         return f"a run of {run.group(1)!r}"
+    left_open = _OPEN_TAG.search(prose.rstrip())
+    if left_open:
+        return f"markup left open {left_open.group(0)[:40]!r}"
     unit = re.search(r"(\S{1,3}?)\1{4,}", text)
     if unit and not unit.group(1).isalpha() and any(c.isalnum() for c in unit.group(1)):
         return f"{unit.group(1)!r} repeated"

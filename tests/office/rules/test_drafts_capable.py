@@ -95,6 +95,13 @@ MUST_PASS = [
     "It is Monday, 9:37 and the build is green again.",
     "Insert the SIM card (chip side down) before you boot it.",
     "We meet Monday 09:30. Bring the numbers.",
+    # The other side of the rules for the prompt's marks and the answer format's words:
+    "Lena (our PM) said the launch is on track.",
+    "Alice (alice@example.com) owns the rollout.",
+    "I'll add some context (see the doc) later today.",
+    "We made a decision: ship on Friday, with the boss's OK.",
+    'Use <li class="item"> for each entry in the list.',
+    "Say what you mean, and mean what you say.",
 ]
 
 MUST_NOT_PASS = [
@@ -130,6 +137,16 @@ MUST_NOT_PASS = [
     ("}}}}]]]] ok", TextRule.DEGENERATE),
     ("Sooooooo good", TextRule.DEGENERATE),
     ("#$%^&*()!@#", TextRule.DEGENERATE),
+    # Seen in the README's first command on SmolLM2 once the compact wire was short (issue 29, item 2):
+    ("You are answering Boss (BOSS):", TextRule.PLACEHOLDER),  # the prompt's mark of the boss
+    ("Lena (lena): I am speaking about your last task, what is it?", TextRule.PROMPT_ECHO),
+    ("Let's talk about [taskop] today...", TextRule.PLACEHOLDER),  # the answer format's words as slots
+    ("I am speaking here about [mem-id] to you today.", TextRule.PLACEHOLDER),
+    ("Let's talk about (context)-the-most difficult task.", TextRule.PLACEHOLDER),
+    ("Your answer is [context_2]!", TextRule.PLACEHOLDER),
+    ("I am happy and [Boss] needs to create a task for tomorrow!", TextRule.PLACEHOLDER),
+    ("What you say here...", TextRule.PROMPT_ECHO),  # the compact answer format's `say`
+    ("Same as you!</br></pre><ul><li class=", TextRule.DEGENERATE),  # markup left open at the end
 ]
 
 
