@@ -17,6 +17,7 @@ tokens are computed as prompt tokens, whatever the slot held before (issue 29, i
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import replace
 
@@ -49,13 +50,18 @@ class RoutedLLM:
         # The prompts each server was sent (their hashes): one it may still hold, in a slot or in its
         # prompt cache in RAM, is sent afresh.
         self._sent: list[set[int]] = [set() for _ in clients]
+        # One request at a time on each server: two sequences llama.cpp computes in one batch come
+        # out in other last bits than each alone (measured: a prompt's few new tokens computed beside
+        # another slot's prompt gave another answer), and which calls meet depends on the timing.
+        self._one_at_a_time = [asyncio.Lock() for _ in clients]
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         server, slot = self.router.place(request.cache_key)
-        prompt = hash(json.dumps(request.messages, sort_keys=True))
-        fresh = prompt in self._sent[server]
-        self._sent[server].add(prompt)
-        return await self.clients[server].complete(replace(request, slot=slot, fresh=fresh))
+        async with self._one_at_a_time[server]:
+            prompt = hash(json.dumps(request.messages, sort_keys=True))
+            fresh = prompt in self._sent[server]
+            self._sent[server].add(prompt)
+            return await self.clients[server].complete(replace(request, slot=slot, fresh=fresh))
 
     async def aclose(self) -> None:
         for client in self.clients:

@@ -121,3 +121,38 @@ def test_a_fresh_request_asks_llama_cpp_to_leave_its_cache_alone() -> None:
     assert "cache_prompt" not in llm._arguments(request, "grammar")["extra_body"]
     fresh = llm._arguments(replace(request, fresh=True), "grammar")["extra_body"]
     assert fresh["cache_prompt"] is False and fresh["id_slot"] == 1
+
+
+async def test_each_server_computes_one_request_at_a_time() -> None:
+    """Issue 29, item 5: llama.cpp batches the requests of its slots together, and a prompt computed
+    beside another comes out in other last bits (measured: another answer); which calls meet
+    depends on the machine's timing, so the router sends one request at a time to each server."""
+    import asyncio
+
+    from ideaco.llm.base import ChatRequest, ChatResult, Usage
+    from ideaco.llm.routing import RoutedLLM
+
+    busy = [0, 0]
+    most = [0, 0]
+
+    class Server:
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+        async def complete(self, request: ChatRequest) -> ChatResult:
+            busy[self.n] += 1
+            most[self.n] = max(most[self.n], busy[self.n])
+            await asyncio.sleep(0.01)
+            busy[self.n] -= 1
+            return ChatResult(content="{}", model="m", usage=Usage(1, 1), latency_ms=1.0)
+
+        async def aclose(self) -> None:
+            return None
+
+    llm = RoutedLLM([Server(0), Server(1)], SlotRouter(servers=2, slots=2))
+    asks = [
+        ChatRequest(messages=({"role": "user", "content": str(i)},), model="m", cache_key=who)
+        for i, who in enumerate(["ann", "bob", "cyd", "dan", "ann", "bob"])
+    ]
+    await asyncio.gather(*(llm.complete(r) for r in asks))
+    assert most == [1, 1]  # ann and cyd share server 0, bob and dan server 1: never two at once there
