@@ -40,10 +40,12 @@ var ideacoPage = (function () {
     if (seconds) out += ":" + two(s % 60);
     return (day ? "day " + (day + 1) + " " : "") + out;
   }
-  // A moment the records hold as ISO text (next_look_at, reopens_at, ...), shown as a clock time.
+  // A moment the records hold as ISO text (next_look_at, reopens_at, ...), shown as a clock time;
+  // so is one written inside a sentence (a gate's detail: "closed to agent posts until 2026-...").
+  var ISO_IN_TEXT = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?/g;
   function asTime(value) {
-    var at = typeof value === "string" ? isoSeconds(value) : null;
-    return at === null ? value : clock(at - startAt, true);
+    if (typeof value !== "string") return value;
+    return value.replace(ISO_IN_TEXT, function (iso) { return clock(isoSeconds(iso) - startAt, true); });
   }
 
   // Colours told apart (issue 29): the boss red, everyone else one of 12 qualitative colours in
