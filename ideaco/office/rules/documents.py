@@ -66,6 +66,8 @@ def clashes(documents: dict[str, Document]) -> list[tuple[str, str]]:
 def check_content(content: Any) -> str | Refusal:
     if not isinstance(content, str) or not content.strip():
         return Refusal("a document needs content")
+    if not any(ch.isalnum() for ch in content):
+        return Refusal("a document needs words, not only marks")  # '#', '---', '[]': nothing to review
     size = len(content.encode("utf-8"))
     if size > MAX_BYTES:
         return Refusal(f"content of {size} bytes is over the limit of {MAX_BYTES}")

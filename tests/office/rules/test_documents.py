@@ -48,6 +48,11 @@ def test_content_is_bounded_in_bytes_not_characters() -> None:
     assert rules.check_content("é" * (MAX_BYTES // 2)) == "é" * (MAX_BYTES // 2)
     assert isinstance(rules.check_content("é" * (MAX_BYTES // 2 + 1)), Refusal)
     assert isinstance(rules.check_content("   "), Refusal)
+    for marks in ("#", "---\n", "- [ ]", "```\n```"):  # what the small model wrote as a whole guide
+        refused = rules.check_content(marks)
+        assert isinstance(refused, Refusal) and "words" in refused.reason, marks
+    for words in ("# 2", "ok", "## Étape", "升级"):
+        assert rules.check_content(words) == words
 
 
 def _doc(docs: dict | None = None, author: str = "bob") -> core.Document:
