@@ -41,6 +41,9 @@ _CONTROL = re.compile(
     r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]"
 )
 NEWLINE = "⏎"  # how a line break inside someone's text is shown
+# The tools whose success changes the workspace or a review: printed as a line of work (not
+# read_document, which changes nothing).
+WORK_TOOLS = frozenset(("write_document", "revise_document", "request_review", "review", "rebut", "sign_off"))
 TIME_WIDTH = 8  # "09:01:15": a transcript line's text wraps to the right of it
 
 
@@ -175,6 +178,26 @@ class Transcript:
         self._advance(office)
         if self.show_thoughts and not record.get("spoke"):
             self._thought_line(office, record)
+        self._work_lines(office, record)
+
+    def _work_lines(self, office: Any, record: dict[str, Any]) -> None:
+        """What a thought did to the workspace, a line per tool that changed it: the work a run does
+        is watched where its talk is (`✎ Dev wrote docs/release-notes.md (version 150429f2)`)."""
+        applied = record.get("applied") or {}
+        done = [
+            s
+            for s in applied.get("steps") or []
+            if s.get("step") == "tool" and s.get("ok") and s.get("tool") in WORK_TOOLS
+        ]
+        if not done:
+            return
+        at = datetime.fromisoformat(applied.get("at") or record["at"]).strftime("%H:%M:%S")
+        who = safe_text(office.name_of(record["employee"]))
+        for step in done:
+            line = Text(f"✎ {who} " + ("signed off: " if step["tool"] == "sign_off" else ""), style="bold")
+            line.append(safe_text(str(step.get("message") or step["tool"])), style="italic")
+            self.console.print(transcript_line(at, line, wraps=self._wraps))
+        self._last_conversation = None  # the next message names its room again
 
     def _thought_line(self, office: Any, record: dict[str, Any]) -> None:
         thought = record.get("thought") or {}

@@ -265,6 +265,46 @@ def test_show_thoughts_prints_messages_and_silences_in_time_order(tmp_path) -> N
     )
 
 
+def _tool(tool: str, message: str, ok: bool = True) -> dict[str, Any]:
+    return {"step": "tool", "tool": tool, "ok": ok, "message": message}
+
+
+def test_the_work_a_thought_did_is_a_line_at_the_moment_it_landed():
+    con = console()
+    steps = [
+        _tool("write_document", "wrote docs/release-notes.md (version 150429f2)"),
+        _tool("request_review", "asked Bob to review docs/release-notes.md"),
+        _tool("read_document", "read docs/plan.md"),  # changes nothing: no line
+        _tool("review", "rejected docs/x.md", ok=False),  # refused: no line
+        _tool("send_message", "sent to eng-casual"),
+    ]
+    landed = {"at": (START + timedelta(seconds=50)).isoformat(), "steps": steps}
+    Transcript(con).on_thought(FakeOffice(), record(spoke=True, gate=None, applied=landed))
+    assert shown(con).splitlines() == [
+        "09:00:50 ✎ Alice wrote docs/release-notes.md (version 150429f2)",
+        "09:00:50 ✎ Alice asked Bob to review docs/release-notes.md",
+    ]
+
+
+def test_a_sign_off_and_a_message_after_work_name_their_room():
+    con = console()
+    transcript, office = Transcript(con), FakeOffice()
+    transcript.on_message(office, message("alice", "Done.", seconds=10))
+    signed = {
+        "at": (START + timedelta(seconds=20)).isoformat(),
+        "steps": [_tool("sign_off", "requirement req-1 approved by the boss")],
+    }
+    transcript.on_thought(office, record(spoke=True, gate=None, applied=signed))
+    transcript.on_message(office, message("bob", "Great.", seconds=30))
+    assert shown(con).splitlines() == [
+        "── API design [api-design]",
+        "09:00:10 Alice: Done.",
+        "09:00:20 ✎ Alice signed off: requirement req-1 approved by the boss",
+        "── API design [api-design]",
+        "09:00:30 Bob: Great.",
+    ]
+
+
 def test_a_spoken_thought_is_not_repeated_as_a_thought_line():
     con = console()
     Transcript(con, show_thoughts=True).on_thought(FakeOffice(), record(spoke=True, gate=None))
