@@ -57,6 +57,9 @@ class ThoughtFacts:
     # Why a claim key the thought gives is no claim key people can read (None: it is); the office's
     # rule (office/rules/labels.py), passed in. Keys of offers on the board are never asked about.
     claim_key_problem: Callable[[str], str | None] = lambda _key: None
+    # Documents the thinker's tasks deliver that are not written, nor written by this thought: a
+    # task that delivers one is not resolved yet (`tasks.apply_ops`).
+    unwritten: Collection[str] = ()
 
 
 @dataclass
@@ -181,6 +184,7 @@ def _apply_tasks(
         not_yet={k: opens[k] for k, o in offers.items() if opens[k] > now},
         may_claim=stamina.may_claim(new.stamina),
         key_problem=facts.claim_key_problem,
+        unwritten=facts.unwritten,
     )
     new.notes.extend(result.refused)
     out.tasks_touched = bool(thought.taskOps)

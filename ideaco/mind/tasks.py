@@ -241,6 +241,7 @@ def apply_ops(
     not_yet: Mapping[str, datetime] | None = None,
     may_claim: bool = True,
     key_problem: Callable[[str], str | None] = lambda _key: None,
+    unwritten: Collection[str] = (),
 ) -> TaskOpsResult:
     """Apply one thought's taskOps to `tasks` (this owner's; mutated in place: creates appended).
 
@@ -251,6 +252,7 @@ def apply_ops(
     claim of one is refused. With `may_claim` False (the red zone) any create with a claim key is
     refused, and so is a new task or offer whose key `key_problem` says is none. resolve/fail/release need a pending task of this
     owner; release gives it up (it leaves `tasks`, for the board); offer puts new work on the board.
+    A task that delivers a document among `unwritten` is not resolved: the owner writes it first.
     A bad op is dropped with a correction; the other ops still apply.
     """
     res = TaskOpsResult()
@@ -349,6 +351,12 @@ def apply_ops(
             continue
         if not task.pending:
             res.corrections.append(f"{where}: {op.op} of {tid}: already {task.status}, dropped")
+            continue
+        if op.op == "resolve" and task.document and task.document in unwritten:
+            res.refused.append(
+                f"Your task [{tid}] was not resolved: it delivers {task.document}, which is not written yet. "
+                "Write it (write_document) first, or fail or release the task."
+            )
             continue
         if task.claim_key and live.get(task.claim_key, (None, None))[1] == task.id:
             del live[task.claim_key]

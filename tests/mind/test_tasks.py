@@ -48,7 +48,7 @@ def ids():
 def run(ids):
     """apply_ops for alice with the small office above; returns (result, alice's task list)."""
 
-    def _run(ops, tasks=None, claims=None, now=T0):
+    def _run(ops, tasks=None, claims=None, now=T0, **more):
         tasks = [] if tasks is None else tasks
         res = apply_ops(
             tasks,
@@ -61,6 +61,7 @@ def run(ids):
             conversations=ROOMS,
             employees=EMPLOYEES,
             people=PEOPLE,
+            **more,
         )
         return res, tasks
 
@@ -345,6 +346,27 @@ def test_resolve_without_result_says_done_and_accepts_bracketed_ids(run):
     t = make("task-1")
     _, (t,) = run([{"op": "resolve", "taskId": " [task-1] ", "result": ""}], tasks=[t])
     assert (t.status, t.result) == ("resolved", "done")
+
+
+def test_a_task_that_delivers_an_unwritten_document_is_not_resolved(run):
+    # What the small model did: its upgrade guide refused ('#'), it resolved the task all the same.
+    doc = make("task-1", document="docs/guide.md")
+    res, (doc,) = run(
+        [{"op": "resolve", "taskId": "task-1", "result": "done"}], tasks=[doc], unwritten=["docs/guide.md"]
+    )
+    assert doc.pending and res.resolved == [] and res.advanced == set()
+    assert res.refused == [
+        "Your task [task-1] was not resolved: it delivers docs/guide.md, which is not written yet. "
+        "Write it (write_document) first, or fail or release the task."
+    ]
+    other = make("task-2", document="docs/other.md")  # written (or written by this thought): resolved
+    _, (other,) = run([{"op": "resolve", "taskId": "task-2"}], tasks=[other], unwritten=["docs/guide.md"])
+    assert other.status == "resolved"
+    failed = make("task-3", document="docs/guide.md")  # failing or releasing it is always open
+    _, (failed,) = run(
+        [{"op": "fail", "taskId": "task-3", "reason": "no time"}], tasks=[failed], unwritten=["docs/guide.md"]
+    )
+    assert failed.status == "failed"
 
 
 def test_fail_sets_status_and_reason(run):

@@ -200,6 +200,44 @@ async def test_a_seeded_document_task_is_written_reviewed_and_revised_on_the_com
     assert doc.content.startswith("# Spec, pass") and len(doc.versions) == 2
 
 
+async def test_a_document_task_stays_open_until_its_document_is_written(make_office: MakeOffice) -> None:
+    """The small model wrote its guide as '#' (refused: no words) and resolved the task in the same
+    thought, so the tools were never offered again and the guide never written. Now the task stays
+    open while its document is unwritten; the thought that writes it may resolve it."""
+    from tests.office.conftest import scenario_dict, step_until, who
+
+    resolve = {"op": "resolve", "taskId": "task-1", "result": "done"}
+    contents = iter(["#", "# API\nGET /notes lists the notes."])
+    bobs: list[str] = []
+
+    def answer(request):
+        if who(request).employee != "bob" or len(bobs) == 2:
+            return thought()
+        bobs.append(next(contents))
+        write = {"tool": "write_document", "args": {"path": PATH, "content": bobs[-1]}}
+        return thought(actions=[write], taskOps=[resolve])
+
+    data = scenario_dict()
+    bob = next(e for e in data["employees"] if e["id"] == "bob")
+    bob["tasks"] = [{"description": "Write the API spec", "document": PATH}]
+    data["script"] = [{"at": "00:00", "to": "boss:bob", "text": "The API spec, please."}]
+    office = make_office(answer, scenario=data)
+    office.config.compact_schema = True
+    office.start()
+    await step_until(
+        office, lambda: len(bobs) == 1 and office.employees["bob"].mind.notes, within=timedelta(hours=1)
+    )
+    [task] = office.employees["bob"].mind.tasks
+    assert task.pending and f"eng/{PATH}" not in office.state.documents
+    assert any("[task-1] was not resolved" in n for n in office.employees["bob"].mind.notes)
+    assert document_tools.unwritten(office, office.employees["bob"]) == (PATH,)  # still offered
+    await step_until(
+        office, lambda: not office.employees["bob"].mind.tasks[0].pending, within=timedelta(hours=2)
+    )
+    assert len(bobs) == 2 and office.employees["bob"].mind.tasks[0].status == "resolved"
+    assert office.state.documents[f"eng/{PATH}"].content.startswith("# API")
+
+
 def test_a_small_models_review_gives_its_reasons_before_its_verdict() -> None:
     """A grammar writes fields in order: the notes first, so the verdict follows the reasons (with the
     verdict first, SmolLM2 approved every first draft of the shipped release-docs run; notes first, it

@@ -36,16 +36,23 @@ HELP = {
 }
 
 
+def unwritten(office: OfficeView, emp: Employee) -> tuple[str, ...]:
+    """The documents `emp`'s pending tasks deliver that its department has not written yet."""
+    if emp.department is None:
+        return ()
+    written = {d.path for d in office.state.documents.values() if d.department == emp.department}
+    return tuple(
+        dict.fromkeys(t.document for t in emp.mind.pending_tasks if t.document and t.document not in written)
+    )
+
+
 def calls(office: OfficeView, emp: Employee, conversation: str | None = None) -> tuple[Call, ...]:
     """The document tools `emp` can use in this thought (in `conversation`), each with its choices."""
     dept = emp.department
     if dept is None:
         return ()
     docs = [d for d in office.state.documents.values() if d.department == dept]
-    written = {d.path for d in docs}
-    expected = tuple(
-        dict.fromkeys(t.document for t in emp.mind.pending_tasks if t.document and t.document not in written)
-    )
+    expected = unwritten(office, emp)
     mine = [d for d in docs if d.author == emp.id]
     rejected = [d for d in mine if d.review is not None and d.review.status == REJECTED]
     # A rejected version is revised (or defended); once revised, it goes back to its reviewer.
