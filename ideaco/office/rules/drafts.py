@@ -42,18 +42,32 @@ SIGNATURES = (
     *(f.casefold() for f in ("memorySummary", "memoryOps", "relationshipOps", "taskOps")),
     "what you say here",  # the compact answer format's `say`, which SmolLM2 posts as it is
 )
+# The answer format's words as a weak model rewrites them: a field split into words (`task Op`,
+# `memory ops`), an example value with its pronoun or tense changed (`What I found or did`, the
+# resolve hint's `what you found or did`) or words put in (`What you say on this message here`,
+# the compact format's `what you say here`), an impression as the prompt lists it after a number
+# (`... are 56 — fantasy`, from `affinity 56 — fantasy`).
+_REWORDED = (
+    re.compile(r"\b(?:task|memory|relationship)[ _-]?ops?\b", re.I),
+    re.compile(r"\bwhat (?:you|i|we|they) (?:found|find|finds) or (?:did|do|does)\b", re.I),
+    re.compile(r"\bwhat (?:you|i|we) say\b(?:\W+\w+){1,3}?\W+here\b", re.I),
+    re.compile(r"(?<![\w.,:/-])(?:100|[1-9]?\d) — (?:\w+\W*){1,2}$"),
+)
 # How the prompt names a speaker, which a weak model copies as the start of its message: the boss's
 # mark `Boss (BOSS):`, and a person with its id, `Lena (lena)` (members, impressions).
 _SPEAKER_MARK = re.compile(r"\(BOSS\)|\b([A-Z][a-z]+) \((?:id )?([a-z][a-z0-9_-]*)\)")
 # The answer format's words as a slot in brackets or parentheses: its fields, the memory categories,
-# the kinds of id, the roles (`[taskop]`, `[mem-id]`, `(context)`, `[context_2]`, `[Boss]`).
+# the kinds of id, the roles (`[taskop]`, `[mem-id]`, `(context)`, `[context_2]`, `[Boss]`), with a
+# kind or a number after it (`[context_type: 5]`).
 ANSWER_WORDS = (
     "think say speak sat interest taskop taskops memop memops memoryop memoryops op ops "
     "preference fact instruction context relationship experience decision "
     "mem-id memid task-id taskid claimkey claim-key boss you"
 ).split()
 _ANSWER_SLOT = re.compile(
-    r"[\[(]\s*(?:" + "|".join(re.escape(w) for w in ANSWER_WORDS) + r")(?:[-_ ]?(?:id|\d+))?\s*[\])]", re.I
+    r"[\[(]\s*(?:" + "|".join(re.escape(w) for w in ANSWER_WORDS) + r")(?:[-_ ]?(?:id|\d+|type|key))?"
+    r"(?:\s*:\s*\d+)?\s*[\])]",
+    re.I,
 )
 # A tag the writer started and never closed, at the very end (`<li class=`): what is left when a
 # weak model's markup runs into its length bound.
@@ -128,10 +142,11 @@ _TAG = re.compile(
 _RUN = re.compile(r"([^\s.!?\-])\1{" + str(RUN - 1) + ",}")
 _URL = re.compile(r"\b(?:https?://|www\.)\S*", re.I)
 _DEBRIS = re.compile(r'[{}\[\]]\s*[,:]\s*[{}\[\]"\']|"\w*"\s*:\s*["\d\[{]|[{\[]\s*[}\]]|\}\s*\}|\]\s*\]')
-# Markup a weak model leaves in prose: a tag closed by another bracket (`</big}`, `</span]`); and,
+# Markup a weak model leaves in prose: a tag closed by another bracket (`</big}`, `</span]`) or by
+# two (`</truccion>>`: no language closes a tag that way; C++'s `vector<int>>` opens none); and,
 # in a message that does not talk about code, a void element's closing tag (`</br>`) or an HTML
 # entity, whole or cut short (`&amp;`, `&#34;`, `&right:`).
-_BROKEN_TAG = re.compile(r"</?[A-Za-z][\w-]*[}\]]|</[A-Za-z][\w-]*\)")
+_BROKEN_TAG = re.compile(r"</?[A-Za-z][\w-]*[}\]]|</[A-Za-z][\w-]*[)]|</[A-Za-z][\w-]*>>")
 _MARKUP = re.compile(r"</(?:" + "|".join(VOID_TAGS) + r")\s*>|&(?:#\d+|#x[0-9a-f]+|[a-z]{2,})[;:]", re.I)
 _TEMPLATE_CODE = re.compile(r"\{\{[^{}\n]{0,60}\}\}|\{%[^{}\n]{0,60}%\}")
 _ESCAPES = re.compile(r'\\n|\\"')  # a literal \n or \": debris, unless the message talks about code
@@ -258,6 +273,10 @@ def _echo(text: str, prompt: EngineText | None) -> str | None:
     for mark in _SPEAKER_MARK.finditer(text):
         if mark.group(1) is None or mark.group(1).lower() == mark.group(2):
             return mark.group(0)
+    for reworded in _REWORDED:
+        hit = reworded.search(text)
+        if hit:
+            return hit.group(0).strip()
     found = _words(text)
     folded = " ".join(found)
     for signature in SIGNATURES:

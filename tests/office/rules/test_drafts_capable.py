@@ -102,6 +102,15 @@ MUST_PASS = [
     "We made a decision: ship on Friday, with the boss's OK.",
     'Use <li class="item"> for each entry in the list.',
     "Say what you mean, and mean what you say.",
+    # Beside the answer format's words reworded (issue 29, item 2), what people write:
+    "What you found there, did it help?",
+    "I like what you say, and I'll say so here too.",
+    "The task optimizer and the memory operator are both down.",
+    "Top 10 — the list we agreed on last week, in order.",
+    "Sprint 2 — we shipped five of them.",
+    "It is a std::vector<std::vector<int>> of rows, and a >> b shifts.",
+    "We made the call (decision: ship on Friday), and the context: the demo is Monday.",
+    "We have 56 open tickets — fantasy or not, they need owners.",
 ]
 
 MUST_NOT_PASS = [
@@ -147,6 +156,19 @@ MUST_NOT_PASS = [
     ("I am happy and [Boss] needs to create a task for tomorrow!", TextRule.PLACEHOLDER),
     ("What you say here...", TextRule.PROMPT_ECHO),  # the compact answer format's `say`
     ("Same as you!</br></pre><ul><li class=", TextRule.DEGENERATE),  # markup left open at the end
+    # ... and the answer format's words reworded, in the final first command (issue 29, item 2):
+    ("what you find or did", TextRule.PROMPT_ECHO),  # the resolve hint's example value
+    ("What I found or did.", TextRule.PROMPT_ECHO),
+    ("What can be said about how task Op is done?", TextRule.PROMPT_ECHO),  # taskOps, in words
+    ("Let me add some memory ops first.", TextRule.PROMPT_ECHO),
+    ("What you say on this message here is your own thoughts.", TextRule.PROMPT_ECHO),
+    ("My thoughts about Team Lunch are 56 — fantasy.", TextRule.PROMPT_ECHO),  # affinity 56 — ...
+    ("Your thoughts about this project have been a nightmare to share: 58 — fantasy.", TextRule.PROMPT_ECHO),
+    ("Zeki. 56:47</truccion>>What is left on design?", TextRule.DEGENERATE),  # a tag closed twice
+    (
+        "I'm glad you're happy about this project [context_type: 5]... My team is talented.",
+        TextRule.PLACEHOLDER,
+    ),
 ]
 
 
