@@ -10,11 +10,15 @@ from ideaco.cycle import Gate, Trigger
 ROOT = Path(__file__).resolve().parents[1]
 # Printed by a run, inspect, report or the chat, and explained nowhere else in the README.
 PRINTED = (
+    "affinity",
     "cache slot",
     "claim key",
+    "comfort",
     "compact wire",
     "Flow-of-Thought",
+    "gate",
     Trigger.NUDGE.value,
+    "owed",
     Gate.SUPERSEDED.value,
 )
 
