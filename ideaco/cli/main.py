@@ -32,6 +32,9 @@ from ideaco.cli.options import (
 )
 from ideaco.cli.signals import Interrupted
 from ideaco.cli.view import view
+from ideaco.shipped import shipped_scenarios
+
+SHIPPED = ", ".join(shipped_scenarios())  # named in SCENARIO's help
 
 app = typer.Typer(
     name="ideaco",
@@ -51,7 +54,9 @@ def _main() -> None:
 @app.command()
 def run(
     scenario: Path | None = typer.Argument(
-        None, help="Scenario YAML file (omit with --resume).", show_default=False
+        None,
+        help=f"Scenario YAML file, or a shipped scenario by name: {SHIPPED} (omit with --resume).",
+        show_default=False,
     ),
     duration: str | None = typer.Option(
         None,
@@ -225,7 +230,9 @@ def report(
 
 @app.command()
 def sweep(
-    scenario: Path = typer.Argument(..., help="Scenario YAML file."),
+    scenario: Path = typer.Argument(
+        ..., help=f"Scenario YAML file, or a shipped scenario by name: {SHIPPED}."
+    ),
     out: Path = typer.Option(..., "--out", help="The sweep's directory (the same again resumes the sweep)."),
     seeds: str = typer.Option("1-5", "--seeds", help="Seeds, e.g. 1-10 or 1,3,5."),
     vary: list[str] | None = typer.Option(

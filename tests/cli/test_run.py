@@ -182,6 +182,13 @@ def test_a_missing_scenario_file_is_one_line_exit_2(tmp_path) -> None:
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", ["run", "sweep"])
+def test_the_help_names_the_shipped_scenarios(command: str) -> None:
+    shown = " ".join(ideaco(command, "--help").output.split())  # rich wraps the help
+    assert "a shipped scenario by name:" in shown
+    assert all(name.replace("-", "- ") in shown or name in shown for name in shipped_scenarios())
+
+
 def test_a_missing_path_anywhere_whose_name_is_close_to_a_shipped_scenario_names_it(tmp_path) -> None:
     for missing in (tmp_path / "elsewhere" / "startp.yaml", tmp_path / "startup.yaml"):
         line = one_error_line(ideaco("run", missing, "--out", tmp_path / "run"))
