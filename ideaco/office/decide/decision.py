@@ -25,17 +25,16 @@ from ideaco.mind.prompt import EngineText
 from ideaco.mind.thought import Thought
 from ideaco.office import rules
 from ideaco.office.core.conversation import Message
-from ideaco.office.core.documents import check_path
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.core.steps import NoticeStep, OweAgainStep, Step
 from ideaco.office.core.think import ThinkContext, ThinkResult
 from ideaco.office.decide import acts
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.speech import escalates
+from ideaco.office.decide.tools import documents
 from ideaco.office.perceive import document_tools, reading, taskboard
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.perceive.waking import unread_of
-from ideaco.office.rules import documents as doc_rules
 from ideaco.office.rules import labels, person
 
 SUPERSEDED_NOTE = (
@@ -251,15 +250,11 @@ def _act(
 
 def _unwritten(office: OfficeView, thinker: Employee, thought: Thought, ctx: ThinkContext) -> tuple[str, ...]:
     """The documents the thinker's tasks deliver that are not written, nor by this thought's own
-    `write_document` (content that can be written, or an agent command's): such a task stays open."""
+    `write_document` calls: such a task stays open."""
     if not any(op.op == "resolve" for op in thought.taskOps):
         return ()
-    writes = {
-        check_path(str(action.args.get("path", "")))
-        for i, action in enumerate(thought.actions)
-        if action.tool == "write_document"
-        and (i in ctx.agent or isinstance(doc_rules.check_content(action.args.get("content")), str))
-    }
+    state = office.state
+    writes = documents.written_by(state.documents, state.company, thinker, thought.actions, ctx.agent)
     return tuple(p for p in document_tools.unwritten(office, thinker) if p not in writes)
 
 

@@ -146,6 +146,32 @@ def _call(
 MAKES = ("write_document", "revise_document")  # the calls whose content an agent's command makes
 
 
+def written_by(
+    documents: Mapping[str, Document],
+    company: Company,
+    emp: Employee,
+    actions: list[Action],
+    made: Mapping[int, AgentOutcome],
+) -> set[str]:
+    """The paths a thought's `write_document` calls write: each call no check refuses whose content
+    (an agent command's, when one made it: `made`, by action index) is fit to be a document."""
+    out: set[str] = set()
+    for i, action in enumerate(actions):
+        outcome = made.get(i)
+        if (
+            action.tool != "write_document"
+            or emp.department is None
+            or (outcome and outcome.ran and not outcome.ok)
+        ):
+            continue
+        content = outcome.content if outcome and outcome.ok else action.args.get("content")
+        if makeable(documents, company, emp, action.tool, action.args) is None and isinstance(
+            rules.check_content(content), str
+        ):
+            out.add(path_of(action.args, emp.department))
+    return out
+
+
 def path_of(args: dict[str, Any], department: str) -> str:
     """The path a document call names, inside its department's workspace."""
     return str(args.get("path") or "").strip().removeprefix(f"{department}/")

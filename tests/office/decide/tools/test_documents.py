@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from ideaco.agents.command import AgentOutcome
 from ideaco.cycle import Trigger
 from ideaco.kinds import ConversationKind
 from ideaco.mind.tasks import Task
@@ -106,6 +107,28 @@ def test_a_write_delivers_the_task_it_names_or_else_the_open_task_naming_its_pat
     assert desk.scratch.documents["eng/other.md"].task == "task-3"
     refused = desk.call("bob", "write_document", path="third.md", content="x", task="task-9")
     assert refused.steps[0].message == "write_document refused: 'task-9' is not one of your open tasks"
+
+
+def test_what_a_thoughts_writes_will_write_is_known_before_they_run(desk: Desk) -> None:
+    """`written_by` (a task that delivers a document stays open unless it is written): a write every
+    check passes, and no other; an agent command's content in place of the model's."""
+    desk.ok("bob", "write_document", path="docs/a.md", content="# A\n")
+    bob = desk.scratch.employees["bob"]
+
+    def written(*calls: dict[str, Any], made: dict[int, AgentOutcome] | None = None) -> set[str]:
+        actions = [Action(tool=c.pop("tool", "write_document"), args=c) for c in calls]
+        return documents.written_by(desk.scratch.documents, desk.scratch.company, bob, actions, made or {})
+
+    assert written({"path": "eng/specs/api.md", "content": "# API"}) == {"specs/api.md"}
+    assert written({"path": "docs", "content": "# in the way"}) == set()  # another document's folder
+    assert written({"path": "../x.md", "content": "x"}) == set()
+    assert written({"path": "x.md", "content": "#"}) == set()  # no words
+    assert written({"path": "x.md", "content": "x", "task": "task-9"}) == set()  # not an open task
+    assert written({"tool": "read_document", "path": "docs/a.md"}) == set()
+    ran = AgentOutcome(ok=True, content="# From the command", reason="", ran=True, source="stdout")
+    failed = AgentOutcome(ok=False, content=None, reason="timed out", ran=True)
+    assert written({"path": "x.md", "content": ""}, made={0: ran}) == {"x.md"}
+    assert written({"path": "x.md", "content": "# fine"}, made={0: failed}) == set()
 
 
 def test_reading_a_document_quotes_it_in_the_next_thought(desk: Desk) -> None:
