@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
 
 from ideaco.llm import tentative
 from ideaco.llm.base import LLM, ChatRequest
@@ -20,10 +19,11 @@ def _seen(call: asyncio.Future) -> None:
 
 
 async def _tentatively(
-    ask: Awaitable[StructuredAnswer[Thought]], mark: tentative.Tentative
+    llm: LLM, request: ChatRequest, mark: tentative.Tentative
 ) -> StructuredAnswer[Thought]:
     tentative.enter(mark)  # this task's context only: the stack sees a call made ahead
-    return await ask
+    # (the ask is made here: a call cut before it began leaves no coroutine never awaited)
+    return await ask_structured(llm, request, validate_thought)
 
 
 class Calls:
@@ -36,8 +36,10 @@ class Calls:
         self, llm: LLM, request: ChatRequest, mark: tentative.Tentative | None = None
     ) -> asyncio.Future[StructuredAnswer[Thought]]:
         """Ask for a thought; with `mark`, as a tentative call (made before its moment)."""
-        ask = ask_structured(llm, request, validate_thought)
-        call = asyncio.ensure_future(ask if mark is None else _tentatively(ask, mark))
+        if mark is None:
+            call = asyncio.ensure_future(ask_structured(llm, request, validate_thought))
+        else:
+            call = asyncio.ensure_future(_tentatively(llm, request, mark))
         self._calls.add(call)
         call.add_done_callback(self._calls.discard)
         call.add_done_callback(_seen)  # a call that fails after the run ended is not a traceback at exit
