@@ -122,7 +122,11 @@ def test_no_module_over_about_600_lines() -> None:
 def test_only_the_engine_applies_steps() -> None:
     """office/resolve/apply.py is the body of Office.resolve: only the engine calls into it."""
     importers = sorted(n for n, targets in _imports().items() if "ideaco.office.resolve.apply" in targets)
-    assert importers == ["ideaco.office.engine.office", "ideaco.office.engine.starting"]
+    assert importers == [
+        "ideaco.office.engine.office",
+        "ideaco.office.engine.starting",
+        "ideaco.office.engine.whatif",
+    ]
 
 
 def test_the_line_cap_holds_as_formatted() -> None:

@@ -41,6 +41,10 @@ TARGETS = {
             "tests/office/test_ahead.py",
         ],
     ),
+    "whatif": (
+        ["ideaco/office/engine/whatif.py"],
+        ["tests/office/engine/test_whatif.py", "tests/office/test_ahead.py"],
+    ),
     "streams": (["ideaco/office/engine/streams.py"], ["tests/office/test_streams.py"]),
     "toolcaps": (["ideaco/office/rules/toolcaps.py"], ["tests/office/rules/test_toolcaps.py"]),
     "speech": (["ideaco/office/decide/speech.py"], ["tests/office/decide/test_speech.py"]),

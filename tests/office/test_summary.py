@@ -143,7 +143,7 @@ def test_an_empty_run_has_zeros_not_gaps():
 
 
 FLIGHT = {"sent": 10, "tokens": 1000, "mean": 1.5, "peak": 3}
-EARLY = {"started": 4, "used": 3, "dropped": 1, "dropped_calls": 2}
+EARLY = {"started": 4, "used": 3, "dropped": 1, "dropped_calls": 2, "chained": 1}
 
 
 def test_a_resumed_runs_calls_add_to_the_earlier_sessions():
@@ -155,6 +155,7 @@ def test_a_resumed_runs_calls_add_to_the_earlier_sessions():
         "early_used": 3,
         "early_dropped": 1,
         "early_dropped_calls": 2,
+        "early_chained": 1,
         "busy_s": 30.0,
         "wall_s": 20.0,
         "peak": 3,
@@ -162,6 +163,7 @@ def test_a_resumed_runs_calls_add_to_the_earlier_sessions():
     second = add_session_calls(first, {"sent": 5, "tokens": 200, "mean": 1.0, "peak": 2}, EARLY, 10.0)
     assert second["made"] == 15 and second["tokens_made"] == 1200
     assert second["early_started"] == 8 and second["early_dropped_calls"] == 4
+    assert second["early_chained"] == 2
     assert second["busy_s"] == 40.0 and second["wall_s"] == 30.0
     assert second["peak"] == 3  # the highest of the sessions (min would say 2)
     assert add_session_calls(second, {"peak": 7}, {}, 0.0)["peak"] == 7
@@ -179,7 +181,7 @@ def test_the_calls_section_and_its_line():
         "tokens_used": 760,
         "tokens_unused": 240,
         "speculate": 2,
-        "early": {"started": 4, "used": 3, "dropped": 1},
+        "early": {"started": 4, "used": 3, "dropped": 1, "chained": 1},
         "in_flight": {"mean": 1.5, "peak": 3},
     }
     assert calls_line(calls) == (
@@ -210,6 +212,7 @@ def test_missing_counts_are_zero_and_the_mean_is_rounded_to_two_places():
         "early_used": 0,
         "early_dropped": 0,
         "early_dropped_calls": 0,
+        "early_chained": 0,
         "peak": 0,
     }
     calls = calls_section({"busy_s": 1 / 3 * 0.5, "wall_s": 0.5}, {}, speculate=0)

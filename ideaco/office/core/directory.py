@@ -19,6 +19,12 @@ class Directory:
         self._memberships: dict[str, list[str]] | None = None
         self._indexed: tuple[int, int] = (-1, -1)  # (employees, conversations) when indexed
 
+    def over(self, state: OfficeState) -> Directory:
+        """This index over a copy of the state with the same people and memberships (a what-if's)."""
+        other = Directory(state)
+        other._people, other._memberships, other._indexed = self._people, self._memberships, self._indexed
+        return other
+
     def invalidate(self) -> None:
         """Forget who works here and who is in which conversation (after a change to either)."""
         self._people = None

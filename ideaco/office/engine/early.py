@@ -13,6 +13,10 @@ call for the very same request (equal field by field: messages, schema, seed, sa
 the think's call; any other is dropped. Nothing is applied before its moment, so a "rollback" is
 only a dropped call: given the same answers, the run is the run `--speculate 0` makes.
 
+An answer already in goes further (issue 30): what its think will post and whom its posts will
+wake is known, so the thinks after it are predicted on the office as those answers will leave it
+(`whatif.py`) and started early too, used by the same comparison at their moment.
+
 Waste is bounded and counted: at most `limit` early calls wait to be used at a time; an early
 call whose inputs may have changed (a post where its employee reads, a change to the company) is
 checked again and dropped at once if its request changed; near the run's budget nothing more is
@@ -41,7 +45,7 @@ from ideaco.office.core.steps import (
     OweStep,
     Step,
 )
-from ideaco.office.engine import upcoming
+from ideaco.office.engine import upcoming, whatif
 from ideaco.office.engine.calls import Calls, InFlight
 from ideaco.office.engine.upcoming import Prediction
 
@@ -79,6 +83,7 @@ class Early:
     call: InFlight
     mark: tentative.Tentative
     seen: tuple[Any, ...]  # what the office looked like to its employee when it was checked
+    chained: bool = False  # predicted on the office as answers in would leave it (`whatif.py`)
 
     @property
     def request(self) -> ChatRequest:
@@ -100,6 +105,7 @@ class AheadCounts:
     used: int = 0
     dropped: int = 0
     dropped_calls: int = 0  # model calls behind the dropped asks (a repair is a second)
+    chained: int = 0  # of those started, predicted on answers not landed yet (`whatif.py`)
 
     def to_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -120,6 +126,8 @@ class Ahead:
     _posts: dict[str, list[int]] = field(default_factory=dict)  # kind of think -> [posted, thoughts]
     _predicted: dict[str, tuple[tuple[Any, ...], Prediction | None]] = field(default_factory=dict)
     _tokens_per_call: float = 0.0
+    _version: int = 0  # bumped by every touch: a what-if is kept while nothing changed
+    _what_if: tuple[tuple[Any, ...], whatif.WhatIf | None] | None = None
 
     # ------------------------------------------------------------------ at a think's moment
 
@@ -190,11 +198,13 @@ class Ahead:
 
     def touch(self, employees: Iterable[str]) -> None:
         """Something these employees read changed (a post where they are members)."""
+        self._version += 1
         for employee in employees:
             self._touched[employee] = self._touched.get(employee, 0) + 1
 
     def touch_all(self) -> None:
         """Something everyone may read changed (the company, the board, who works here)."""
+        self._version += 1
         self._epoch += 1
 
     def touch_steps(self, employee: str, steps: Iterable[Step]) -> None:
@@ -217,9 +227,11 @@ class Ahead:
         if self.limit > 0 and self.settle_s > 0 and not call.done():
             await asyncio.wait({call}, timeout=self.settle_s)
 
-    async def wait(self, call: InFlight) -> None:
-        """Until `call` or one of the early calls under way is done."""
+    async def wait(self, call: InFlight, thinking: Iterable[InFlight] = ()) -> None:
+        """Until `call`, one of the early calls under way or one of the other `thinking` calls is
+        done (an answer in may let thinks after it start: `_chained`)."""
         running = {e.call for e in self.early.values() if not e.call.done()}
+        running |= {c for c in thinking if not c.done()}
         await asyncio.wait({call, *running}, return_when=asyncio.FIRST_COMPLETED)
 
     def top_up(self, office: AheadOffice) -> None:
@@ -233,9 +245,10 @@ class Ahead:
                 continue
             think = self._predict(office, employee, seen)
             if think is None or think.request != early.request:
-                self.drop(employee)
-            else:
-                early.seen = seen
+                if not early.chained or not self._chain_keeps(office, early):
+                    self.drop(employee)
+                    continue
+            early.seen = seen
         free = min(self.limit - len(self.early), self._headroom())
         if free <= 0:
             return
@@ -256,14 +269,80 @@ class Ahead:
             )
             if blocked:
                 continue
-            mark = tentative.Tentative()
-            call = office.calls.start(office.llm, think.request, mark)
-            call.add_done_callback(self._learn)
-            self.early[employee] = Early(employee, think, call, mark, seen)
-            self.counts.started += 1
+            self._start(office, employee, think, seen)
             free -= 1
             if free <= 0:
                 return
+        self._chained(office, free)
+
+    def _start(
+        self,
+        office: AheadOffice,
+        employee: str,
+        think: Prediction,
+        seen: tuple[Any, ...],
+        chained: bool = False,
+    ) -> None:
+        mark = tentative.Tentative()
+        call = office.calls.start(office.llm, think.request, mark)
+        call.add_done_callback(self._learn)
+        self.early[employee] = Early(employee, think, call, mark, seen, chained)
+        self.counts.started += 1
+        self.counts.chained += chained
+
+    def _chained(self, office: AheadOffice, free: int) -> None:
+        """Start calls for thinks that come after answers already in have landed: predicted on the
+        office as those answers will leave it (`whatif.what_if`), the wakes their posts set included."""
+        view = self._chain_view(office)
+        if view is None or view.landed_at is None:
+            return
+        early = [
+            (e.employee, e.think, e.call) for e in self.early.values() if e.employee not in view.landed_early
+        ]
+        # An early call's think lands only if its request is still the same at its moment: as
+        # likely as the early calls so far were used.
+        certain = self.hit_rate() ** len(view.landed_early)
+        blockers = upcoming.blockers(view, early)
+        for _, employee in upcoming.upcoming(view, exclude=self.early)[
+            : SCAN_PER_FREE * free + SCAN_PER_FREE
+        ]:
+            think = upcoming.predict(view, employee)
+            if think is None:
+                continue
+            seen = self._seen(office, employee)
+            alone = self._predict(office, employee, seen)
+            # the same think with nothing landed: the office as it stands had its say on it
+            blocked = alone is not None and alone.request == think.request
+            blocked = blocked or think.at <= view.landed_at
+            blocked = blocked or self._blocked(view, employee, think, blockers, certain)
+            blockers.setdefault(think.conversation, []).append(
+                (upcoming.finish_at(office, think.at), upcoming.UNKNOWN, upcoming.kind_of(think.trigger))
+            )
+            if blocked:
+                continue
+            self._start(office, employee, think, seen, chained=True)
+            free -= 1
+            if free <= 0:
+                return
+
+    def _chain_view(self, office: AheadOffice) -> whatif.WhatIf | None:
+        """The office once the answered thinks under way have landed (kept while nothing changed)."""
+        links = whatif.answered(office, ((e.employee, e.think, e.call) for e in self.early.values()))
+        if not links:
+            return None
+        key = (tuple(link.key for link in links), self._version)
+        if self._what_if is None or self._what_if[0] != key:
+            self._what_if = (key, whatif.what_if(office, links))
+        return self._what_if[1]
+
+    def _chain_keeps(self, office: AheadOffice, early: Early) -> bool:
+        """Whether a call started on answers not landed yet is still what its think will send once
+        they land (something its employee reads changed meanwhile)."""
+        view = self._chain_view(office)
+        if view is None:
+            return False
+        think = upcoming.predict(view, early.employee)
+        return think is not None and think.request == early.request
 
     def _predict(self, office: AheadOffice, employee: str, seen: tuple[Any, ...]) -> Prediction | None:
         cached = self._predicted.get(employee)
@@ -274,7 +353,12 @@ class Ahead:
         return think
 
     def _blocked(
-        self, office: AheadOffice, employee: str, think: Prediction, blockers: upcoming.Blockers
+        self,
+        office: AheadOffice,
+        employee: str,
+        think: Prediction,
+        blockers: upcoming.Blockers,
+        survives: float = 1.0,
     ) -> bool:
         """Whether something due before the think's moment is likely to change what it reads: a think
         that posts where it reads (or, for an employee still to look, in any of its conversations: a
@@ -290,7 +374,6 @@ class Ahead:
             where |= {c.id for c in office.conversations_of(employee)}
         if upcoming.scripted_before(office, where, think.at):
             return True
-        survives = 1.0
         for conv in where:
             for finish, known, kind in blockers.get(conv, ()):
                 if finish > think.at:
@@ -306,6 +389,10 @@ class Ahead:
         seen = self._posts.setdefault(kind, [0, 0])
         seen[0] += posted
         seen[1] += 1
+
+    def hit_rate(self) -> float:
+        """How often the early calls settled so far were used (half, before any was)."""
+        return (self.counts.used + 1) / (self.counts.used + self.counts.dropped + 2)
 
     def posting_rate(self, kind: str) -> float:
         """How often thinks of this kind have posted so far (half, before any was seen)."""

@@ -212,9 +212,14 @@ class Office(StateReads):
 
     async def _finish(self, ctx: ThinkContext) -> None:
         await self.ahead.settle(ctx.call)  # a model that answers at once leaves nothing to do early
+        waited = False
         while not ctx.call.done():  # waiting for the model: meanwhile, upcoming thinks' calls start
             self.ahead.top_up(self)
-            await self.ahead.wait(ctx.call)  # the call's own failure is the think's result, not ours
+            waited = True
+            # the call's own failure is the think's result, not ours
+            await self.ahead.wait(ctx.call, (c.call for c in self.thinking.values()))
+        if waited:  # its answer is in: the thinks it will wake may start now (`whatif.py`)
+            self.ahead.top_up(self)
         if ctx.call.cancelled() and not self.stop_event.is_set():
             raise asyncio.CancelledError(f"model call of {ctx.thought_id} cancelled")
         prepared = await self.agent_work.prepare(self, ctx, self.calls)  # an agent's documents; False: cut

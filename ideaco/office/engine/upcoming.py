@@ -10,7 +10,7 @@ thinks nothing known will change.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -57,6 +57,11 @@ class Prediction:
     at: datetime
     trigger: Trigger
     request: ChatRequest
+    # How it begins, for a what-if that lands its answer (`whatif.py`); not part of what is compared.
+    note: str = field(default="", compare=False)
+    plan: looks.LookPlan | None = field(default=None, compare=False)  # the look that finds it; None: typing
+    begun: reading.Beginning | None = field(default=None, compare=False)
+    stream: Any = field(default=None, compare=False)  # the employee's stream after its begin's draws
 
 
 UNKNOWN, QUIET, POSTS = "unknown", "quiet", "posts"  # what a think's answer does, as far as known
@@ -108,7 +113,7 @@ def predict(office: UpcomingOffice, employee: str, empty_looks: int = EMPTY_LOOK
     if emp.dismissed or desk.hold is not None:
         return None
     stream = office.streams.of(employee).copy()
-    pending = office.typing.get(employee)
+    pending, plan = office.typing.get(employee), None
     if desk.phase is Phase.TYPING and pending is not None:
         at, conv_id, trigger, note = pending.at, pending.conversation, pending.trigger, pending.note
     elif desk.phase is Phase.IDLE and desk.wake_at is not None:
@@ -132,8 +137,8 @@ def predict(office: UpcomingOffice, employee: str, empty_looks: int = EMPTY_LOOK
     conv = office.conversations.get(conv_id)
     if conv is None:
         return None
-    request = reading.begin_request(office, emp, conv, trigger, note, at, stream).request
-    return Prediction(conv_id, at, trigger, request)
+    begun = reading.begin_request(office, emp, conv, trigger, note, at, stream)
+    return Prediction(conv_id, at, trigger, begun.request, note, plan, begun, stream)
 
 
 def finish_at(office: UpcomingOffice, begins: datetime) -> datetime:

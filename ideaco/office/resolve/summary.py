@@ -106,7 +106,7 @@ def add_session_calls(
     out = dict(previous or {})
     out["made"] = out.get("made", 0) + flight.get("sent", 0)
     out["tokens_made"] = out.get("tokens_made", 0) + flight.get("tokens", 0)
-    for key in ("started", "used", "dropped", "dropped_calls"):
+    for key in ("started", "used", "dropped", "dropped_calls", "chained"):
         out[f"early_{key}"] = out.get(f"early_{key}", 0) + early.get(key, 0)
     out["busy_s"] = out.get("busy_s", 0.0) + flight.get("mean", 0.0) * wall_s
     out["wall_s"] = out.get("wall_s", 0.0) + wall_s
@@ -133,7 +133,7 @@ def calls_section(counts: dict[str, Any], llm: dict[str, Any], speculate: int) -
         "tokens_used": used_tokens,
         "tokens_unused": tokens_made - used_tokens,
         "speculate": speculate,
-        "early": {k: counts.get(f"early_{k}", 0) for k in ("started", "used", "dropped")},
+        "early": {k: counts.get(f"early_{k}", 0) for k in ("started", "used", "dropped", "chained")},
         "in_flight": {
             "mean": round(counts.get("busy_s", 0.0) / wall, 2) if wall > 0 else 0.0,
             "peak": counts.get("peak", 0),

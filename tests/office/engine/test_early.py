@@ -90,7 +90,7 @@ async def test_an_office_without_speculate_starts_nothing_early(waiting: Waiting
     await ahead.settle(asyncio.get_running_loop().create_future())
     ahead.top_up(waiting.office)
     assert ahead.early == {} and waiting.calls.started == {}
-    assert ahead.counts.to_dict() == {"started": 0, "used": 0, "dropped": 0, "dropped_calls": 0}
+    assert ahead.counts.to_dict() == {"started": 0, "used": 0, "dropped": 0, "dropped_calls": 0, "chained": 0}
 
 
 async def test_nothing_starts_early_once_the_run_is_stopping(waiting: Waiting) -> None:

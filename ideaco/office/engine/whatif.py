@@ -1,0 +1,274 @@
+"""The office as it will stand once the thinks under way whose answers are in have landed (issue 30).
+
+A think's model call often answers long before the think's moment to finish comes: the office
+handles its events one at a time in simulated-time order, and waits at an earlier think's finish.
+What such a think will post, and whom its posts will wake, is then known: `what_if` decides
+those thinks (`decision.decide`, as their finish will) and lands their steps (`apply.apply_step`,
+as `Office.resolve` will) on a copy of the parts they change, in the order they finish, with
+copies of their employees' random streams. The office itself, its logs and its streams are never
+touched. `early.py` predicts upcoming thinks on that copy (`upcoming.predict` reads it like the
+office) and starts their calls: a call made this way is used only if the think's request at its
+moment is the very same, so a wrong guess costs a dropped call, never a different run.
+
+Only what is cheap to copy is carried forward: a link whose think would change the company, the
+board, a document, open a conversation, think again (superseded) or stop ends the chain before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from ideaco.cycle import Phase, Trigger
+from ideaco.ids import BOSS
+from ideaco.office.core.state import OfficeState
+from ideaco.office.core.stats import RunStats
+from ideaco.office.core.steps import (
+    BoardStep,
+    ConversationStep,
+    DraftStep,
+    HoldStep,
+    MindStep,
+    NoticeStep,
+    OweAgainStep,
+    OweStep,
+    Step,
+)
+from ideaco.office.core.think import ThinkContext
+from ideaco.office.decide import commands, decision
+from ideaco.office.decide.speech import build_message
+from ideaco.office.engine import upcoming
+from ideaco.office.engine.calls import InFlight
+from ideaco.office.engine.streams import OFFICE, Streams
+from ideaco.office.engine.upcoming import Prediction
+from ideaco.office.perceive import looks, taskboard
+from ideaco.office.resolve import apply
+from ideaco.office.resolve.landing import Landing
+from ideaco.office.resolve.wakes import Wakes
+
+CARRIED = (MindStep, DraftStep, NoticeStep, OweStep, OweAgainStep, HoldStep, BoardStep, ConversationStep)
+MAX_LINKS = 8  # answered thinks landed in one what-if: the soonest to finish
+
+
+@dataclass
+class WhatIf(Landing):
+    """The office after `links` have landed: read by `upcoming.predict` as the office itself."""
+
+    streams: Streams | None = None
+    typing: dict[str, Any] = field(default_factory=dict)
+    thinking: dict[str, ThinkContext] = field(default_factory=dict)
+    links: tuple[str, ...] = ()  # the links landed, in order
+    landed_early: set[str] = field(default_factory=set)  # employees whose early call's think landed
+    landed_at: datetime | None = None  # the last one's finish: predictions begin after it
+
+
+@dataclass(frozen=True)
+class Link:
+    """A think whose answer is in: one under way (`ctx`), or one whose call was made early (`think`)."""
+
+    employee: str
+    at: datetime  # when it begins (began); a script line: when it is posted
+    call: InFlight | None
+    ctx: ThinkContext | None = None
+    think: Prediction | None = None
+    line: int | None = None  # a line of the boss's script (known from the start), by its index
+
+    @property
+    def key(self) -> str:
+        if self.line is not None:
+            return f"script-{self.line + 1}"
+        return self.ctx.thought_id if self.ctx is not None else f"early {self.employee} {self.at.isoformat()}"
+
+    def lands(self, office: Any) -> datetime:
+        """When what it posts is posted: a think at its finish, a script line at its moment."""
+        return self.at if self.line is not None else upcoming.finish_at(office, self.at)
+
+
+def answered(office: Any, early: Iterable[tuple[str, Prediction, InFlight]]) -> list[Link]:
+    """Thinks whose answer is in and posts something, by the moment they finish: those under way,
+    and those whose early call has answered (`early`: employee, prediction, call)."""
+    links = [Link(c.employee, c.at, c.call, ctx=c) for c in office.thinking.values()]
+    links += [Link(employee, think.at, call, think=think) for employee, think, call in early]
+    out = []
+    for link in links:
+        if upcoming.outcome(link.call) != upcoming.POSTS:
+            continue
+        thought = link.call.result().value
+        if any(action.tool != "send_message" for action in thought.actions):
+            continue  # a document or a company tool: not carried (an agent's work among them)
+        out.append(link)
+    out += _script_lines(office)
+    out.sort(key=lambda link: (link.lands(office), link.line is None, link.ctx is None, link.key))
+    out = out[:MAX_LINKS]
+    # Predictions begin after the last one lands: no script line past the last answer (the first
+    # line, when no answer is in), or a line hours away would hold back everything before it.
+    last = max((i for i, link in enumerate(out) if link.line is None), default=0)
+    return out[: last + 1]
+
+
+def _script_lines(office: Any) -> list[Link]:
+    """The boss's script lines still to come (as `starting.schedule` times them), the soonest few."""
+    now = office.now()
+    start = datetime.fromisoformat(office.meta["start"]) if "start" in office.meta else now
+    out = []
+    for index in range(office.script_next, min(len(office.script), office.script_next + MAX_LINKS)):
+        at = max(now, start + timedelta(seconds=office.script[index]["offset_s"]))
+        out.append(Link(BOSS, at, None, line=index))
+    return out
+
+
+def what_if(office: Any, links: list[Link]) -> WhatIf | None:
+    """The office once the carried links have landed, in order; None if not even the first can be."""
+    view = _copy(office)
+    landed: list[str] = []
+    for link in links:
+        finish = link.lands(office)
+        if view.landed_at is not None and (
+            finish < view.landed_at or link.think is not None and link.at < view.landed_at
+        ):
+            break  # it would begin before what is landed already: it read the office without it
+        if link.line is not None:
+            if not _post_line(office, view, link.line, finish):
+                break
+            view.landed_at = finish
+            landed.append(link.key)
+            continue
+        ctx = link.ctx if link.ctx is not None else _begin(view, link)
+        if ctx is None:
+            break
+        result = decision.decide(view, ctx, finish)
+        if result is None or result.rethink is not None or result.stop is not None or result.error:
+            break
+        if not all(_carried(step) for step in result.steps):
+            break
+        _own(view, ctx.employee, result.steps)
+        stream = link.think.stream if link.think is not None else office.streams.of(ctx.employee)
+        view.at, view.rng = finish, stream.copy()
+        for step in result.steps:
+            apply.apply_step(view, step, None)
+        view.thinking.pop(ctx.employee, None)
+        if link.think is not None:
+            view.landed_early.add(link.employee)
+        view.landed_at = finish
+        landed.append(link.key)
+    if not landed:
+        return None
+    view.links = tuple(landed)
+    view.wakes.take_due()  # nothing goes on any clock
+    return view
+
+
+def _post_line(office: Any, view: WhatIf, index: int, at: datetime) -> bool:
+    """The boss's script line `index` posted on the what-if (as `starting.post_script`); False if it
+    cannot be carried (a room that is not there, a sign-off)."""
+    line = office.script[index]
+    try:
+        conv_id = office.resolve_conversation(line["to"])
+    except KeyError:
+        return False
+    conv = view.conversations.get(conv_id)
+    if conv is None or commands.approval(view.state, line["text"], at) is not None:
+        return False
+    message = build_message(conv, BOSS, line["text"], f"script-{index + 1}", view.people, at)
+    _own(view, BOSS, [DraftStep("script", conv_id, message=message, message_id=message.id)])
+    view.at, view.rng = at, office.streams.of(OFFICE).copy()
+    apply.post(view, message)
+    view.script_next = index + 1
+    return True
+
+
+def _begin(view: WhatIf, link: Link) -> ThinkContext | None:
+    """What beginning an early call's think does (its look, `Office.begin_think`), on the what-if."""
+    think = link.think
+    assert think is not None
+    begun, conv = think.begun, view.conversations.get(think.conversation)
+    if begun is None or conv is None or link.employee not in view.employees:
+        return None
+    emp = view.employees[link.employee] = view.employees[link.employee].copy()
+    if think.plan is not None:  # an idle employee's look finds it, a pause before it begins
+        look = think.at - timedelta(seconds=think.plan.pause)
+        looks.take_look(emp.desk, think.plan, look, view.meta["idle_thought_at"])
+        emp.desk.wake_at, emp.desk.wake_triggers = None, []
+    view.typing.pop(link.employee, None)
+    emp.desk.phase = Phase.THINKING
+    emp.mind.stamina, emp.mind.notes = begun.stamina, []
+    taskboard.mark_shown(view, emp, think.at)
+    view.counters["thought"] = view.counters.get("thought", 0) + 1
+    thought_id = f"t{view.counters['thought']:06d}"  # as `Office.next_id` (no prompt shows it)
+    return decision.context(
+        view,
+        emp,
+        conv,
+        Trigger(think.trigger),
+        think.at,
+        thought_id,
+        link.call,
+        note=think.note,
+        rethinks=0,
+        notes=list(begun.notes),
+        engine=begun.engine_text(),
+    )
+
+
+def _carried(step: Step) -> bool:
+    """Whether a what-if lands this step: not one that opens a conversation (the rest are copied cheaply)."""
+    return isinstance(step, CARRIED) and not (isinstance(step, ConversationStep) and step.opened is not None)
+
+
+def _copy(office: Any) -> WhatIf:
+    """A what-if sharing the office's state until `_own` copies what a link changes."""
+    state = office.state
+    copied = OfficeState(
+        company=state.company,
+        employees=dict(state.employees),
+        conversations=dict(state.conversations),
+        counters=dict(state.counters),
+        board=dict(state.board),
+        documents=state.documents,
+    )
+    return WhatIf(
+        company=office.company,
+        language=office.language,
+        config=office.config,
+        policy=office.policy,
+        model_for=office.model_for,
+        end_at=office.end_at,
+        stop_reason=office.stop_reason,
+        script=office.script,
+        script_next=office.script_next,
+        state=copied,
+        _directory=office._directory.over(copied),
+        wakes=Wakes(versions=dict(office.wakes.versions)),
+        journal=office.journal,  # never written: nothing here is live and no document is carried
+        stats=RunStats(),
+        meta={**office.meta, "idle_thought_at": dict(office.meta.get("idle_thought_at") or {})},
+        at=office.now(),
+        rng=office.rng,
+        live=False,
+        streams=office.streams,
+        typing=dict(office.typing),
+        thinking=dict(office.thinking),
+    )
+
+
+def _own(view: WhatIf, employee: str, steps: list[Step]) -> None:
+    """Copy what these steps change: the thinker, the conversations posted in, whom they may wake."""
+    people = {employee}
+    for step in steps:
+        if isinstance(step, BoardStep):
+            continue  # the board is the what-if's own
+        if isinstance(step, DraftStep | NoticeStep | ConversationStep):
+            conv = view.conversations[
+                step.conversation if not isinstance(step, ConversationStep) else step.id
+            ]
+            view.conversations[conv.id] = conv.copy()
+            people.update(conv.members)
+            message = getattr(step, "message", None)
+            people.update(message.mentions if message is not None else ())
+        else:
+            people.add(step.employee)
+    for who in people:
+        if who in view.employees:
+            view.employees[who] = view.employees[who].copy()
