@@ -225,14 +225,23 @@ Values = Mapping[str, tuple[tuple[str, ...], ...]]  # first word -> the values s
 
 @dataclass(frozen=True)
 class PromptRuns:
-    """What the echo rule reads of one prompt: the engine's runs, and the values people wrote in it."""
+    """What the echo rule reads of one prompt: the engine's words, part by part, and the values
+    people wrote in it. A run is the engine's if its words stand in a row in one part, and are not
+    a run of what people wrote (`__contains__`): each draft's few runs are looked up in the text,
+    rather than every run of a long prompt built as a set."""
 
-    runs: frozenset[tuple[str, ...]]
+    parts: str  # each part's words, " "-joined with a space either side, one part a line
+    people: frozenset[tuple[str, ...]]  # the runs of what people wrote
     values: Values
 
+    def __contains__(self, run: tuple[str, ...]) -> bool:
+        return f" {' '.join(run)} " in self.parts and run not in self.people
 
-def _valued(found: list[str], values: Values) -> list[str]:
+
+def _valued(found: list[str] | tuple[str, ...], values: Values) -> list[str] | tuple[str, ...]:
     """Words with each value quoted whole as `VALUE` (values in a row as one)."""
+    if values.keys().isdisjoint(found):  # no value starts here: the words as they are
+        return found
     out: list[str] = []
     i = 0
     while i < len(found):
@@ -247,6 +256,11 @@ def _valued(found: list[str], values: Values) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=512)  # most parts of a prompt (its fixed wording, a room's lines) come again
+def _part_words(part: str) -> tuple[str, ...]:
+    return tuple(_words(part))
+
+
 @lru_cache(maxsize=8)  # a think's drafts read the same prompt: its runs are found once
 def engine_runs(prompt: EngineText) -> PromptRuns:
     """The runs of words the engine itself wrote into one prompt: runs of its text (none across a
@@ -256,10 +270,10 @@ def engine_runs(prompt: EngineText) -> PromptRuns:
     for value in sorted({w for p in prompt.people if (w := tuple(_words(p)))}, key=lambda v: (-len(v), v)):
         index.setdefault(value[0], []).append(value)
     values = {first: tuple(found) for first, found in index.items()}
-    found = frozenset().union(
-        *(_windows(_valued(_words(part), values)) for part in name_ids(prompt.text, {}).split(CUT))
+    parts = "\n".join(
+        f" {' '.join(_valued(_part_words(part), values))} " for part in name_ids(prompt.text, {}).split(CUT)
     )
-    return PromptRuns(found - frozenset().union(*(shingles(p) for p in prompt.people)), values)
+    return PromptRuns(parts, frozenset().union(*(shingles(p) for p in prompt.people)), values)
 
 
 # The prompt's own clock line, "It is Monday 09:37." (weekday, zero-padded time, full stop), copied.
@@ -290,7 +304,7 @@ def _echo(text: str, prompt: EngineText | None) -> str | None:
         return None
     read = engine_runs(prompt)
     for run in _windows(_valued(found, read.values)):
-        if run in read.runs:
+        if run in read:
             return " ".join(run).replace(" ".join(VALUE), "'…'")
     return None
 
