@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import Phase, Trigger
-from ideaco.ids import BOSS
+from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.office.core.state import OfficeState
 from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import (
@@ -164,15 +164,11 @@ def _post_line(office: Any, view: WhatIf, index: int, at: datetime) -> bool:
     """The boss's script line `index` posted on the what-if (as `starting.post_script`); False if it
     cannot be carried (a room that is not there, a sign-off)."""
     line = office.script[index]
-    try:
-        conv_id = office.resolve_conversation(line["to"])
-    except KeyError:
-        return False
-    conv = view.conversations.get(conv_id)
+    conv = view.conversations.get(line["to"]) or view.conversations.get(boss_conversation_id(line["to"]))
     if conv is None or commands.approval(view.state, line["text"], at) is not None:
         return False
     message = build_message(conv, BOSS, line["text"], f"script-{index + 1}", view.people, at)
-    _own(view, BOSS, [DraftStep("script", conv_id, message=message, message_id=message.id)])
+    _own(view, BOSS, [DraftStep("script", conv.id, message=message, message_id=message.id)])
     view.at, view.rng = at, office.streams.of(OFFICE).copy()
     apply.post(view, message)
     view.script_next = index + 1

@@ -86,3 +86,91 @@ async def test_a_think_whose_answer_is_not_in_or_posts_nothing_is_no_link(make_o
     while not ctx.call.done():
         await asyncio.sleep(0)
     assert whatif.answered(office, ()) == []  # in, and silent: nothing it lands changes a prediction
+
+
+async def test_an_early_calls_answer_lands_as_its_think_will(make_office) -> None:
+    """Alice's think has not begun (she is typing); the call made early for it has answered. The
+    what-if begins her think as the office will (her look, her stamina, the thought's id) and lands
+    her post: what it sets off is the office's own request once she has thought."""
+    office = make_office(
+        alice_answers, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice where are we?"}]
+    )
+    office.start()
+    await step_until(office, lambda: "alice" in office.typing)
+    think = upcoming.predict(office, "alice")
+    assert think is not None
+    call = office.calls.start(office.llm, think.request)
+    await call
+    links = [link for link in whatif.answered(office, [("alice", think, call)]) if link.line is None]
+    assert [link.employee for link in links] == ["alice"] and links[0].ctx is None
+    view = whatif.what_if(office, links)
+    assert view is not None and view.landed_early == {"alice"}
+    assert view.landed_at == upcoming.finish_at(office, think.at)
+    posted = view.conversations[ROOM].recent[-1]
+    chained = upcoming.predict(view, "bob")
+    assert chained is not None and SAID in chained.request.messages[-1]["content"]
+    assert "alice" in office.typing and office.conversations[ROOM].recent[-1].text != SAID  # untouched
+
+    await step_until(office, lambda: office.conversations[ROOM].recent[-1].text == SAID)
+
+    landed = office.conversations[ROOM].recent[-1]
+    assert (landed.id, landed.at, landed.mentions) == (posted.id, posted.at, posted.mentions)
+    assert office.employees["alice"].mind.stamina == view.employees["alice"].mind.stamina
+    assert upcoming.predict(office, "bob") == chained
+
+
+async def test_the_bosss_next_script_line_lands_on_the_what_if(make_office) -> None:
+    office = make_office(
+        alice_answers, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Bob what is left?"}]
+    )
+    office.start()
+    (link,) = whatif.answered(office, ())
+    assert (link.line, link.key, link.call) == (0, "script-1", None)
+    view = whatif.what_if(office, [link])
+    assert view is not None and view.script_next == 1 and office.script_next == 0
+    chained = upcoming.predict(view, "bob")
+    assert chained is not None and "what is left?" in chained.request.messages[-1]["content"]
+
+    await step_until(office, lambda: office.script_next == 1)
+
+    assert office.conversations[ROOM].recent[-1] == view.conversations[ROOM].recent[-1]
+    assert upcoming.predict(office, "bob") == chained
+
+
+async def test_a_script_line_that_signs_off_ends_the_chain(make_office) -> None:
+    script = [
+        {"at": "00:00", "to": "boss:bob", "text": "/approve req-1"},  # a sign-off: not carried
+        {"at": "00:01", "to": ROOM, "text": "@Bob what is left?"},
+    ]
+    office = make_office(alice_answers, casual=False, script=script)
+    office.start()
+    links = whatif.answered(office, ())
+    assert [link.key for link in links] == ["script-1"]  # with no answer in, the next line only
+    assert whatif.what_if(office, links) is None
+
+
+async def test_a_think_its_predecessor_will_supersede_ends_the_chain(make_office) -> None:
+    """Alice and Charlie both answer the boss; the one who finishes second began before the
+    first one's post: at its finish it thinks again (superseded), so nothing after it is landed."""
+
+    def both_answer(request: ChatRequest) -> Any:
+        if who(request).conversation == ROOM and who(request).employee in ("alice", "charlie"):
+            return thought(True, f"{who(request).employee} here: the API draft is ready", interest=8)
+        return thought()
+
+    office = make_office(
+        both_answer, casual=False, script=[{"at": "00:00", "to": ROOM, "text": "@Alice @Charlie status?"}]
+    )
+    office.config.think_seconds = 60.0  # long thinks: both are under way at once
+    office.start()
+    await step_until(office, lambda: {"alice", "charlie"} <= set(office.thinking))
+    for ctx in office.thinking.values():
+        while not ctx.call.done():
+            await asyncio.sleep(0)
+    links = whatif.answered(office, ())
+    assert [link.employee for link in links] == sorted(
+        ("alice", "charlie"), key=lambda e: office.thinking[e].at
+    )
+    view = whatif.what_if(office, links)
+    assert view is not None and view.links == (links[0].key,)
+    assert links[1].employee in view.thinking  # still thinking there: it thinks again
