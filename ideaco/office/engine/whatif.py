@@ -90,7 +90,7 @@ def answered(office: Any, early: Iterable[tuple[str, Prediction, InFlight]]) -> 
     """Thinks whose answer is in and posts something, by the moment they finish: those under way,
     and those whose early call has answered (`early`: employee, prediction, call)."""
     links = [Link(c.employee, c.at, c.call, ctx=c) for c in office.thinking.values()]
-    links += [Link(employee, think.at, call, think=think) for employee, think, call in early]
+    links += [Link(employee, think.at, call, think=think) for employee, think, call in early if think.begun]
     out = []
     for link in links:
         if upcoming.outcome(link.call) != upcoming.POSTS:
@@ -124,11 +124,9 @@ def what_if(office: Any, links: list[Link]) -> WhatIf | None:
     view = _copy(office)
     landed: list[str] = []
     for link in links:
-        finish = link.lands(office)
-        if view.landed_at is not None and (
-            finish < view.landed_at or link.think is not None and link.at < view.landed_at
-        ):
-            break  # it would begin before what is landed already: it read the office without it
+        finish = link.lands(office)  # (links come in the order they land)
+        if link.think is not None and view.landed_at is not None and link.at < view.landed_at:
+            break  # it begins before what is landed already: it reads the office without it
         if link.line is not None:
             if not _post_line(office, view, link.line, finish):
                 break
@@ -136,10 +134,9 @@ def what_if(office: Any, links: list[Link]) -> WhatIf | None:
             landed.append(link.key)
             continue
         ctx = link.ctx if link.ctx is not None else _begin(view, link)
-        if ctx is None:
-            break
         result = decision.decide(view, ctx, finish)
-        if result is None or result.rethink is not None or result.stop is not None or result.error:
+        # (a thought in hand is neither a failure nor a stop: those come of calls that failed)
+        if result is None or result.rethink is not None:
             break
         if not all(_carried(step) for step in result.steps):
             break
@@ -175,13 +172,11 @@ def _post_line(office: Any, view: WhatIf, index: int, at: datetime) -> bool:
     return True
 
 
-def _begin(view: WhatIf, link: Link) -> ThinkContext | None:
+def _begin(view: WhatIf, link: Link) -> ThinkContext:
     """What beginning an early call's think does (its look, `Office.begin_think`), on the what-if."""
     think = link.think
-    assert think is not None
-    begun, conv = think.begun, view.conversations.get(think.conversation)
-    if begun is None or conv is None or link.employee not in view.employees:
-        return None
+    assert think is not None and think.begun is not None
+    begun, conv = think.begun, view.conversations[think.conversation]
     emp = view.employees[link.employee] = view.employees[link.employee].copy()
     if think.plan is not None:  # an idle employee's look finds it, a pause before it begins
         look = think.at - timedelta(seconds=think.plan.pause)

@@ -6,12 +6,13 @@ tests/office/test_ahead.py's."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
 from ideaco.llm.base import ChatRequest
 from ideaco.office.engine import upcoming, whatif
 from ideaco.office.engine.office import Office
-from tests.office.conftest import ROOM, step_until, thought, who
+from tests.office.conftest import CASUAL, ROOM, step_until, thought, who
 
 SAID = "The API draft is ready, @Bob can you review it?"
 
@@ -174,3 +175,74 @@ async def test_a_think_its_predecessor_will_supersede_ends_the_chain(make_office
     view = whatif.what_if(office, links)
     assert view is not None and view.links == (links[0].key,)
     assert links[1].employee in view.thinking  # still thinking there: it thinks again
+
+
+async def test_an_early_think_that_begins_before_what_is_landed_ends_the_chain(make_office) -> None:
+    """Bob answers the boss in his boss chat, a long think under way; Alice's early call for the
+    room is in too, but her think begins before his lands. Though she reads another conversation,
+    what his post sets off may reach her before she begins: she is not landed after it."""
+
+    def both_answer(request: ChatRequest) -> Any:
+        if (who(request).employee, who(request).conversation) in (("alice", ROOM), ("bob", "boss:bob")):
+            return thought(True, f"{who(request).employee} here: the API draft is ready", interest=8)
+        return thought()
+
+    script = [
+        {"at": "00:00", "to": ROOM, "text": "@Alice status?"},
+        {"at": "00:00", "to": "boss:bob", "text": "Bob, status?"},
+    ]
+    office = make_office(both_answer, casual=False, script=script)
+    office.config.think_seconds = 60.0
+    office.start()
+    await step_until(office, lambda: "bob" in office.thinking and "alice" in office.typing)
+    think = upcoming.predict(office, "alice")
+    assert think is not None and think.at < upcoming.finish_at(office, office.thinking["bob"].at)
+    call = office.calls.start(office.llm, think.request)
+    await call
+    while not office.thinking["bob"].call.done():
+        await asyncio.sleep(0)
+    links = [link for link in whatif.answered(office, [("alice", think, call)]) if link.line is None]
+    assert [link.employee for link in links] == ["bob", "alice"]
+    view = whatif.what_if(office, links)
+    assert view is not None and view.links == (office.thinking["bob"].thought_id,)
+    assert view.landed_early == set()
+    alone = whatif.what_if(office, links[1:])  # on its own, Alice's think lands
+    assert alone is not None and alone.landed_early == {"alice"}
+
+
+async def test_an_idle_look_found_early_restarts_its_rooms_idle_time_as_the_office_will(make_office) -> None:
+    """A look that finds a quiet casual room thinks there (an idle think) and restarts the room's
+    idle time at the look's moment: on the what-if as in the office."""
+
+    def chatty(request: ChatRequest) -> Any:
+        return (
+            thought(True, "Anyone up for coffee?", interest=6)
+            if who(request).conversation == CASUAL
+            else thought()
+        )
+
+    office = make_office(chatty)
+    office.start()
+
+    def idle_found() -> str | None:
+        for _, employee in upcoming.upcoming(office):
+            think = upcoming.predict(office, employee)
+            if think is not None and think.plan is not None and think.plan.found.idle:
+                return employee
+        return None
+
+    await step_until(office, lambda: idle_found() is not None, within=timedelta(hours=6))
+    employee = idle_found()
+    assert employee is not None
+    think = upcoming.predict(office, employee)
+    call = office.calls.start(office.llm, think.request)
+    await call
+    links = [link for link in whatif.answered(office, [(employee, think, call)]) if link.line is None]
+    view = whatif.what_if(office, links)
+    assert view is not None and view.landed_early == {employee}
+    looked = view.meta["idle_thought_at"][CASUAL]
+    assert looked == (think.at - timedelta(seconds=think.plan.pause)).isoformat()
+
+    await step_until(office, lambda: employee in office.typing)
+
+    assert office.meta["idle_thought_at"][CASUAL] == looked
