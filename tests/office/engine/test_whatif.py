@@ -9,8 +9,11 @@ import asyncio
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
 from ideaco.llm.base import ChatRequest
 from ideaco.office.engine import upcoming, whatif
+from ideaco.office.engine.early import Ahead
 from ideaco.office.engine.office import Office
 from tests.office.conftest import CASUAL, ROOM, step_until, thought, who
 
@@ -246,3 +249,43 @@ async def test_an_idle_look_found_early_restarts_its_rooms_idle_time_as_the_offi
     await step_until(office, lambda: employee in office.typing)
 
     assert office.meta["idle_thought_at"][CASUAL] == looked
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+async def test_the_thinks_an_answer_sets_off_start_early_within_the_limit(make_office, limit: int) -> None:
+    """Alice's post, once landed, wakes Bob (named) and Charlie (nudged): nothing the office as it
+    stands predicts for them can be started (her post lands first), but on the what-if they can,
+    as many as `--speculate` leaves room for."""
+    office, link = await answered_not_landed(make_office)
+    ahead = Ahead(limit, settle_s=0.0, survival=0.0)  # (nobody held back by another's think)
+    ahead.top_up(office)
+    assert ahead.counts.started == ahead.counts.chained == len(ahead.early) == limit
+    assert all(e.chained and SAID in e.request.messages[-1]["content"] for e in ahead.early.values())
+    assert set(ahead.early) <= {"bob", "charlie"}
+
+
+async def test_a_chained_call_is_kept_while_the_answer_it_rests_on_stands_and_used_once_it_lands(
+    make_office,
+) -> None:
+    office, link = await answered_not_landed(make_office)
+    ahead = office.ahead = Ahead(2, settle_s=0.0, survival=0.0)
+    ahead.top_up(office)
+    chained = {e: early.request for e, early in ahead.early.items()}
+    ahead.touch(list(chained))  # (something they read changed, say): checked again, still the same
+    ahead.top_up(office)
+    assert {e: early.request for e, early in ahead.early.items()} == chained and ahead.counts.dropped == 0
+    await step_until(office, lambda: ahead.counts.used == len(chained))
+    assert ahead.counts.dropped == 0
+
+
+async def test_a_chained_call_whose_answer_is_gone_is_dropped(make_office) -> None:
+    """The answer it rested on is no longer in (cut, say): the office as it stands sends another
+    request, so the call made on the what-if is dropped at the next look."""
+    office, link = await answered_not_landed(make_office)
+    ahead = Ahead(2, settle_s=0.0, survival=0.0)
+    ahead.top_up(office)
+    assert ahead.counts.chained == 2
+    del office.thinking["alice"]  # her think gone: nothing to chain on
+    ahead.touch(["bob", "charlie"])
+    ahead.top_up(office)
+    assert ahead.counts.dropped == 2 and not any(e.chained for e in ahead.early.values())
