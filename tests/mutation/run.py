@@ -38,6 +38,7 @@ TARGETS = {
         [
             "tests/office/engine/test_early.py",
             "tests/office/engine/test_upcoming.py",
+            "tests/office/engine/test_whatif.py",
             "tests/office/test_ahead.py",
         ],
     ),
