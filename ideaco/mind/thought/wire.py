@@ -114,8 +114,45 @@ def _field(annotation: Any, meta: list[Any], ctx: WireContext, *, choices: bool 
     raise TypeError(f"no wire form for {annotation!r}")
 
 
+@functools.cache
+def _sources(model: type[BaseModel]) -> tuple[str, ...]:
+    """The lists of a `WireContext` a model's wire form reads: its fields' choices, nested ones included."""
+    out: list[str] = []
+    for info in model.model_fields.values():
+        kind, _, choice, _ = _analysed(info.annotation, tuple(info.metadata))
+        if choice is not None:
+            out.append(choice.source)
+        if get_origin(kind) is list:
+            (kind,) = get_args(kind)
+            kind, _, choice, _ = _analysed(kind, ())
+            out += [choice.source] if choice is not None else []
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            out += _sources(kind)
+    return tuple(dict.fromkeys(out))
+
+
+_OBJECTS: dict[tuple[Any, ...], dict[str, Any]] = {}  # a part's wire form, by what it reads of the context
+
+
 def _object(
     model: type[BaseModel], ctx: WireContext, *, choices: bool = True, given: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A model's wire form. One that reads only the lists its choices name (no `given`) is made once
+    per those lists and shared (not changed by anyone): an op's form is the same for most thoughts,
+    whoever thinks them."""
+    if given is not None:
+        return _made(model, ctx, choices, given)
+    key = (model, choices, ctx.compact, *(ctx.ids(source) for source in _sources(model)))
+    made = _OBJECTS.get(key)
+    if made is None:
+        if len(_OBJECTS) >= 4096:
+            _OBJECTS.clear()
+        made = _OBJECTS[key] = _made(model, ctx, choices, None)
+    return made
+
+
+def _made(
+    model: type[BaseModel], ctx: WireContext, choices: bool, given: dict[str, Any] | None
 ) -> dict[str, Any]:
     props = {}
     for name, info in model.model_fields.items():
