@@ -589,3 +589,29 @@ def test_fields_kept_but_never_asked_stay_off_the_wire():
     )
     assert thought.taskOps[0].condition == "c" * LIMITS["condition"]
     assert noted(notes, "taskOps[0].condition")
+
+
+def test_an_ops_wire_form_is_shared_only_between_contexts_that_list_the_same_ids() -> None:
+    """A part's wire form is made once per what it reads of the context (wire._sources): two
+    thoughts that may name other people get other forms; the same lists, the very same form."""
+    from typing import Annotated
+
+    from pydantic import BaseModel
+
+    from ideaco.mind.thought import wire
+    from ideaco.mind.thought.model import Choice, RelationshipOp
+
+    one = wire._object(RelationshipOp, wire.WireContext(people=("ana", "ben")))
+    other = wire._object(RelationshipOp, wire.WireContext(people=("cleo",)))
+    again = wire._object(RelationshipOp, wire.WireContext(people=("ana", "ben"), task_ids=("task-1",)))
+    assert one["properties"]["employeeId"]["enum"] == ["ana", "ben"]
+    assert other["properties"]["employeeId"]["enum"] == ["cleo"]
+    assert again is one  # task ids are not read by a relationship op
+
+    class Picks(BaseModel):
+        names: list[Annotated[str, Choice("people")]]
+
+    class Nested(BaseModel):
+        picks: list[Picks]
+
+    assert wire._sources(Nested) == ("people",)  # a list's items and a nested model's fields count
