@@ -152,6 +152,8 @@ def actions(
 ) -> None:
     """send_message actions (a DM, the boss chat, another room), and the secretary's organization tools."""
     emp_id, changed_staff = ctx.employee, False
+    if not thought.actions and emp_id != SECRETARY:
+        return  # (most thoughts: nothing to do, and no reading of the whole company for it)
     names = {e.id: e.name for e in office.employees.values()}
     chain = Chain.begin(office, ctx, now) if emp_id == SECRETARY else None
     for i, action in enumerate(thought.actions):
