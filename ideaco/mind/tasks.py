@@ -256,9 +256,6 @@ def apply_ops(
     A bad op is dropped with a correction; the other ops still apply.
     """
     res = TaskOpsResult()
-    colleagues: dict[str, str] | None = (
-        None  # a report's DM: by id, or by name if still here (made once needed)
-    )
     live = dict(claims)  # claims change within the batch as tasks are created and closed
     board = dict(claimable or {})
     mine = {t.id: t for t in tasks}
@@ -312,8 +309,8 @@ def apply_ops(
                 res.refused.append(f"Your offer '{key}' was refused: that key is on the board already.")
                 continue
             kind = op.type  # the Flow-of-Thought model admits only TASK_TYPES
-            if colleagues is None:
-                colleagues = {e: people.get(e, "") for e in employees}
+            # A report's DM goes to a colleague by id, or by name if still here (read only here).
+            colleagues = {e: people.get(e, "") for e in employees}
             target, note = normalize_target(
                 op.onResolveTarget, owner, conversations=conversations, people=colleagues
             )

@@ -248,3 +248,9 @@ class OfficeState:
     counters: dict[str, int] = field(default_factory=lambda: {"thought": 0, "message": 0})
     board: dict[str, Offer] = field(default_factory=dict)  # tasks nobody owns yet, by id
     documents: dict[str, Document] = field(default_factory=dict)  # the workspace, by department/path
+
+    def next_id(self, kind: str) -> str:
+        """The next id of this kind: `t000001` for a thought, `m000001` for a message."""
+        self.counters[kind] = self.counters.get(kind, 0) + 1
+        prefix = {"thought": "t", "message": "m"}.get(kind, kind)
+        return f"{prefix}{self.counters[kind]:06d}"

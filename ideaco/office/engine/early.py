@@ -253,27 +253,50 @@ class Ahead:
         if free <= 0:
             return
         blockers = upcoming.blockers(office, ((e.employee, e.think, e.call) for e in self.early.values()))
+        free = self._start_soonest(office, office, free, blockers)
+        if free > 0:
+            self._chained(office, free)
+
+    def _start_soonest(
+        self,
+        office: AheadOffice,
+        view: AheadOffice | whatif.WhatIf,
+        free: int,
+        blockers: upcoming.Blockers,
+        survives: float = 1.0,
+    ) -> int:
+        """Start calls for the soonest upcoming thinks on `view` (the office itself, or the office as
+        answers in will leave it) that nothing due before them is likely to change; the room left.
+
+        On a what-if, only thinks that begin after its last link lands and that it changes (the
+        office as it stands had its say on the rest) start, as chained calls."""
+        landed_at = view.landed_at if isinstance(view, whatif.WhatIf) else None
+        chained = landed_at is not None
         # The soonest few only: one further off is more likely to change before its moment, and
         # predicting every employee at every wait would cost a large office more than it saves.
-        for _, employee in upcoming.upcoming(office, exclude=self.early)[
+        for _, employee in upcoming.upcoming(view, exclude=self.early)[
             : SCAN_PER_FREE * free + SCAN_PER_FREE
         ]:
             seen = self._seen(office, employee)
-            think = self._predict(office, employee, seen)
+            alone = self._predict(office, employee, seen)
+            think = upcoming.predict(view, employee) if chained else alone
             if think is None:
                 continue
-            blocked = self._blocked(office, employee, think, blockers)
+            blocked = self._blocked(view, employee, think, blockers, survives)
+            if landed_at is not None:
+                blocked = blocked or think.at <= landed_at
+                blocked = blocked or (alone is not None and alone.request == think.request)
             # Started or not, it thinks before the ones after it, and may post where they read.
             blockers.setdefault(think.conversation, []).append(
                 (upcoming.finish_at(office, think.at), upcoming.UNKNOWN, upcoming.kind_of(think.trigger))
             )
             if blocked:
                 continue
-            self._start(office, employee, think, seen)
+            self._start(office, employee, think, seen, chained)
             free -= 1
             if free <= 0:
-                return
-        self._chained(office, free)
+                return 0
+        return free
 
     def _start(
         self,
@@ -294,7 +317,7 @@ class Ahead:
         """Start calls for thinks that come after answers already in have landed: predicted on the
         office as those answers will leave it (`whatif.what_if`), the wakes their posts set included."""
         view = self._chain_view(office)
-        if view is None or view.landed_at is None:
+        if view is None:
             return
         early = [
             (e.employee, e.think, e.call) for e in self.early.values() if e.employee not in view.landed_early
@@ -302,28 +325,7 @@ class Ahead:
         # An early call's think lands only if its request is still the same at its moment: as
         # likely as the early calls so far were used.
         certain = self.hit_rate() ** len(view.landed_early)
-        blockers = upcoming.blockers(view, early)
-        for _, employee in upcoming.upcoming(view, exclude=self.early)[
-            : SCAN_PER_FREE * free + SCAN_PER_FREE
-        ]:
-            think = upcoming.predict(view, employee)
-            if think is None:
-                continue
-            seen = self._seen(office, employee)
-            alone = self._predict(office, employee, seen)
-            # the same think with nothing landed: the office as it stands had its say on it
-            blocked = alone is not None and alone.request == think.request
-            blocked = blocked or think.at <= view.landed_at
-            blocked = blocked or self._blocked(view, employee, think, blockers, certain)
-            blockers.setdefault(think.conversation, []).append(
-                (upcoming.finish_at(office, think.at), upcoming.UNKNOWN, upcoming.kind_of(think.trigger))
-            )
-            if blocked:
-                continue
-            self._start(office, employee, think, seen, chained=True)
-            free -= 1
-            if free <= 0:
-                return
+        self._start_soonest(office, view, free, upcoming.blockers(view, early), certain)
 
     def _chain_view(self, office: AheadOffice) -> whatif.WhatIf | None:
         """The office once the answered thinks under way have landed (kept while nothing changed)."""

@@ -111,9 +111,7 @@ class Office(StateReads):
         return self._replay_at if self._replay_at is not None else self.clock.now()
 
     def next_id(self, kind: str) -> str:
-        self.counters[kind] = self.counters.get(kind, 0) + 1
-        prefix = {"thought": "t", "message": "m"}.get(kind, kind)
-        return f"{prefix}{self.counters[kind]:06d}"
+        return self.state.next_id(kind)
 
     # ------------------------------------------------------------------ waking
 
@@ -252,7 +250,7 @@ class Office(StateReads):
         emp = self.employees[ctx.employee]
         if self._replay_at is not None:
             apply.replay_began(emp, ctx, superseded=result.rethink is not None)
-        land = self._landing()
+        land = self.landing()
         steps = [apply.apply_step(land, step, posts) for step in result.steps]
         self._landed(land)
         self.ahead.touch(self._posted_to(steps, posts))  # what the posts' members read changed
@@ -302,18 +300,18 @@ class Office(StateReads):
         outcome, steps = commands.tool(
             self.state, self.company, tool, args, self.now(), self.config.switches.stamina
         )
-        land = self._landing()
+        land = self.landing()
         apply.apply_command(land, tool, args, steps)
         self._landed(land)
         return outcome
 
     def apply_logged(self, record: dict[str, Any]) -> None:
         """A logged command (changes.jsonl) applied again: a resume's catch-up."""
-        land = self._landing()
+        land = self.landing()
         apply.apply_logged(land, record)
         self._landed(land)
 
-    def _landing(self) -> Landing:
+    def landing(self) -> Landing:
         """What a resolve lands on now: the state and the parts it writes, with this moment, the
         stream of the event being handled and whether its records are new, as values."""
         return Landing(
@@ -349,7 +347,7 @@ class Office(StateReads):
     def post(self, message: Message) -> LoopRule | None:
         """Record a message and wake whom it reaches (a known id: nothing); the loop breaker that limited it."""
         approval = commands.approval(self.state, message.text, self.now()) if message.sender == BOSS else None
-        land = self._landing()
+        land = self.landing()
         rule = apply.post(land, message, approval)
         self._landed(land)
         conv = self.conversations.get(message.conversation)

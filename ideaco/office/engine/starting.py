@@ -29,18 +29,23 @@ class StartingOffice(OfficeView, Protocol):
     def post_as_boss(self, conversation: str, text: str, *, msg_id: str | None = None) -> Message: ...
 
 
+def line_at(office: OfficeView, index: int) -> datetime:
+    """When the script's line `index` is posted: its offset from the run's start (without a start
+    saved: from now), or now if that moment is past (a resume)."""
+    now = office.now()
+    start = datetime.fromisoformat(office.meta["start"]) if "start" in office.meta else now
+    return max(now, start + timedelta(seconds=office.script[index]["offset_s"]))
+
+
 def schedule(office: StartingOffice) -> None:
     """Put the script's remaining lines and every employee's next wake on the clock."""
     now = office.now()
-    start = datetime.fromisoformat(office.meta["start"]) if "start" in office.meta else now
     for index in range(office.script_next, len(office.script)):
-        line = office.script[index]
-        at = max(now, start + timedelta(seconds=line["offset_s"]))
 
         async def post_line(i: int = index) -> None:
             post_script(office, i)
 
-        office.clock.call_at(at, post_line)
+        office.clock.call_at(line_at(office, index), post_line)
     for emp in sorted(office.employees.values(), key=lambda e: e.id):
         if not emp.dismissed and emp.desk.hold is None:  # the held wait for their release
             restore_cut_think(emp.desk)

@@ -1,28 +1,31 @@
-"""The office as it will stand once the thinks under way whose answers are in have landed (issue 30).
+"""The office as it will stand once the answers already in have landed (issue 30).
 
 A think's model call often answers long before the think's moment to finish comes: the office
-handles its events one at a time in simulated-time order, and waits at an earlier think's finish.
-What such a think will post, and whom its posts will wake, is then known: `what_if` decides
-those thinks (`decision.decide`, as their finish will) and lands their steps (`apply.apply_step`,
-as `Office.resolve` will) on a copy of the parts they change, in the order they finish, with
-copies of their employees' random streams. The office itself, its logs and its streams are never
-touched. `early.py` predicts upcoming thinks on that copy (`upcoming.predict` reads it like the
-office) and starts their calls: a call made this way is used only if the think's request at its
-moment is the very same, so a wrong guess costs a dropped call, never a different run.
+handles its events one at a time in simulated-time order, and waits at an earlier think's finish;
+an early call may answer before its think has even begun. What such a think will post, and whom
+its posts will wake, is then known: `what_if` decides those thinks (`decision.decide`, as their
+finish will; an early call's think begun first, as its look and `Office.begin_think` would) and
+lands their steps (`apply.apply_step`, as `Office.resolve` will) on a copy of the parts they
+change, in the order they finish, with copies of their employees' random streams; the boss's
+next script line, known from the start, lands too. The office itself, its logs and its streams
+are never touched. `early.py` predicts upcoming thinks on that copy (`upcoming.predict` reads it
+like the office) and starts their calls: a call made this way is used only if the think's request
+at its moment is the very same, so a wrong guess costs a dropped call, never a different run.
 
-Only what is cheap to copy is carried forward: a link whose think would change the company, the
-board, a document, open a conversation, think again (superseded) or stop ends the chain before it.
+Only what is cheap to copy is carried forward: a link whose think would change the company, a
+document, open a conversation or think again (superseded), or a script line that signs a
+requirement off, ends the chain before it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import Phase, Trigger
-from ideaco.ids import BOSS, boss_conversation_id
+from ideaco.ids import BOSS
 from ideaco.office.core.state import OfficeState
 from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import (
@@ -39,7 +42,7 @@ from ideaco.office.core.steps import (
 from ideaco.office.core.think import ThinkContext
 from ideaco.office.decide import commands, decision
 from ideaco.office.decide.speech import build_message
-from ideaco.office.engine import upcoming
+from ideaco.office.engine import starting, upcoming
 from ideaco.office.engine.calls import InFlight
 from ideaco.office.engine.streams import OFFICE, Streams
 from ideaco.office.engine.upcoming import Prediction
@@ -109,14 +112,9 @@ def answered(office: Any, early: Iterable[tuple[str, Prediction, InFlight]]) -> 
 
 
 def _script_lines(office: Any) -> list[Link]:
-    """The boss's script lines still to come (as `starting.schedule` times them), the soonest few."""
-    now = office.now()
-    start = datetime.fromisoformat(office.meta["start"]) if "start" in office.meta else now
-    out = []
-    for index in range(office.script_next, min(len(office.script), office.script_next + MAX_LINKS)):
-        at = max(now, start + timedelta(seconds=office.script[index]["offset_s"]))
-        out.append(Link(BOSS, at, None, line=index))
-    return out
+    """The boss's script lines still to come, the soonest few."""
+    last = min(len(office.script), office.script_next + MAX_LINKS)
+    return [Link(BOSS, starting.line_at(office, i), None, line=i) for i in range(office.script_next, last)]
 
 
 def what_if(office: Any, links: list[Link]) -> WhatIf | None:
@@ -159,10 +157,10 @@ def what_if(office: Any, links: list[Link]) -> WhatIf | None:
 
 def _post_line(office: Any, view: WhatIf, index: int, at: datetime) -> bool:
     """The boss's script line `index` posted on the what-if (as `starting.post_script`); False if it
-    cannot be carried (a room that is not there, a sign-off)."""
+    cannot be carried (a sign-off)."""
     line = office.script[index]
-    conv = view.conversations.get(line["to"]) or view.conversations.get(boss_conversation_id(line["to"]))
-    if conv is None or commands.approval(view.state, line["text"], at) is not None:
+    conv = view.conversations[office.resolve_conversation(line["to"])]
+    if commands.approval(view.state, line["text"], at) is not None:
         return False
     message = build_message(conv, BOSS, line["text"], f"script-{index + 1}", view.people, at)
     _own(view, BOSS, [DraftStep("script", conv.id, message=message, message_id=message.id)])
@@ -186,15 +184,13 @@ def _begin(view: WhatIf, link: Link) -> ThinkContext:
     emp.desk.phase = Phase.THINKING
     emp.mind.stamina, emp.mind.notes = begun.stamina, []
     taskboard.mark_shown(view, emp, think.at)
-    view.counters["thought"] = view.counters.get("thought", 0) + 1
-    thought_id = f"t{view.counters['thought']:06d}"  # as `Office.next_id` (no prompt shows it)
     return decision.context(
         view,
         emp,
         conv,
         Trigger(think.trigger),
         think.at,
-        thought_id,
+        view.state.next_id("thought"),  # as `Office.begin_think` takes it (its posts' ids follow)
         link.call,
         note=think.note,
         rethinks=0,
@@ -209,7 +205,8 @@ def _carried(step: Step) -> bool:
 
 
 def _copy(office: Any) -> WhatIf:
-    """A what-if sharing the office's state until `_own` copies what a link changes."""
+    """A what-if sharing the office's state until `_own` copies what a link changes: what a resolve
+    would land on now (`Office.landing`), with its own state, wakes, counts and meta, and not live."""
     state = office.state
     copied = OfficeState(
         company=state.company,
@@ -219,29 +216,17 @@ def _copy(office: Any) -> WhatIf:
         board=dict(state.board),
         documents=state.documents,
     )
-    return WhatIf(
-        company=office.company,
-        language=office.language,
-        config=office.config,
-        policy=office.policy,
-        model_for=office.model_for,
-        end_at=office.end_at,
-        stop_reason=office.stop_reason,
-        script=office.script,
-        script_next=office.script_next,
+    land = office.landing()
+    parts = {f.name: getattr(land, f.name) for f in fields(Landing)}
+    parts.update(
         state=copied,
-        _directory=office._directory.over(copied),
+        _directory=land._directory.over(copied),
         wakes=Wakes(versions=dict(office.wakes.versions)),
-        journal=office.journal,  # never written: nothing here is live and no document is carried
-        stats=RunStats(),
+        stats=RunStats(),  # counted by nobody
         meta={**office.meta, "idle_thought_at": dict(office.meta.get("idle_thought_at") or {})},
-        at=office.now(),
-        rng=office.rng,
-        live=False,
-        streams=office.streams,
-        typing=dict(office.typing),
-        thinking=dict(office.thinking),
+        live=False,  # nothing logged or shown (and no document carried: the journal is never written)
     )
+    return WhatIf(**parts, streams=office.streams, typing=dict(office.typing), thinking=dict(office.thinking))
 
 
 def _own(view: WhatIf, employee: str, steps: list[Step]) -> None:

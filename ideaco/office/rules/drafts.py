@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -238,10 +238,8 @@ class PromptRuns:
         return f" {' '.join(run)} " in self.parts and run not in self.people
 
 
-def _valued(found: list[str] | tuple[str, ...], values: Values) -> list[str] | tuple[str, ...]:
+def _valued(found: Sequence[str], values: Values) -> list[str]:
     """Words with each value quoted whole as `VALUE` (values in a row as one)."""
-    if values.keys().isdisjoint(found):  # no value starts here: the words as they are
-        return found
     out: list[str] = []
     i = 0
     while i < len(found):

@@ -29,7 +29,7 @@ SOON = (timedelta(seconds=1), timedelta(seconds=5))  # "soon": a mention's delay
 
 def land(office: Office) -> Any:
     """What a resolve lands on now (the office's state, its moment and the event's stream)."""
-    return office._landing()
+    return office.landing()
 
 
 def message(office: Office, conv: str, sender: str, text: str, *, ago: float = 0.0, mentions=()) -> Message:
