@@ -123,9 +123,12 @@ def read_log(
 
 def parse_run_duration(text: str) -> timedelta:
     try:
-        return parse_duration(text)
+        length = parse_duration(text)
     except ValueError as exc:
         raise IdeacoError(f"--duration {text!r}: {exc}") from None
+    if not length:  # not "the scenario's length": a run of no time is a mistake
+        raise IdeacoError(f"--duration {text!r}: a run needs some simulated time (e.g. 30m)")
+    return length
 
 
 def _config(

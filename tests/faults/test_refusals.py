@@ -150,6 +150,9 @@ def test_the_good_scenario_runs(ideaco, tmp_path) -> None:
     [
         (["run", "{s}", "--duration", "400d"], "--duration '400d': '400d' is longer than 366 days"),
         (["run", "{s}", "--duration", "1e9h"], "--duration '1e9h': '1e9h' is not a duration"),
+        # "0m" ran the scenario's whole length: zero read as "not given"
+        (["run", "{s}", "--duration", "0m"], "--duration '0m': a run needs some simulated time"),
+        (["run", "{s}", "--duration", "0s"], "--duration '0s': a run needs some simulated time"),
         (["chat", "--new", "Acme\x1b[31m Robotics"], "--new: 'Acme\\x1b[31m Robotics' contains the control"),
         (["chat", "--new", "Acme \u202eRobotics"], "contains the control character U+202E"),
     ],

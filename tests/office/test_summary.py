@@ -122,6 +122,20 @@ def test_the_totals_are_the_hand_counts():
     assert out["errors_by_kind"] == {"timeout": 3}
 
 
+def test_a_run_stopped_between_seconds_shows_whole_seconds():
+    """A run stopped early (--max-calls) ended at 0:01:23.593227: the closing line printed that."""
+    out = summarize(
+        THOUGHTS,
+        MESSAGES,
+        employees=["ana", "ben", "cleo"],
+        simulated_start=T0,
+        simulated_now=T0 + timedelta(minutes=1, seconds=23, microseconds=593227),
+        wall_time_s=1.0,
+        stop_reason="max calls reached",
+    )
+    assert out["simulated_time"] == "0:01:23" and out["simulated_seconds"] == 83.593227
+
+
 def test_the_times_and_the_reason():
     out = _summary()
     assert out["wall_time_s"] == 12.35

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.store.usage import USAGE_KEYS, usage_of, usage_totals
@@ -86,7 +86,7 @@ def summarize(
         "llm": {k: totals[k] for k in USAGE_KEYS},
         "errors_by_kind": dict(errors or {}),
         "wall_time_s": round(wall_time_s, 2),
-        "simulated_time": str(simulated),
+        "simulated_time": str(timedelta(seconds=int(simulated.total_seconds()))),  # H:MM:SS, no microseconds
         "simulated_seconds": simulated.total_seconds(),
         "simulated_start": simulated_start.isoformat(),
         "simulated_end": simulated_now.isoformat(),
