@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
+import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperGroup
+
+try:  # typer >= 0.24 carries its own copy of click; its exceptions are that copy's
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer runs on click itself
+    from click import exceptions as click_errors
 
 from ideaco.errors import IdeacoError as UserError  # the CLI's name for it
 
 EXIT_USAGE = 2
 
-__all__ = ["EXIT_USAGE", "UserError", "fail", "interrupted", "warn", "write_failure"]
+__all__ = ["EXIT_USAGE", "OneLineErrors", "UserError", "fail", "interrupted", "warn", "write_failure"]
 WARNINGS_SHOWN = 10  # a log full of junk gets this many lines, then a count of the rest
 
 
@@ -73,3 +81,28 @@ def warn(lines: list[str]) -> None:
         )
     if len(lines) > WARNINGS_SHOWN:
         console.print(Text(f"ideaco: warning: ... and {len(lines) - WARNINGS_SHOWN} more line(s) like these"))
+
+
+class OneLineErrors(TyperGroup):
+    """The `ideaco` group: a flag or argument click refuses (`--seed abc`, a missing argument) is one
+    `ideaco: error:` line and exit code 2, as every other bad input, not click's usage block.
+
+    Help (`ideaco` with no arguments, `--help`) and exit codes are as click gives them."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click_errors.NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click_errors.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx else "ideaco"
+            fail(f"{exc.format_message()} (see {where} --help)")
+        except click_errors.ClickException as exc:
+            fail(exc.format_message())
+        except typer.Abort:
+            print("Aborted!", file=sys.stderr)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from ideaco.bounds import MAX_SPEED, MIN_SPEED
-from ideaco.cli.errors import UserError, fail, interrupted
+from ideaco.cli.errors import OneLineErrors, UserError, fail, interrupted
 from ideaco.cli.listing import list_first_sentences
 from ideaco.cli.options import (
     AllowAgentCommands,
@@ -38,6 +38,7 @@ SHIPPED = ", ".join(shipped_scenarios())  # named in SCENARIO's help
 
 app = typer.Typer(
     name="ideaco",
+    cls=OneLineErrors,
     help="Run a simulated office of autonomous LLM employees.",
     no_args_is_help=True,
     add_completion=False,

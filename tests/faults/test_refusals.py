@@ -153,6 +153,10 @@ def test_the_good_scenario_runs(ideaco, tmp_path) -> None:
         # "0m" ran the scenario's whole length: zero read as "not given"
         (["run", "{s}", "--duration", "0m"], "--duration '0m': a run needs some simulated time"),
         (["run", "{s}", "--duration", "0s"], "--duration '0s': a run needs some simulated time"),
+        # values click refuses: its usage block and "Error:" line were four lines
+        (["run", "{s}", "--seed", "abc"], "Invalid value for '--seed'"),
+        (["run", "{s}", "--concurrency", "0"], "Invalid value for '--concurrency'"),
+        (["run", "{s}", "--no-such-flag"], "No such option: --no-such-flag (see ideaco run --help)"),
         (["chat", "--new", "Acme\x1b[31m Robotics"], "--new: 'Acme\\x1b[31m Robotics' contains the control"),
         (["chat", "--new", "Acme \u202eRobotics"], "contains the control character U+202E"),
     ],
@@ -164,6 +168,14 @@ def test_a_bad_flag_is_one_line(ideaco, tmp_path, args, expected) -> None:
     line = one_error_line(ideaco(*argv, "--base-url", UNREACHABLE, "--out", out))
     assert expected in line, line
     assert not out.exists()
+
+
+def test_a_missing_argument_or_command_is_one_line_and_no_arguments_still_show_the_help(ideaco) -> None:
+    assert "Missing argument" in one_error_line(ideaco("interview", "runs/nowhere"))
+    assert "No such command 'bogus'" in one_error_line(ideaco("bogus"))
+    bare = ideaco()
+    assert bare.exit_code == 2 and "Usage: ideaco [OPTIONS] COMMAND" in bare.output
+    assert "ideaco: error" not in bare.output
 
 
 @pytest.mark.parametrize("speed", ["inf", "1e300", "nan", "10001", "0"])
