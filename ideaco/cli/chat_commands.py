@@ -50,7 +50,7 @@ COMMANDS: dict[str, CommandSpec] = {
         "[ID]", "the task board: every open task (owner, claim key, urgency, age), or one's tasks", 0, 1
     ),
     "docs": CommandSpec("[PATH]", "the workspace's documents (version, author, review), or one's text", 0, 1),
-    "requirement": CommandSpec("[REQ]", "requirements: sign-off, pieces, documents (work_commands.py)", 0, 1),
+    "requirement": CommandSpec("[REQ]", "requirements: sign-off, pieces, documents", 0, 1),
     "approve": CommandSpec("REQ", "sign off a requirement its lead reported done", 1, 1),
     "mind": CommandSpec("ID [N]", "the last N inner monologues of an employee (default 5)", 1, 2),
     "mem": CommandSpec("ID", "an employee's memories and conversation summaries", 1, 1),

@@ -148,8 +148,10 @@ _RATE = re.compile(r"\s*(?P<n>\d+(?:\.\d+)?)\s*/\s*(?P<unit>[a-z]+)\s*")
 def parse_rate(text: str) -> float:
     """Requests per second from `N/s`, `N/min` or `N/h` (e.g. `60/min` is 1.0)."""
     match = _RATE.fullmatch(text.lower())
-    if match is None or match.group("unit") not in RATE_UNITS or float(match.group("n")) <= 0:
+    if match is None or match.group("unit") not in RATE_UNITS:
         raise ValueError(f"rate {text!r}: expected requests per unit of time, e.g. 60/min, 2/s or 500/h")
+    if float(match.group("n")) <= 0:
+        raise ValueError(f"rate {text!r}: must be more than 0 requests (leave --rate out for no limit)")
     return float(match.group("n")) / RATE_UNITS[match.group("unit")]
 
 

@@ -107,6 +107,10 @@ def executor_for(address: str | None, *, use_ray: bool = True) -> tuple[Executor
     if use_ray and ray_installed():
         return RayExecutor(address), None
     if address:
-        raise ImportError("--address needs Ray: pip install 'ideaco[ray]'")
-    why = None if not use_ray else "Ray is not installed (pip install 'ideaco[ray]'): the runs go one by one"
+        raise ImportError("--address needs Ray: pip install 'ideaco[ray]' (or -e '.[ray]' in a clone)")
+    why = (
+        None
+        if not use_ray
+        else "Ray is not installed (pip install 'ideaco[ray]', or -e '.[ray]' in a clone): the runs go one by one"
+    )
     return SerialExecutor(), why

@@ -56,9 +56,12 @@ def test_rates_are_requests_per_unit_of_time() -> None:
     assert parse_rate("2/s") == 2.0
     assert parse_rate(" 1800 / h ") == 0.5
     assert parse_rate("0.5/sec") == 0.5
-    for bad in ("60", "60/day", "0/min", "-1/s", "fast"):
+    for bad in ("60", "60/day", "-1/s", "fast"):
         with pytest.raises(ValueError, match="e.g. 60/min"):
             parse_rate(bad)
+    for zero in ("0/min", "0.0/s"):  # the format is right: say what is wrong
+        with pytest.raises(ValueError, match="must be more than 0 requests"):
+            parse_rate(zero)
 
 
 async def test_paced_calls_start_an_interval_apart_with_no_burst() -> None:
