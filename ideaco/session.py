@@ -131,6 +131,25 @@ def parse_run_duration(text: str) -> timedelta:
     return length
 
 
+def model_change(thoughts: list[dict[str, Any]], model: str) -> str | None:
+    """A line saying a resumed run goes on with another model than its thoughts so far used (the
+    model flags are not kept in the run: without them a resume runs on the embedded model)."""
+    used = next(
+        (
+            t["llm"]["model"]
+            for t in reversed(thoughts)
+            if isinstance(t.get("llm"), dict) and t["llm"].get("model")
+        ),
+        None,
+    )
+    if used is None or used == model:
+        return None
+    return (
+        f"this run's thoughts so far used the model {used}; it goes on with {model} "
+        "(give the run's --base-url / --model again to keep it)"
+    )
+
+
 def _config(
     scenario: Scenario, settings: LLMSettings, meta: dict[str, Any], switches: Switches | None = None
 ) -> OfficeConfig:
@@ -326,6 +345,8 @@ def _reopen(
     changes = read_log(rundir.changes_path, within, lines[CHANGES])
     if foreign := runlog.foreign_state(state, thoughts, where):
         raise IdeacoError(f"{foreign}: it cannot continue them")
+    if notice := model_change(thoughts, settings.model):
+        status(notice)
     saved_now = state["office"].get("now")
     try:
         now = datetime.fromisoformat(saved_now)

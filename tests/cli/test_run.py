@@ -265,6 +265,24 @@ def test_resume_continues_the_run_and_appends(fake, scenario, tmp_path) -> None:
     assert summary["simulated_seconds"] == 20 * 60
 
 
+def test_a_resume_on_another_model_says_so(fake, scenario, tmp_path) -> None:
+    """The model flags are not kept in the run: a resume without them went on with another model
+    (the embedded one) without a word."""
+    out = tmp_path / "run"
+    first = ideaco(
+        "run", scenario, "--duration", "5m", "--base-url", fake.base_url, "--model", "m1", "--out", out
+    )
+    assert first.exit_code == 0, first.output
+    same = ideaco("run", "--resume", out, "--duration", "5m", "--base-url", fake.base_url, "--model", "m1")
+    assert same.exit_code == 0 and "goes on with" not in same.output
+    other = ideaco("run", "--resume", out, "--duration", "5m", "--base-url", fake.base_url, "--model", "m2")
+    assert other.exit_code == 0, other.output
+    assert (
+        "this run's thoughts so far used the model m1; it goes on with m2 "
+        "(give the run's --base-url / --model again to keep it)"
+    ) in other.output
+
+
 def test_a_run_says_why_it_stopped_in_summary_json(fake, scenario, tmp_path) -> None:
     out = tmp_path / "run"
     assert (
