@@ -57,11 +57,12 @@ def test_a_resume_counts_the_early_calls_its_first_session_dropped(ideaco, tmp_p
             "scripted",
             *flags,
             "--max-calls",
-            "60",
+            "150",  # 60 calls dropped 2 early calls, and under load none at times; 150 drop 9-12 beside 3 busy processes
         )
         assert first.exit_code == 0, first.output
         assert json.loads((out / "summary.json").read_text())["calls"]["dropped"] > 0
-        resumed = ideaco("run", "--resume", out, *flags, "--max-calls", "120")
+        resumed = ideaco("run", "--resume", out, *flags, "--max-calls", "300")
         assert resumed.exit_code == 0, resumed.output
         served = len(fake.requests)
-    assert served <= 120, f"{served} requests reached the endpoint for --max-calls 120 over two sessions"
+    assert json.loads((out / "summary.json").read_text())["stop_reason"] == "--max-calls 300 reached"
+    assert served <= 300, f"{served} requests reached the endpoint for --max-calls 300 over two sessions"
