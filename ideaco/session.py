@@ -131,21 +131,20 @@ def parse_run_duration(text: str) -> timedelta:
     return length
 
 
-def model_change(thoughts: list[dict[str, Any]], model: str) -> str | None:
-    """A line saying a resumed run goes on with another model than its thoughts so far used (the
-    model flags are not kept in the run: without them a resume runs on the embedded model)."""
-    used = next(
-        (
-            t["llm"]["model"]
-            for t in reversed(thoughts)
-            if isinstance(t.get("llm"), dict) and t["llm"].get("model")
-        ),
-        None,
+def model_change(thoughts: list[dict[str, Any]], model_of: Callable[[str], str]) -> str | None:
+    """A line saying a resumed run goes on with another model than its last thought used, for that
+    thought's employee (`model_of`: the model an employee asks now). The model flags are not kept in
+    the run: without them a resume runs on the embedded model."""
+    last = next(
+        (t for t in reversed(thoughts) if isinstance(t.get("llm"), dict) and t["llm"].get("model")), None
     )
-    if used is None or used == model:
+    if last is None:
+        return None
+    used, now = last["llm"]["model"], model_of(str(last.get("employee")))
+    if used == now:
         return None
     return (
-        f"this run's thoughts so far used the model {used}; it goes on with {model} "
+        f"this run's thoughts so far used the model {used}; it goes on with {now} "
         "(give the run's --base-url / --model again to keep it)"
     )
 
@@ -345,8 +344,6 @@ def _reopen(
     changes = read_log(rundir.changes_path, within, lines[CHANGES])
     if foreign := runlog.foreign_state(state, thoughts, where):
         raise IdeacoError(f"{foreign}: it cannot continue them")
-    if notice := model_change(thoughts, settings.model):
-        status(notice)
     saved_now = state["office"].get("now")
     try:
         now = datetime.fromisoformat(saved_now)
@@ -389,6 +386,9 @@ def _reopen(
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise IdeacoError(f"{where}: not a state this version can resume ({_problem(exc)})") from None
     check_clock(where, now, probe.end_at)
+    own = {e.id: e.model for e in probe.employees.values()}  # an employee's own `model:`, if any
+    if notice := model_change(thoughts, lambda e: model_for(settings, own.get(e), model.model)):
+        status(notice)
     rundir.claim(lock)  # ours from here on, checked writable before any model starts or is paid
     # The budget counts what the logs hold (they may run past the last save), or what was made if more.
     usage = usage_totals(thoughts)

@@ -29,9 +29,8 @@ MIN_SLOT_CTX = 4096  # a slot must hold the largest prompt (~3k tokens) plus a t
 MAX_SLOTS = 32  # cache slots in all (each ~100 MB of KV cache for SmolLM2 at MIN_SLOT_CTX)
 # llama.cpp's prompt cache in RAM, per instance: a slot's prompt is kept there when another takes
 # the slot, and brought back when it fits the next prompt better (an employee back in a room it
-# left). Bounded (8 GB by default, it only grew: 2.1 GB for a 30-minute run). The README's first
-# command: 384 -> 352 uncached prompt tokens a thought, 209 -> 196 s, 1.23 -> 1.84 GB, the same run;
-# 128 MiB: 370, 205 s, 1.59 GB. IDEACO_CACHE_RAM sets it (0: none).
+# left). Bounded (8 GB by default, it only grew: 2.1 GB for a 30-minute run); the sizes measured
+# are in benchmarks/README.md ("The prompt cache in RAM"). IDEACO_CACHE_RAM sets it (0: none).
 PROMPT_CACHE_MIB = 256
 LOOPBACK = "127.0.0.1"
 

@@ -283,6 +283,20 @@ def test_a_resume_on_another_model_says_so(fake, scenario, tmp_path) -> None:
     ) in other.output
 
 
+def test_a_resume_on_the_employees_own_models_says_nothing(fake, tmp_path) -> None:
+    """An employee's own `model:` is the model its thoughts used and go on with: not a change."""
+    path = tmp_path / "own.yaml"
+    own = SCENARIO.replace("archetype: old-hand}", "archetype: old-hand, model: bob-model}")
+    path.write_text(own.replace("anxious-perfectionist}", "anxious-perfectionist, model: alice-model}"))
+    out = tmp_path / "run"
+    first = ideaco("run", path, "--duration", "20m", "--base-url", fake.base_url, "--out", out)
+    assert first.exit_code == 0, first.output
+    last = read_jsonl(out / "thoughts.jsonl")[-1]
+    assert last["llm"]["model"] == f"{last['employee']}-model"  # not the run's model: the case guarded
+    again = ideaco("run", "--resume", out, "--duration", "5m", "--base-url", fake.base_url)
+    assert again.exit_code == 0 and "goes on with" not in again.output, again.output
+
+
 def test_a_run_says_why_it_stopped_in_summary_json(fake, scenario, tmp_path) -> None:
     out = tmp_path / "run"
     assert (
