@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import logging
 import math
 import os
+import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +36,9 @@ MAX_SLOTS = 32  # cache slots in all (each ~100 MB of KV cache for SmolLM2 at MI
 # are in benchmarks/README.md ("The prompt cache in RAM"). IDEACO_CACHE_RAM sets it (0: none).
 PROMPT_CACHE_MIB = 256
 LOOPBACK = "127.0.0.1"
+# At most this long, at stop, for the requests a server still computes (a dropped early call's):
+# released mid-request, llama.cpp's server can crash the process (seen once in the test suite).
+STOP_WAIT_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -218,10 +224,24 @@ class EmbeddedServer:
         return self.base_url
 
     def stop(self) -> None:
-        """Stop serving (the server shuts down when its object is released)."""
+        """Stop serving (the server shuts down when its object is released), once no slot is computing
+        a request any more (at most STOP_WAIT_S)."""
+        if self._server is not None and self.base_url:
+            deadline = time.monotonic() + STOP_WAIT_S
+            while self._busy() and time.monotonic() < deadline:
+                time.sleep(0.05)
         server, self._server = self._server, None
         self.base_url = None
         del server
+
+    def _busy(self) -> bool:
+        """Whether a slot is computing a request (llama.cpp's /slots); False if it cannot be asked."""
+        root = str(self.base_url).removesuffix("/v1")
+        try:
+            with urllib.request.urlopen(f"{root}/slots", timeout=2) as answer:
+                return any(slot.get("is_processing") for slot in json.loads(answer.read()))
+        except (OSError, ValueError, AttributeError, TypeError):
+            return False
 
     def __enter__(self) -> EmbeddedServer:
         self.start()

@@ -47,6 +47,42 @@ def test_context_gives_every_slot_at_least_4096_tokens(tmp_path):
     assert EmbeddedServer(tmp_path / "m.gguf", n_parallel=1, n_ctx=10000).n_ctx == 10000
 
 
+def test_stop_waits_until_no_slot_is_computing(tmp_path, monkeypatch):
+    """A server released while it computes a request (a dropped early call's) can crash the process:
+    stop waits until llama.cpp's /slots says none is processing."""
+    import http.server
+    import threading
+
+    polls: list[int] = []
+
+    class Slots(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - http.server's name
+            polls.append(1)
+            busy = len(polls) <= 3  # busy for the first three polls
+            body = json.dumps([{"id": 0, "is_processing": busy}, {"id": 1, "is_processing": False}])
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.HTTPServer(("127.0.0.1", 0), Slots)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        server = EmbeddedServer(tmp_path / "m.gguf")
+        server._server, server.base_url = object(), f"http://127.0.0.1:{httpd.server_port}/v1"
+        server.stop()
+        assert len(polls) == 4 and not server.running  # three busy answers, then idle: released
+        server._server, server.base_url = object(), "http://127.0.0.1:9/v1"  # nothing answers
+        monkeypatch.setattr(embedded_module, "STOP_WAIT_S", 5.0)
+        server.stop()
+        assert not server.running  # not asked: released at once
+    finally:
+        httpd.shutdown()
+
+
 class _FakeEmbeddedServer:
     """Stands in for llama.cpp: serves the scripted fake endpoint instead."""
 
