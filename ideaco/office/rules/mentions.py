@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from ideaco.ids import BOSS, EVERYONE
 
@@ -172,6 +173,64 @@ def addressed_by_boss(text: str, people: Mapping[str, str], members: Sequence[st
     """
     named = parse_mentions(text, people, members, sender=BOSS)
     return named if named else tuple(m for m in dict.fromkeys(members) if m != BOSS)
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """An `@` that names nobody but runs on from a name: `written` (`@张伟你好`) begins with
+    `name` as the text spells it (`张伟`) and goes on with `rest` (`你好`)."""
+
+    written: str
+    name: str
+    rest: str
+
+    @property
+    def suggestion(self) -> str:
+        """The line's words as a mention: `@张伟 你好`."""
+        return f"@{self.name} {self.rest}"
+
+    @property
+    def hint(self) -> str:
+        """What the boss is told, in one line."""
+        return f"{self.written} names nobody here; write {self.suggestion}"
+
+
+def near_misses(text: str, people: Mapping[str, str]) -> tuple[NearMiss, ...]:
+    """Each `@` that mentions nobody (the boundary rule: a name followed by a letter, mark, digit
+    or `_` is no mention) but begins with someone's name or id, the longest such first.
+
+    Code and quoted text are skipped, as `parse_mentions` skips them; `@all`/`@everyone` running on
+    (`@allhands`) is an ordinary word, and a name whose last letter takes a combining mark is
+    another name, not a near-miss.
+    """
+    prepared = _prepare(text)  # same length as the NFC text, so positions carry over
+    masked = mask_quoted(prepared)
+    candidates = [(word, word.casefold(), target) for word, target in _candidates(people)]
+    found: list[NearMiss] = []
+    pos = 0
+    while (at := masked.find("@", pos)) != -1:
+        pos = at + 1
+        if not _at_boundary(masked, at):
+            continue
+        miss: tuple[int, int] | None = None  # where the longest name that runs on ends, and the word
+        for word, key, target in candidates:
+            end = at + 1 + len(word)
+            if masked[at + 1 : end].casefold() != key:
+                continue
+            if end >= len(masked) or not _is_word(masked[end]):
+                miss = None  # a mention after all: this `@` names someone
+                break
+            # A mark after the name changes the name's own last letter (`@Jose\u0301` is José): no run-on.
+            if miss is None and target != _ALL and not unicodedata.category(masked[end]).startswith("M"):
+                stop = end
+                while stop < len(masked) and _is_word(masked[stop]):
+                    stop += 1
+                miss = (end, stop)
+        if miss is not None:
+            end, stop = miss
+            found.append(NearMiss(prepared[at:stop], prepared[at + 1 : end], prepared[end:stop]))
+            pos = stop
+    return tuple(found)
 
 
 def named_in(text: str, people: Mapping[str, str]) -> set[str]:
