@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+import warnings
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -31,6 +32,7 @@ from ideaco.mind.memory import MemoryItem
 from ideaco.mind.tasks import Task
 from ideaco.office.core.conversation import Message
 from ideaco.office.engine.office import Office
+from ideaco.office.rules.mentions import near_misses
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, parse_run_duration, read_log
 from ideaco.store.runlog import RunLog
 
@@ -105,13 +107,19 @@ class Simulation:
         return self._call(go())
 
     def say(self, conversation: str, text: str) -> dict[str, Any]:
-        """Post as the boss in a room, `boss:<employee>`, or an employee id (its boss chat)."""
+        """Post as the boss in a room, `boss:<employee>`, or an employee id (its boss chat).
+
+        An `@` that names nobody but runs on from a name (`@张伟你好`) is a warning, as in the chat.
+        """
 
         async def go() -> Message:
             self._ensure_started()
             return self.office.post_as_boss(conversation, text)
 
-        return self._call(go()).to_record()
+        message = self._call(go())
+        for miss in near_misses(message.text, self.office.people):
+            warnings.warn(miss.hint, UserWarning, stacklevel=2)
+        return message.to_record()
 
     @property
     def now(self) -> datetime:

@@ -35,7 +35,7 @@ from ideaco.ids import boss_conversation_id
 from ideaco.office.decide.speech import outsiders
 from ideaco.office.engine.clock import RealClock, SimClock
 from ideaco.office.engine.office import Office
-from ideaco.office.rules import holds
+from ideaco.office.rules import holds, mentions
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new, open_new_company, read_log
 
 QUIT_REASON = "the boss left the chat"
@@ -311,6 +311,8 @@ class ChatSession:
                     self.hint(
                         f"{name} is not in {safe_text(conv.name)}: your @{name} reached no one (/dm {who})"
                     )
+                for miss in mentions.near_misses(message.text, self.office.people):  # `@张伟你好`
+                    self.hint(safe_text(miss.hint))
                 return
             await self.command(parsed)
         except (CommandError, IdeacoError) as exc:
