@@ -58,7 +58,12 @@ class _NoModel:
 def _office() -> Any:
     scenario = Scenario.model_validate(_OFFICE)
     return office_from_scenario(
-        scenario, ".", llm=_NoModel(), clock=SimClock(START), seed=1, journal=MemoryJournal()  # type: ignore[arg-type]
+        scenario,
+        ".",
+        llm=_NoModel(),
+        clock=SimClock(START),
+        seed=1,
+        journal=MemoryJournal(),  # type: ignore[arg-type]
     )
 
 

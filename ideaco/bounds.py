@@ -37,7 +37,7 @@ PLACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 NAME_MARKS = frozenset("()[]{}<>*:@★⚑")
 _WORD = re.compile(r"[^\W_]+")
 # Bidirectional and line-breaking formatting characters: they let a name rearrange the transcript.
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029")
+BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029")
 
 
 def bounded(value: object, seconds: float) -> timedelta:
@@ -57,7 +57,7 @@ def check_seconds(number: float) -> float:
 def check_name(value: str) -> str:
     """A display name shown in transcripts and prompts: one line, no control or bidi characters."""
     for ch in value:
-        if ch in _BIDI or not (ch.isprintable() or ch == " "):
+        if ch in BIDI or not (ch.isprintable() or ch == " "):
             raise ValueError(f"{value!r} contains the control character U+{ord(ch):04X}")
     if value != value.strip():
         raise ValueError(f"{value!r} starts or ends with a space")
@@ -97,10 +97,15 @@ def check_person_name(value: str) -> str:
     return value
 
 
+def reserved_id(value: str) -> bool:
+    """Whether an id is one the boss, the system, a mention or the secretary takes, or one the
+    engine makes or reads as an alias (req-N, boss-chat-X, dm-X, group-chat-X)."""
+    return value.lower() in TAKEN_IDS or ENGINE_PLACE.match(value) is not None
+
+
 def check_place_id(value: str) -> str:
-    """A room's or a department's id: not one the boss, the system, a mention or the secretary
-    takes, nor one the engine makes or reads as an alias (req-N, boss-chat-X, dm-X, group-chat-X)."""
-    if value.lower() in TAKEN_IDS or ENGINE_PLACE.match(value):
+    """A room's or a department's id: not a reserved one (`reserved_id`)."""
+    if reserved_id(value):
         raise ValueError(f"{value!r} is reserved")
     return value
 
@@ -108,7 +113,7 @@ def check_place_id(value: str) -> str:
 def check_new_id(value: str, taken: Collection[str], what: str) -> str:
     """An id the secretary (or the boss) makes for a new person or place: not reserved, not `taken`
     (the ids of the employees, conversations and departments there already are)."""
-    if value.lower() in TAKEN_IDS or ENGINE_PLACE.match(value):
+    if reserved_id(value):
         raise ValueError(f"{what} id {value!r} is reserved")
     if value in taken:
         raise ValueError(f"{what} id {value!r} is already taken")

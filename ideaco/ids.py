@@ -10,7 +10,10 @@ for them (`boss-chat-<id>`, `dm-<id>`, `group-chat-<room>`, spec 2.5) and the me
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Callable, Mapping
+
+from anyascii import anyascii
 
 BOSS = "boss"
 SYSTEM = "system"
@@ -96,9 +99,36 @@ def dm_members(conversation: str) -> list[str] | None:
     return None
 
 
+# What an id holds, whoever makes it: ASCII, so that it reads and types the same on every keyboard,
+# in a URL, a file name (a department's workspace folder) and a conversation id (`boss:<id>`). A name
+# in any script makes one by transliteration (`slug`); the name itself is kept as written.
+ID_HOLDS = "an id holds ASCII letters, digits, '.', '-' and '_', starting with a letter or a digit"
+EMPLOYEE_ID_HOLDS = (
+    "an employee's id holds lowercase ASCII letters, digits, '-' and '_', starting with a letter"
+)
 _SLUG = re.compile(r"[^a-z0-9]+")
+_EMOJI_NAME = re.compile(r":[a-z0-9_+-]+:")  # anyascii writes an emoji as its name: ":rocket:"
 
 
 def slug(text: str) -> str:
-    """An id made of a name: lower case, runs of other characters as one `-` (`"QA & Test"` -> `qa-test`)."""
-    return _SLUG.sub("-", text.lower()).strip("-")
+    """An ASCII id made of a name in any script: transliterated (`anyascii`: `张伟` -> `zhangwei`,
+    `José` -> `jose`, `Łukasz` -> `lukasz`), lower case, runs of other characters as one `-`
+    (`"QA & Test"` -> `qa-test`); "" when nothing in it reads as letters or digits."""
+    ascii_text = _EMOJI_NAME.sub(" ", anyascii(unicodedata.normalize("NFKC", text)))
+    return _SLUG.sub("-", ascii_text.lower()).strip("-")
+
+
+def unique_id(base: str, free: Callable[[str], bool]) -> str:
+    """`base`, or the first of `base-2`, `base-3`, ... that is `free`."""
+    ident, n = base, 2
+    while not free(ident):
+        ident, n = f"{base}-{n}", n + 1
+    return ident
+
+
+def id_hint(value: str, holds: str = ID_HOLDS) -> str:
+    """Why `value` is no id, and the id its name would make (`'产品部' is not a valid id: an id
+    holds ...; its name can be any script, and 'chanpinbu' is an id made of it`)."""
+    made = slug(value)
+    offer = f" ({made!r} would do)" if made and made != value else ""
+    return f"{value!r} is not a valid id: {holds}; a name may be in any script{offer}"

@@ -64,11 +64,12 @@ def test_create_team_opens_its_work_room_in_the_department() -> None:
         ({"name": "Mixed", "department": "eng", "members": ["ann", "di"]}, "di not in eng"),
         ({"name": "Ghosts", "department": "eng", "members": ["zed"]}, "unknown employee 'zed'"),
         ({"name": "Nowhere", "department": "sales", "members": ["ann"]}, "unknown department 'sales'"),
-        ({"name": "Eng casual", "department": "eng", "members": ["ann"]}, "eng-casual"),
+        ({"id": "eng-casual", "name": "Web", "department": "eng", "members": ["ann"]}, "eng-casual"),
         ({"name": "Boss", "department": "eng", "members": ["ann"]}, "reserved"),
         ({"name": "Empty", "department": "eng", "members": []}, "members"),
-        # Issue 28, item 19: a name that slugs to nothing made a team and a room with id "".
-        ({"name": "日本", "department": "eng", "members": ["ann"]}, "needs a name made of letters or digits"),
+        # Issue 28, item 19: an id that slugs to nothing made a team and a room with id "" (a name in
+        # any script makes one now: 日本 -> riben, issue 36).
+        ({"id": "!!!", "name": "Web", "department": "eng", "members": ["ann"]}, "'!!!' is not a valid id"),
         (
             {"name": "★★★", "department": "eng", "members": ["ann"]},
             "a name needs letters",

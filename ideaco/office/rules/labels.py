@@ -1,21 +1,28 @@
-"""What a tool's arguments may say where people read them (issue 29, item 3): pure rules.
+"""What a tool's arguments may say where people read them (issues 29 and 36): pure rules.
 
 A role, a department's mission, a department's, team's or room's name, a requirement's title and
 a task's claim key are shown in every prompt of the people they concern, in `/who`, on the task
 board and in the viewer. The embedded model filled them with debris: a mission "1", a role
-`[china zekar 23, enamor]}},`, a claim key `104895763-boss.smithd.,-<span-style=`. Each is held to
-the draft filters that fit it (`drafts.debris`: a template slot, no words, letter runs, markup)
-and to a shape: a name or a role is a label of words, a mission or a title says something in
-words, a claim key is a short slug. A refusal says why, for the secretary (or the model) to read
-in its next thought; the run goes on.
+`[china zekar 23, enamor]}},`, a claim key `104895763-boss.smithd.,-<span-style=`. A capable model
+and a person name things in any script, with the punctuation names carry: `研发中心（上海）`,
+`デザイン・チーム`, `Sr. Engineer – Backend`, `Customer Success | EMEA`, `c++-migration`.
+
+Characters are judged by Unicode category (`regex`'s `\\p{L}` letters, `\\p{M}` marks, `\\p{N}`
+digits, `\\p{P}` punctuation): a Hindi vowel sign or a Thai tone mark is part of its word, `（）、・`
+are punctuation. What is refused is only what no name holds: markup, control and bidi characters,
+bracket and JSON debris (`}},{`, `[x]`, `<span`, `{"a":`), template slots and letter runs. The
+rule is this module's own (`debris`), not the drafts' (a message is held to other rules). A
+refusal says why, for the secretary (or the model) to read in its next thought; the run goes on.
 """
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from enum import Enum
 
-from ideaco.office.rules import drafts
+import regex
+
+from ideaco.bounds import BIDI
 
 
 class Label(str, Enum):
@@ -27,36 +34,92 @@ class Label(str, Enum):
     TITLE = "description"  # a requirement's: its room is named after it
 
 
-PROSE_WORDS = 1  # words of two letters or more a mission or a title needs (a lone "1" or "x" is none)
-# A label's characters: letters and digits of any script, their marks, spaces, and the punctuation of
-# names like "R&D", "C++ team", "QA/Test", "Dr. Ng's office", "API (v2)".
-_LABEL = re.compile(r"^[\w\s&'’.,/+#()-]+$")
-_LETTER = re.compile(r"[^\W\d_]")
-_PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
-CLAIM_KEY_CHARS = 40
-_CLAIM_KEY = re.compile(r"^[^\W_]+(?:[-_][^\W_]+)*$")
-CLAIM_KEY_SHAPE = "a claim key is a short slug: words or digits joined by '-', like api-research"
+_LETTER = regex.compile(r"\p{L}")
+# A word of prose: two letters (with their marks) or more, or one letter of a script written without
+# spaces between words, where one character is a word ("修", "好"). A lone "1" or "x" is none.
+_PROSE_WORD = regex.compile(
+    r"[\p{L}\p{M}]{2,}|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]"
+)
+# What a name or a role holds: letters, marks, digits, spaces, punctuation of any script (`（）·、・
+# &—–:!.'#/,-` among them) and the symbols names carry (`+ |`, currencies, `%`, `°`)...
+_LABEL_CHAR = regex.compile(r"[\p{L}\p{M}\p{N}\p{Zs}\p{P}\p{Sc}\p{So}+|°]")
+# ... but not markup or the brackets and quotes of code and JSON (in their full-width forms too:
+# the text is read after NFKC), nor the marks a transcript puts around a speaker.
+DEBRIS_CHARS = frozenset('[]{}<>\\`"_*=^~@★⚑')
+# A letter six times or more in a row: `aaaaaa`, `hhhhhhhh` (no word of any script runs so).
+_RUN = regex.compile(r"(\p{L})\1{5,}")
+# Template slots and the words of a form left unfilled: `{mission}`, `{{ x }}`, `(insert role)`,
+# `[your name]`. A `{id}` inside a path (`/users/{id}`) is no slot.
+_SLOT = regex.compile(
+    r"\{\{.*?\}\}|\{%|(?<![\p{L}\p{N}/$_.])\{\s*[\p{L}_][\p{L}\p{N}_ ]*\s*\}"
+    r"|[\[(<]\s*(?:insert|your|enter|add)\b[^\])>]*[\])>]",
+    regex.IGNORECASE,
+)
+# Markup: an HTML tag or comment, an HTML entity.
+_MARKUP = regex.compile(
+    r"<\s*/?\s*(?:span|div|p|br|a|b|i|u|img|script|style|table|tr|td|th|html|body|head|meta|iframe|font"
+    r"|ul|ol|li|h[1-6]|em|strong|sup|sub)\b|<!--|&(?:lt|gt|amp|quot|nbsp|#\d+);",
+    regex.IGNORECASE,
+)
+# JSON and bracket debris: braces doubled or joined (`}}`, `},{`, `}]`), a quote against a brace or
+# a bracket (`{"`, `"]`), an empty or ticked box (`[ ]`, `[x]`).
+_JSON = regex.compile(r"[}\]]\s*[,]?\s*[{\[]|[{\[]\s*[{\[]|[}\]]\s*[}\]]|[{\[]\s*\"|\"\s*[}\]]|\[[ xX]?\]")
+_PAIRS = {"}": "{", "]": "["}
+
+
+def _balanced(text: str) -> bool:
+    """Whether `{}` and `[]` open before they close and nest (`}]{[` does not)."""
+    stack: list[str] = []
+    for ch in text:
+        if ch in "{[":
+            stack.append(ch)
+        elif ch in _PAIRS:
+            if not stack or stack.pop() != _PAIRS[ch]:
+                return False
+    return not stack
+
+
+def debris(text: str) -> str | None:
+    """What in `text` no label holds, said in a few words; None when there is nothing.
+
+    Control and bidi characters, a template slot or an unfilled form's words, markup, JSON or
+    bracket debris, unbalanced braces, a letter run. Judged on the NFKC form, so a full-width
+    `｛` is a `{`.
+    """
+    folded = unicodedata.normalize("NFKC", text)
+    bad = next((c for c in folded if c in BIDI or unicodedata.category(c) in ("Cc", "Cs", "Co")), None)
+    if bad is not None:
+        return f"the control character U+{ord(bad):04X}"
+    for pattern, what in ((_SLOT, "placeholder"), (_MARKUP, "markup"), (_JSON, "bracket or JSON debris")):
+        if (found := pattern.search(folded)) is not None:
+            return f"{what} {found.group(0)!r}"
+    if not _balanced(folded):
+        return "bracket or JSON debris (unbalanced braces)"
+    if (run := _RUN.search(folded)) is not None:
+        return f"a run of {run.group(1)!r}"
+    return None
 
 
 def label_problem(kind: Label, text: str) -> str | None:
     """Why `text` cannot be this label (None: it can); a blank optional one is not asked about."""
+    folded = unicodedata.normalize("NFKC", text)
     if kind in (Label.NAME, Label.ROLE):
-        if not _LETTER.search(text):
+        if not _LETTER.search(folded):
             return f"a {kind.value} needs letters, not {text!r}"
-        bad = next((c for c in text if c == "_" or not _LABEL.match(c)), None)
+        bad = next((c for c in folded if c in DEBRIS_CHARS or not _LABEL_CHAR.match(c)), None)
         if bad is not None:
             return f"a {kind.value} is words: {bad!r} has no place in one"
-    elif len(_PROSE_WORD.findall(text)) < PROSE_WORDS:
+    elif not _PROSE_WORD.search(folded):
         return f"a {kind.value} says something in words, not {text!r}"
-    verdict = drafts.debris(text)
-    if verdict is None or kind in (Label.NAME, Label.ROLE) and verdict.detail.startswith(_SHAPED):
-        return None
-    return f"not a {kind.value}: {verdict.detail}"
+    why = debris(text)
+    return None if why is None else f"not a {kind.value}: {why}"
 
 
-# What the label shape decides already for a name or a role: its letters and its characters (the
-# symbol share of a short "R&D" or "C++ dev" is no debris).
-_SHAPED = ("no word", "a fragment in brackets") + tuple(f"{n} symbols" for n in range(1, 100))
+CLAIM_KEY_CHARS = 40
+# Words of any script (letters, marks, digits), joined by '-', '_' or '.'; a word may end in '+' or
+# '#' (c++-migration, c#-client, v2.0-release, 用户-登录).
+_CLAIM_KEY = regex.compile(r"^[\p{L}\p{M}\p{N}]+[+#]*(?:[-_.][\p{L}\p{M}\p{N}]+[+#]*)*$")
+CLAIM_KEY_SHAPE = "a claim key is a short slug: words or digits joined by '-' (or '.', '_'), like api-research or v2.0-release"
 
 
 def claim_key_problem(key: str) -> str | None:

@@ -15,19 +15,21 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from ideaco.bounds import check_new_id
+from ideaco.bounds import check_new_id, reserved_id
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import (
     BOSS,
     SECRETARY,
     boss_conversation_id,
     dm_conversation_id,
+    id_hint,
     requirement_room,
     resolve_id,
     slug,
+    unique_id,
 )
 from ideaco.kinds import ConversationKind
-from ideaco.lookalike import look_alike
+from ideaco.lookalike import fold, look_alike
 from ideaco.mind import stamina, tasks
 from ideaco.mind.mind import Mind
 from ideaco.mind.thought import TOOL_ARGS
@@ -160,13 +162,46 @@ def _new_id(org: Org, value: str, what: str) -> str:
         raise Refused(str(exc)) from None
 
 
+def _place_id(org: Org, given: str, name: str, what: str, *, casual: bool = False) -> str:
+    """The id of a new department, team or room. One given is taken as it is (its slug) or refused
+    when taken: the caller may name it in its next call. Else its name's slug, in any script
+    (`产品部` -> `chanpinbu`), with a suffix (`-2`, `-3`) when another person or place has it. A
+    department's id brings its casual room's (`<id>-casual`), which must be free too."""
+    taken = {*org.employees, *org.conversations, *org.company.departments}
+
+    def ids(ident: str) -> tuple[str, ...]:
+        return (ident, f"{ident}-casual") if casual else (ident,)
+
+    base = slug(given or name)
+    if not base:
+        raise Refused(
+            f"{what}'s id: {id_hint(given)}" if given else f"{what} needs a name with letters or digits"
+        )
+    if given or any(reserved_id(i) for i in ids(base)):
+        for ident, whose in zip(ids(base), (what, "its casual room"), strict=False):
+            _new_id(org, ident, whose)
+        return base
+    return unique_id(base, lambda ident: not any(i in taken or reserved_id(i) for i in ids(ident)))
+
+
+def _person_id(org: Org, name: str) -> str:
+    """A new hire's id: its name transliterated to ASCII, without '-' (`张伟` -> `zhangwei`, `José`
+    -> `jose`), at most 24 characters, with a suffix (`zhangwei-2`) when another person or place has
+    it; an id the office reserves (`Bo-ss` -> `boss`) is refused."""
+    base = slug(name).replace("-", "")[:24] or "employee"
+    if reserved_id(base):
+        _new_id(org, base, "the employee")
+    taken = {*org.employees, *org.conversations, *org.company.departments}
+    return unique_id(base, lambda ident: ident not in taken and not reserved_id(ident))
+
+
 def _starts_with(words: str, department: Department) -> bool:
     return any(words.startswith(f"{key}-") for key in {department.id, slug(department.name)} if key)
 
 
 def _department(company: Company, ref: str) -> Department:
     found = company.departments.get(ref) or company.departments.get(slug(ref))
-    found = found or next((d for d in company.departments.values() if d.name.lower() == ref.lower()), None)
+    found = found or next((d for d in company.departments.values() if fold(d.name) == fold(ref)), None)
     if found is None:  # "Engineering to help" (a small model's words): the one department it starts with
         starts = [d for d in company.departments.values() if _starts_with(slug(ref), d)]
         found = starts[0] if len(starts) == 1 else None
@@ -180,7 +215,7 @@ def _team(company: Company, ref: str, *, by_name: bool = True) -> tuple[Departme
     """The team with this id (or, `by_name`, name), and its department."""
     for dept in company.departments.values():
         for team in dept.teams:
-            if ref == team.id or by_name and (ref == slug(team.name) or ref.lower() == team.name.lower()):
+            if ref == team.id or by_name and (ref == slug(team.name) or fold(ref) == fold(team.name)):
                 return dept, team
     return None
 
@@ -188,12 +223,14 @@ def _team(company: Company, ref: str, *, by_name: bool = True) -> tuple[Departme
 def _reads_as(org: Org, name: str) -> str | None:
     """Whom or what a new team's name would be taken for: a department or a person, by id or name
     (work handed to "Engineering" or "Alice" must reach that department or that person)."""
-    key, folded = slug(name), name.strip().casefold()
+    key, folded = slug(name), fold(name)
     for dept in org.company.departments.values():
-        if key in (dept.id, slug(dept.name)) or folded == dept.name.casefold():
+        if key in (dept.id, slug(dept.name)) or folded == fold(dept.name):
             return f"department {dept.id} ({dept.name})"
+        if (team := next((t for t in dept.teams if folded == fold(t.name)), None)) is not None:
+            return f"team {team.id} ({team.name}) in {dept.id}"
     for emp in org.employees.values():
-        if not emp.dismissed and (key == emp.id or folded == emp.name.strip().casefold()):
+        if not emp.dismissed and (key == emp.id or folded == fold(emp.name)):
             return f"{emp.name} ({emp.id})"
     return None
 
@@ -212,13 +249,13 @@ def _employee(org: Org, ref: str) -> Employee:
 
 
 def _create_department(org: Org, a: CreateDepartment, ctx: ToolContext, owed: list) -> str:
-    dept_id = slug(a.id or a.name)
-    if not dept_id:
-        raise Refused("the department needs a name made of letters or digits")
-    if dept_id in org.company.departments or f"{dept_id}-casual" in org.conversations:
-        raise Refused(f"department {dept_id!r} already exists")
-    _new_id(org, dept_id, "the department")
-    _new_id(org, f"{dept_id}-casual", "its casual room")
+    departments = org.company.departments
+    same = next((d for d in departments.values() if fold(d.name) == fold(a.name)), None)
+    if same is None and a.id:
+        same = departments.get(slug(a.id))
+    if same is not None:
+        raise Refused(f"department {same.id!r} already exists")
+    dept_id = _place_id(org, a.id, a.name, "the department", casual=True)
     dept = Department(id=dept_id, name=a.name, mission=a.mission)
     org.edit_company().departments[dept_id] = dept
     org.add_conversation(
@@ -239,19 +276,18 @@ def _hire_employee(org: Org, a: HireEmployee, ctx: ToolContext, owed: list) -> s
     if archetype not in ARCHETYPES:
         raise Refused(f"unknown archetype {a.archetype!r} (one of: {', '.join(ARCHETYPES)})")
     dept_id = _department(org.company, a.department).id
-    emp_id = slug(a.name).replace("-", "")[:24] or "employee"
-    existing = org.employees.get(emp_id)
-    if existing is not None and not existing.dismissed:
-        raise Refused(f"{existing.name} ({emp_id}) already works here")
-    if any(e.name.lower() == a.name.lower() and not e.dismissed for e in org.employees.values()):
-        raise Refused(f"someone named {a.name} already works here")
-    if alike := next(
-        (e for e in org.employees.values() if not e.dismissed and look_alike(e.name, a.name)), None
-    ):
+    staff = [e for e in org.employees.values() if not e.dismissed]
+    if (same := next((e for e in staff if fold(e.name) == fold(a.name)), None)) is not None:
+        raise Refused(f"{same.name} ({same.id}) already works here")
+    if (alike := next((e for e in staff if look_alike(e.name, a.name)), None)) is not None:
         raise Refused(f"{a.name!r} looks like {alike.name} ({alike.id}), who works here already")
+    # Someone of this name who left comes back, with the memory kept; anyone else gets a new id.
+    existing = next((e for e in org.employees.values() if e.dismissed and fold(e.name) == fold(a.name)), None)
     rehired = existing is not None
-    if not rehired:
-        _new_id(org, emp_id, "the employee")
+    if existing is not None:
+        emp_id = existing.id
+    else:
+        emp_id = _person_id(org, a.name)
     if rehired:  # the memory was kept
         emp = org.employee(emp_id)
         emp.dismissed, emp.role, emp.department = False, a.role, dept_id
@@ -295,10 +331,14 @@ def _hire_employee(org: Org, a: HireEmployee, ctx: ToolContext, owed: list) -> s
 
 
 def _create_room(org: Org, a: CreateRoom, ctx: ToolContext, owed: list) -> str:
-    room_id = slug(a.id or a.name)
-    if not room_id or room_id in org.conversations:
-        raise Refused(f"a room with id {room_id!r} already exists" if room_id else "the room needs a name")
-    _new_id(org, room_id, "the room")
+    rooms = [
+        c for c in org.conversations.values() if c.kind in (ConversationKind.WORK, ConversationKind.CASUAL)
+    ]
+    if (same := next((c for c in rooms if fold(c.name) == fold(a.name)), None)) is not None:
+        raise Refused(f"a room named {a.name!r} already exists: {same.id}")
+    if a.id and slug(a.id) in org.conversations:
+        raise Refused(f"a room with id {slug(a.id)!r} already exists")
+    room_id = _place_id(org, a.id, a.name, "the room")
     members = list(dict.fromkeys(_employee(org, m).id for m in a.members))
     dept = org.company.department_for(members)  # shows the mission of most members' department
     org.add_conversation(
@@ -317,12 +357,9 @@ def _create_room(org: Org, a: CreateRoom, ctx: ToolContext, owed: list) -> str:
 def _create_team(org: Org, a: CreateTeam, ctx: ToolContext, owed: list) -> str:
     """A team inside a department, with its own work room (the team's id)."""
     dept = _department(org.company, a.department)
-    team_id = slug(a.id or a.name)
-    if not team_id:
-        raise Refused("the team needs a name made of letters or digits")
     if (other := _reads_as(org, a.name)) is not None:
         raise Refused(f"a team named {a.name!r} would be taken for {other}: name it another way")
-    _new_id(org, team_id, "the team")
+    team_id = _place_id(org, a.id, a.name, "the team")
     members = list(dict.fromkeys(_employee(org, m).id for m in a.members))
     if outside := [m for m in members if m not in dept.members]:
         raise Refused(f"{', '.join(outside)} not in {dept.id} (a team's members are its department's)")
