@@ -2,9 +2,9 @@
 
 The boss asks the secretary, in plain words, to hand Engineering a requirement; its lead offers
 two pieces, two members claim them, write their documents and ask for a review; the lead
-rejects one once, its author revises it, both are approved, the lead reports, and the boss
-signs it off in plain words ("Good work, I approve it."), which the lead passes on with
-`sign_off`. A scripted model plays everyone, reading only what each
+rejects one once, its author revises it, both are approved, the lead reports and asks the boss
+to sign it off (`sign_off`, where offered), and the boss approves it with `/approve req-1` (only
+the boss's own command approves, issue 37). A scripted model plays everyone, reading only what each
 request offers: its answer uses a tool only if the request's schema lists it, and names only
 the paths and versions the schema allows, so on the compact wire (the embedded model's) the
 requirement gets through only if the grammar offers each tool when it can apply.
@@ -24,6 +24,7 @@ from typing import Any
 from benchmarks.table import Row
 from ideaco.ids import SECRETARY
 from ideaco.llm.base import ChatRequest, ChatResult, Usage
+from ideaco.office.core.company import WAITING
 from ideaco.office.engine.build import office_from_scenario
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.resolve.journal import MemoryJournal
@@ -46,7 +47,6 @@ SCENARIO = {
         {"id": "charlie", "name": "Charlie", "role": "Technical writer", "archetype": "warm-hearted"},
     ],
 }
-APPROVAL = "Good work, I approve it."
 _KEY = re.compile(r"claim key ([a-z0-9-]+)")
 
 
@@ -166,12 +166,11 @@ class Company:
             keys = _KEY.findall(prompt.split("## Claimable tasks", 1)[1].split("\n\n", 1)[0])
             if keys:  # Bob takes the first piece he is shown, Charlie the last
                 return out | {"taskOps": [{"op": "create", "claimKey": keys[0 if me == "bob" else -1]}]}
-        if "sign_off" in tools and APPROVAL in prompt:  # the boss's word, passed on by the lead
-            rooms = tools["sign_off"]["properties"].get("requirement", {}).get("enum") or ["req-1"]
-            call = {"requirement": rooms[0], "verdict": "approve", "notes": APPROVAL}
-            return out | {"actions": [{"tool": "sign_off", "args": call}]}
         if room.startswith("boss:") and "is done. Result:" in prompt:
-            return _silent("The requirement is done: both documents are approved.")
+            out = _silent("The requirement is done: both documents are approved.")
+        if "sign_off" in tools:  # the lead asks the boss to sign it off
+            rooms = tools["sign_off"]["properties"].get("requirement", {}).get("enum") or ["req-1"]
+            return out | {"actions": [{"tool": "sign_off", "args": {"requirement": rooms[0]}}]}
         return out
 
 
@@ -207,10 +206,14 @@ async def carry(compact: bool, within: timedelta = timedelta(hours=6)) -> dict[s
     office.post_as_boss(f"boss:{SECRETARY}", ASK)
     end, reported = START + within, ""
     while office.now() < end and await office.clock.step():
-        said = [m["text"] for m in office.journal.messages if m["conversation"] == "boss:alice"]
-        if office.company_model.signoffs.get("req-1") == "reported" and said and not reported:
-            reported = said[-1]  # the lead told the boss: the boss signs it off
-            office.post_as_boss("alice", APPROVAL)
+        said = [
+            m["text"]
+            for m in office.journal.messages
+            if m["conversation"] == "boss:alice" and m["sender"] == "alice"
+        ]
+        if office.company_model.signoffs.get("req-1") in WAITING and said and not reported:
+            reported = said[-1]  # the lead told the boss: the boss approves it, by its own command
+            office.sign_off("req-1", "approve")
         if office.company_model.signoffs.get("req-1") == "approved":
             break
     await office.drain()

@@ -121,6 +121,23 @@ class Simulation:
             warnings.warn(miss.hint, UserWarning, stacklevel=2)
         return message.to_record()
 
+    def approve(self, requirement: str) -> dict[str, Any]:
+        """The boss approves a requirement its lead reported done (`/approve req-1` in the lead's
+        boss chat): only the boss's own act approves one. Raises ValueError if it is not waiting."""
+        return self._sign_off(requirement, "approve", "")
+
+    def reopen(self, requirement: str, notes: str) -> dict[str, Any]:
+        """The boss reopens a requirement its lead reported done; `notes` say what to rework (the
+        lead's new task quotes them). Raises ValueError if it is not waiting or `notes` is empty."""
+        return self._sign_off(requirement, "reopen", notes)
+
+    def _sign_off(self, requirement: str, verdict: str, notes: str) -> dict[str, Any]:
+        async def go() -> Message:
+            self._ensure_started()
+            return self.office.sign_off(requirement, verdict, notes)
+
+        return self._call(go()).to_record()
+
     @property
     def now(self) -> datetime:
         return self.office.now()

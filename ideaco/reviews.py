@@ -130,14 +130,18 @@ def requirements(
 
     Read from what was applied (the lead's task, the company's sign-offs), by thoughts and by the
     changes between them (the boss's `/approve req-N` line is one, with the sign-off it applied)."""
-    events: list[tuple[str, dict[str, Any]]] = []
+    # (when, the step, who decided it: the boss's line, or a thought's employee in an older run
+    # where a lead's sign_off could approve)
+    events: list[tuple[str, dict[str, Any], str | None]] = []
     for record in thoughts:
-        events += [(str(record.get("at")), s) for s in (record.get("applied") or {}).get("steps") or ()]
+        by = record.get("employee")
+        events += [(str(record.get("at")), s, by) for s in (record.get("applied") or {}).get("steps") or ()]
     for record in changes:
-        events += [(str(record.get("at")), s) for s in record.get("steps") or ()]
+        by = record.get("by", BOSS) if record.get("cause") == "approval" else None
+        events += [(str(record.get("at")), s, by) for s in record.get("steps") or ()]
     rows: dict[str, dict[str, Any]] = {}
     signoffs: dict[str, str] = {}
-    for at, step in sorted(events, key=lambda e: e[0]):
+    for at, step, by in sorted(events, key=lambda e: e[0]):
         kind = step.get("step") if isinstance(step, dict) else None
         if kind == "mind":
             for task in (step.get("tasks") or {}).get("added") or ():
@@ -149,18 +153,19 @@ def requirements(
                         "asked_at": at,
                         "reported_after_s": None,
                         "approved_after_s": None,
+                        "approved_by": None,
                         "status": UNSIGNED,
                     }
         elif kind == "company":
             now = (step.get("company") or {}).get("signoffs") or {}
             for room, status in now.items():
                 if signoffs.get(room) != status:
-                    _mark(rows.get(room), status, at)
+                    _mark(rows.get(room), status, at, by)
             signoffs = dict(now)
     return list(rows.values())
 
 
-def _mark(row: dict[str, Any] | None, status: str, at: str) -> None:
+def _mark(row: dict[str, Any] | None, status: str, at: str, by: str | None) -> None:
     if row is None:
         return
     row["status"] = status
@@ -168,4 +173,4 @@ def _mark(row: dict[str, Any] | None, status: str, at: str) -> None:
     if status == REPORTED and row["reported_after_s"] is None:
         row["reported_after_s"] = after
     if status == APPROVED:
-        row["approved_after_s"] = after
+        row["approved_after_s"], row["approved_by"] = after, by

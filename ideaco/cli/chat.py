@@ -32,6 +32,7 @@ from ideaco.cli.stdin_lines import start_reader
 from ideaco.cycle import Phase
 from ideaco.errors import IdeacoError
 from ideaco.ids import boss_conversation_id
+from ideaco.office.decide import commands
 from ideaco.office.decide.speech import outsiders
 from ideaco.office.engine.clock import RealClock, SimClock
 from ideaco.office.engine.office import Office
@@ -313,6 +314,9 @@ class ChatSession:
                     )
                 for miss in mentions.near_misses(message.text, self.office.people):  # `@张伟你好`
                     self.hint(safe_text(miss.hint))
+                said = commands.sign_off_hint(self.office.state, message.conversation, message.text)
+                if said is not None:  # "Looks good, approved!" approves nothing: the command does
+                    self.hint(said)
                 return
             await self.command(parsed)
         except (CommandError, IdeacoError) as exc:
@@ -336,8 +340,8 @@ class ChatSession:
             self.show(views.who_lines(office) + org_commands.department_lines(office))
         elif cmd.name == "tasks":
             self.show(views.tasks_lines(office, views.resolve_employee(office, args[0]) if args else None))
-        elif cmd.name in ("docs", "requirement", "approve"):  # the workspace (issue 20)
-            self._work(cmd.name, args[0] if args else None)
+        elif cmd.name in ("docs", "requirement", "approve", "reopen"):  # the workspace (issue 20)
+            self._work(cmd.name, args[0] if args else None, " ".join(args[1:]))
         elif cmd.name == "mind":
             employee = views.resolve_employee(office, args[0])
             count = int(args[1]) if len(args) > 1 else views.MIND_DEFAULT
@@ -354,10 +358,11 @@ class ChatSession:
             assert cmd.duration is not None
             await self._wait(cmd.duration)
 
-    def _work(self, command: str, arg: str | None) -> None:
+    def _work(self, command: str, arg: str | None, notes: str = "") -> None:
         try:
-            if command == "approve":
-                self.console.print(Text(work_commands.approve(self.office, str(arg)), style="dim"))
+            if command in ("approve", "reopen"):
+                said = work_commands.sign_off(self.office, str(arg), command, notes)
+                self.console.print(Text(said, style="dim"))
             else:
                 view = work_commands.docs_lines if command == "docs" else work_commands.requirement_lines
                 self.show(view(self.office, arg))

@@ -20,6 +20,7 @@ from ideaco.analysis import RunData, RunError, history, load_run, report
 from ideaco.cli.collaboration import boss_table, collaboration_table
 from ideaco.cli.display import cli_console, format_duration, safe_text
 from ideaco.cli.errors import UserError, warn
+from ideaco.ids import BOSS, display_name
 from ideaco.metrics import evaluate
 from ideaco.mind.tasks import STATUSES
 from ideaco.store.rundir import RunDirError
@@ -256,10 +257,13 @@ def _requirement_line(data: dict[str, Any], row: dict[str, Any]) -> str:
     def after(seconds: float | None) -> str:
         return "not yet" if seconds is None else f"after {seconds / 60:.0f} min"
 
-    lead = data["employees"].get(row["lead"], {}).get("name", row["lead"])
+    def name(who: str | None) -> str:
+        return safe_text(str(data["employees"].get(who, {}).get("name", display_name(who or BOSS))))
+
+    by = row.get("approved_by") or BOSS  # an older run's approval by a lead's think names the lead
     return (
-        f"{row['requirement']} (lead {safe_text(str(lead))}): reported {after(row['reported_after_s'])}, "
-        f"approved by the boss {after(row['approved_after_s'])}"
+        f"{row['requirement']} (lead {name(row['lead'])}): reported {after(row['reported_after_s'])}, "
+        f"approved by {name(by) if by != BOSS else 'the boss'} {after(row['approved_after_s'])}"
     )
 
 

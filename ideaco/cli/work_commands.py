@@ -1,8 +1,9 @@
 """The chat's work commands (issue 20): `/docs` (the workspace), `/requirement` (a requirement's
-pieces and documents) and `/approve REQ` (the boss signs a reported requirement off).
+pieces and documents), `/approve REQ` and `/reopen REQ NOTES` (the boss decides a requirement its
+lead reported done: only the boss can, issue 37).
 
-`/approve` is a boss line in the lead's boss chat (`/approve req-1`), applied where every boss
-line is (office/resolve/apply.py), so the logs keep it and a resume replays it.
+`/approve` and `/reopen` are boss lines in the lead's boss chat (`/approve req-1`), applied where
+every boss line is (office/resolve/apply.py), so the logs keep them and a resume replays them.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 from rich.text import Text
 
 from ideaco.cli.display import safe_text
-from ideaco.ids import REQUIREMENT_PREFIX, boss_conversation_id
-from ideaco.office.core.company import REPORTED, UNSIGNED
+from ideaco.ids import REQUIREMENT_PREFIX, boss_chat_owner
+from ideaco.office.core.company import APPROVE, REOPENED, UNSIGNED
+from ideaco.office.core.documents import APPROVED
 from ideaco.office.engine.office import Office
 
 QUOTE = "  │ "  # before each line of a document's text
@@ -77,16 +79,12 @@ def requirement_lines(office: Office, room: str | None = None) -> list[Text]:
     return lines
 
 
-def approve(office: Office, room: str) -> str:
-    """The boss's `/approve req-<n>`, written in the requirement's lead's boss chat."""
-    if office.company_model.signoffs.get(room) != REPORTED:
-        raise WorkCommandError(
-            f"{safe_text(room)} is not a requirement waiting for your sign-off (/requirement)"
-        )
-    conv = office.conversations[room]
-    dept = office.company_model.departments.get(conv.department or "")
-    lead = (dept.lead or next(iter(dept.members), None)) if dept else None
-    if lead is None:
-        raise WorkCommandError(f"{room} has no lead to tell")
-    office.post_as_boss(boss_conversation_id(lead), f"/approve {room}")
-    return f"{room} approved; {office.name_of(lead)} is told"
+def sign_off(office: Office, room: str, verdict: str, notes: str = "") -> str:
+    """The boss's `/approve req-<n>` or `/reopen req-<n> NOTES`, written in the requirement's lead's boss chat."""
+    try:
+        message = office.sign_off(room, verdict, notes)
+    except ValueError as exc:
+        raise WorkCommandError(safe_text(str(exc))) from None
+    lead = boss_chat_owner(message.conversation) or ""
+    done = APPROVED if verdict == APPROVE else REOPENED
+    return f"{safe_text(room.strip().lower())} {done}; {office.name_of(lead)} is told"

@@ -90,24 +90,23 @@ def test_a_rejection_offers_the_author_a_revision_on_its_version_or_a_rebuttal(
     assert document_tools.calls(office, office.employees["bob"]) == ()
 
 
-def test_a_lead_reading_the_boss_on_a_reported_requirement_is_offered_the_sign_off(
+def test_a_lead_is_offered_the_sign_off_request_once_its_requirement_is_reported(
     make_office: MakeOffice,
 ) -> None:
     office = _office(make_office)
     assert office.apply_tool("assign_requirement", {"to": "eng", "description": "Build the users API"}).ok
-    office.post_as_boss("alice", "Looks good to me.")
     alice = office.employees["alice"]
     assert document_tools.calls(office, alice, "boss:alice") == ()  # nothing reported yet
     office.company_model.signoffs["req-1"] = "reported"
     assert document_tools.calls(office, alice, "boss:alice") == (("sign_off", ("req-1",), ()),)
-    assert document_tools.calls(office, alice, "req-1") == ()  # only in her boss chat
+    assert document_tools.calls(office, alice, "req-1") == (("sign_off", ("req-1",), ()),)  # asks from anywhere
     assert document_tools.calls(office, office.employees["bob"], "boss:bob") == ()  # only the lead
-    alice.desk.cursors["boss:alice"] = office.conversations["boss:alice"].count
-    assert document_tools.calls(office, alice, "boss:alice") == ()  # the boss's words are read
+    office.company_model.signoffs["req-1"] = "asked"
+    assert document_tools.calls(office, alice, "boss:alice") == ()  # asked once: the boss decides
     sign_off = thought_schema(WireContext(compact=True, document_calls=(("sign_off", ("req-1",), ()),)))
     [item] = [i for i in sign_off["properties"]["actions"]["items"]["anyOf"] if "sign_off" in str(i)]
     args = item["properties"]["args"]["properties"]
-    assert args["requirement"] == {"enum": ["req-1"]} and args["verdict"] == {"enum": ["approve", "reopen"]}
+    assert args == {"requirement": {"enum": ["req-1"]}}  # no verdict: the lead decides nothing
 
 
 def test_the_compact_grammar_names_only_the_offered_paths_and_bounds_the_content() -> None:
@@ -144,7 +143,7 @@ async def test_a_requirement_goes_from_the_boss_to_approval_on_the_compact_wire_
     assert result["approved"], result
     assert set(result["documents"]) == {"eng/docs/api-spec.md", "eng/docs/guide.md"}
     assert result["verdicts"] == ["rejected", "approved", "approved"]
-    assert "both documents are approved" in result["report"]  # and the boss's plain words signed it off
+    assert "both documents are approved" in result["report"]  # and the boss's /approve signed it off
 
 
 async def test_a_seeded_document_task_is_written_reviewed_and_revised_on_the_compact_wire(

@@ -1,4 +1,4 @@
-"""The chat's /docs, /requirement and /approve (issue 20), on the scripted requirement office
+"""The chat's /docs, /requirement, /approve and /reopen (issues 20, 37), on the scripted requirement office
 (here for its make_office fixture; the views are in ideaco/cli/work_commands.py)."""
 
 from __future__ import annotations
@@ -37,11 +37,14 @@ async def test_docs_requirement_and_approve_show_and_close_a_requirement(make_of
     assert any(f"bob · resolved · {API}" in line for line in req)
 
     assert parse_line("/approve req-1") == Command("approve", ("req-1",))
-    assert work_commands.approve(office, "req-1") == "req-1 approved; Alice is told"
+    assert parse_line("/reopen req-1 list the error codes") == Command("reopen", ("req-1", "list the error codes"))
+    with pytest.raises(work_commands.WorkCommandError, match="say what to rework"):
+        work_commands.sign_off(office, "req-1", "reopen", "")
+    assert work_commands.sign_off(office, "REQ-1", "approve") == "req-1 approved; Alice is told"
     assert office.company_model.signoffs == {"req-1": "approved"}
     assert office.conversations["boss:alice"].recent[-1].text == "/approve req-1"
-    with pytest.raises(work_commands.WorkCommandError):
-        work_commands.approve(office, "req-1")  # once only
+    with pytest.raises(work_commands.WorkCommandError, match="not a requirement waiting for your sign-off"):
+        work_commands.sign_off(office, "req-1", "approve")  # once only
 
 
 def test_a_requirement_is_named_by_whole_words_and_its_lead_task_holds_the_whole_title(

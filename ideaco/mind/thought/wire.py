@@ -217,7 +217,7 @@ _DOCUMENT_ARGS = {
     "revise_document": ("path", "base", "content"),
     "rebut": ("path", "argument"),
     "review": ("path", "notes", "verdict"),
-    "sign_off": ("requirement", "verdict", "notes"),
+    "sign_off": ("requirement",),  # a request to the boss: the boss alone decides (issue 37)
 }
 
 
@@ -228,7 +228,7 @@ def _document_item(
     fields = DocumentArgs.model_fields
     given: dict[str, Any] = {"path": {"enum": list(paths)}, "base": {"enum": list(bases)}}
     given["requirement"] = {"enum": list(paths)}  # sign_off's choices are requirements
-    given["verdict"] = {"enum": ["approve", "reopen" if tool == "sign_off" else "reject"]}
+    given["verdict"] = {"enum": ["approve", "reject"]}  # a review's
     args: dict[str, Any] = {}
     for name in _DOCUMENT_ARGS[tool]:
         args[name] = given.get(name) or _field(fields[name].annotation, fields[name].metadata, ctx) | {
@@ -289,7 +289,7 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
         if any(tool != "sign_off" for tool, _, _ in ctx.document_calls):
             # Work to do on a document (write it, ask for its review, review it, answer a
             # rejection): a small model's thought does it, as the secretary's calls its tool (a
-            # sign-off alone stays optional: not every word of the boss is one).
+            # sign-off request alone stays optional: the lead asks when it judges it done).
             props["actions"] = props["actions"] | {"items": {"anyOf": calls}, "minItems": 1}
         else:
             props["actions"] = props["actions"] | {"items": {"anyOf": [*items.get("anyOf", [items]), *calls]}}

@@ -9,9 +9,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-# A requirement's sign-off (`Company.signoffs`): none yet (open), its lead reported it, the boss
-# approved it (`core.documents.APPROVED`, a review's word too) or reopened it.
-UNSIGNED, REPORTED, REOPENED = "open", "reported", "reopened"
+# A requirement's sign-off (`Company.signoffs`): none yet (open), its lead reported it, its lead
+# asked the boss to sign it off (`sign_off`), the boss approved it (`core.documents.APPROVED`, a
+# review's word too) or reopened it. Only the boss's own command approves or reopens (issue 37).
+UNSIGNED, REPORTED, ASKED, REOPENED = "open", "reported", "asked", "reopened"
+WAITING = frozenset((REPORTED, ASKED))  # waiting for the boss's `/approve` or `/reopen`
+APPROVE, REOPEN = "approve", "reopen"  # the boss's two verdicts on a requirement
+
+
+@dataclass(frozen=True)
+class BossVerdict:
+    """A boss line that approves or reopens a requirement: `/approve req-1`, `/reopen req-1 NOTES`."""
+
+    requirement: str
+    verdict: str  # APPROVE or REOPEN
+    notes: str = ""
 
 
 @dataclass

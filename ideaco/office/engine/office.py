@@ -23,6 +23,7 @@ from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.llm.base import LLM
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory
+from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import Employee, OfficeState
 from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import DraftStep, NoticeStep
@@ -367,6 +368,14 @@ class Office(StateReads):
         if target in self.employees:
             return boss_conversation_id(target)
         raise KeyError(f"no conversation or employee named {target!r}")
+
+    def sign_off(self, requirement: str, verdict: str, notes: str = "") -> Message:
+        """The boss approves (`approve`) or reopens (`reopen`, with notes) a requirement waiting for
+        it: a `/approve` or `/reopen` line in its lead's boss chat. Raises `ValueError` saying why not."""
+        line = commands.sign_off_line(self.state, requirement, verdict, notes)
+        if isinstance(line, Refusal):
+            raise ValueError(line.reason)
+        return self.post_as_boss(*line)
 
     def post_as_boss(self, conversation: str, text: str, *, msg_id: str | None = None) -> Message:
         """The boss writes in a conversation (room id, `boss:<employee>` or an employee id)."""

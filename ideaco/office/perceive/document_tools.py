@@ -4,18 +4,17 @@ A small model's grammar (the compact wire) offers a document tool only when it c
 offers task ops only with tasks to touch: `write_document` for a task's expected document not
 written yet, `request_review` for one's own document not reviewed yet (or being written now) or revised since its
 rejection, `revise_document` and `rebut` for one's own rejected version (the only base),
-`review` for a document one is asked to review, `sign_off` for a lead reading the boss's words in
-its boss chat while a requirement of its department waits for them. Each call's paths (and bases,
+`review` for a document one is asked to review, `sign_off` for a lead while a requirement of its
+department is reported done and not yet put to the boss. Each call's paths (and bases,
 and requirements) are choices in the grammar, so a small model cannot name what is not there.
 """
 
 from __future__ import annotations
 
-from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.mind.thought.model import DOCUMENT_TOOLS
 from ideaco.office.core.company import REPORTED
 from ideaco.office.core.documents import REBUTTED, REJECTED, REQUESTED
-from ideaco.office.core.state import ConversationState, Employee
+from ideaco.office.core.state import Employee
 from ideaco.office.perceive.view import OfficeView
 
 TOOLS = DOCUMENT_TOOLS
@@ -32,7 +31,7 @@ HELP = {
     "revise_document": "revise_document {path, base, content}: the whole new text, after the review notes",
     "rebut": "rebut {path, argument}: say why the rejection is wrong",
     "review": "review {path, verdict: approve|reject, notes}: judge the document you are asked to review",
-    "sign_off": "sign_off {requirement, verdict: approve|reopen, notes}: pass on the boss's word on it",
+    "sign_off": "sign_off {requirement}: ask the boss to sign off a requirement you reported done",
 }
 
 
@@ -75,32 +74,21 @@ def calls(office: OfficeView, emp: Employee, conversation: str | None = None) ->
         out.append(("rebut", paths, ()))
     if asked:
         out.append(("review", asked, ()))
-    waiting = _waiting_for_the_boss(office, emp, conversation)
+    waiting = _waiting_for_the_boss(office, emp)
     if waiting:
         out.append(("sign_off", waiting, ()))
     return tuple(out)
 
 
-def _waiting_for_the_boss(office: OfficeView, emp: Employee, conversation: str | None) -> tuple[str, ...]:
-    """The requirements of `emp`'s department reported to the boss, when `emp` leads it and reads
-    unread words of the boss's in its boss chat (only the boss's word signs one off)."""
+def _waiting_for_the_boss(office: OfficeView, emp: Employee) -> tuple[str, ...]:
+    """The requirements of `emp`'s department reported done and not yet put to the boss, when `emp`
+    leads it: its `sign_off` asks the boss (only the boss's own command decides one)."""
     dept = office.company_model.departments.get(emp.department or "")
-    conv = office.conversations.get(conversation or "")
-    if dept is None or dept.lead != emp.id or conv is None:
+    if dept is None or dept.lead != emp.id:
         return ()
-    if not boss_words(conv, emp.id, emp.desk.cursors.get(conv.id, 0), conv.count):
-        return ()  # the tool's own rule (documents._sign_off)
     rooms = {c.id for c in office.conversations.values() if c.department == dept.id}
     signoffs = office.company_model.signoffs
     return tuple(r for r in sorted(signoffs) if signoffs[r] == REPORTED and r in rooms)
-
-
-def boss_words(conv: ConversationState, lead: str, cursor: int, upto: int) -> tuple[str, ...]:
-    """The boss's lines a think of `lead` reads unread in `conv` (its messages `cursor` to `upto`),
-    when `conv` is the lead's own boss chat: the only words that sign a requirement off."""
-    if conv.id != boss_conversation_id(lead):
-        return ()
-    return tuple(m.text for m in conv.since(cursor)[: max(0, upto - cursor)] if m.sender == BOSS)
 
 
 def help_for(offered: tuple[Call, ...]) -> str:
@@ -119,8 +107,8 @@ FULL_HELP = (
     "- request_review {path}: your document goes to a reviewer\n"
     "- review {path, verdict: approve|reject, notes}: when you are its reviewer\n"
     "- rebut {path, argument}: argue against a rejection of your document\n"
-    "- sign_off {requirement, verdict: approve|reopen, notes}: a lead, in its boss chat, passes on the "
-    "boss's new words on a reported requirement of its department (they are the feedback)"
+    "- sign_off {requirement}: a lead asks the boss to sign off a requirement of its department that "
+    "it reported done (the boss approves or reopens it)"
 )
 
 

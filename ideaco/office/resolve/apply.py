@@ -18,7 +18,7 @@ from ideaco.kinds import ConversationKind
 from ideaco.mind import changes as mind_changes
 from ideaco.mind import stamina
 from ideaco.office import rules
-from ideaco.office.core.company import Company
+from ideaco.office.core.company import BossVerdict, Company
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Desk, Employee, Hold
 from ideaco.office.core.steps import (
@@ -126,11 +126,14 @@ def next_look(land: Landing, emp: Employee, result: ThinkResult) -> datetime | N
     return at if at > land.now() else land.now() + timedelta(seconds=timers.min_s)
 
 
-def post(land: Landing, message: Message, approval: tuple[str, list[Step]] | None = None) -> LoopRule | None:
+def post(
+    land: Landing, message: Message, approval: tuple[BossVerdict, list[Step]] | None = None
+) -> LoopRule | None:
     """Record a message and wake whom it reaches (as the office's policy says); a known id does nothing.
 
-    `approval`: for a boss line `/approve req-<n>`, the requirement and the steps that sign it off
-    (`decide/commands.approval`), landed before the wakes and logged as a change."""
+    `approval`: for a boss line `/approve req-<n>` or `/reopen req-<n> NOTES`, the boss's verdict
+    and the steps that apply it (`decide/commands.approval`), landed before the wakes and logged as
+    a change."""
     if not land.wakes.remember(message.id):
         return None
     conv = land.conversations[message.conversation]
@@ -147,11 +150,14 @@ def post(land: Landing, message: Message, approval: tuple[str, list[Step]] | Non
     if message.sender == BOSS:  # the boss can always post, and a boss message reopens a room
         conv.closed_until, conv.last_boss_at, conv.blocked_pair = None, message.at, None
         boss_orders(land, message)  # before the wakes: a stop's own mention wakes no one
-        if approval is not None:  # `/approve req-1`: the boss signs a reported requirement off
-            room, steps = approval
+        if approval is not None:  # `/approve req-1`, `/reopen req-1 ...`: the boss decides a requirement
+            verdict, steps = approval
             landed_steps = [apply_step(land, step, None) for step in steps]
             if landed_steps:
-                log_change(land, between.approval_record(land.now(), room, message.id, landed_steps))
+                record = between.approval_record(
+                    land.now(), verdict.requirement, verdict.verdict, message.id, landed_steps
+                )
+                log_change(land, record)
     reach = land.policy.reached_by(land, conv, message, land.rng)
     if reach.blocked_pair is not None:
         conv.blocked_pair = reach.blocked_pair

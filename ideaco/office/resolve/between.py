@@ -2,14 +2,15 @@
 
 A thought's record holds what it applied (`applied`). Four things change the office outside
 one: the boss's own commands (`/hire`, `/dismiss`, ...: `Office.apply_tool`), the boss's sign-off
-of a requirement (a `/approve req-<n>` line), a release from a
+of a requirement (a `/approve req-<n>` or `/reopen req-<n> NOTES` line), a release from a
 hold (the note of what arrived meanwhile), and a think that began (stamina recovered, notes read)
 but whose record is not logged when state.json is saved (cut by a stop, or still waiting for its
 model at the end of a run). Each is one line of changes.jsonl, in the patch format of a
 thought's `applied`:
 
     {"at": ..., "cause": "command", "tool": ..., "args": {...}, "steps": [<step records>]}
-    {"at": ..., "cause": "approval", "requirement": "req-1", "message": <its line's id>, "steps": [...]}
+    {"at": ..., "cause": "approval", "requirement": "req-1", "verdict": "approve"|"reopen", "by": "boss",
+     "message": <its line's id>, "steps": [...]}
     {"at": ..., "cause": "release", "employee": ..., "message": <the boss's line>, "steps": [...]}
     {"at": ..., "cause": "begun", "employee": ..., "thought": <its id>, "began": {...}}
 
@@ -26,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from ideaco.ids import BOSS
 from ideaco.mind.changes import MindChanges
 from ideaco.office.core.steps import MindStep, Step
 from ideaco.office.resolve.journal import Journal
@@ -47,12 +49,17 @@ def command_record(at: datetime, tool: str, args: Mapping[str, Any], steps: Iter
     }
 
 
-def approval_record(at: datetime, requirement: str, message: str, steps: Iterable[Step]) -> dict[str, Any]:
-    """The boss's `/approve req-<n>` line (message id `message`), with the sign-off it applied."""
+def approval_record(
+    at: datetime, requirement: str, verdict: str, message: str, steps: Iterable[Step]
+) -> dict[str, Any]:
+    """The boss's `/approve req-<n>` or `/reopen req-<n> NOTES` line (message id `message`), with
+    the sign-off it applied; `by` says who decided (the boss: nothing else can)."""
     return {
         "at": at.isoformat(),
         "cause": APPROVAL,
         "requirement": requirement,
+        "verdict": verdict,
+        "by": BOSS,
         "message": message,
         "steps": [s.to_record() for s in steps],
     }

@@ -29,7 +29,6 @@ from ideaco.office.core.state import Employee
 from ideaco.office.core.steps import Step, ToolStep
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.tools import requirements
-from ideaco.office.perceive import document_tools
 from ideaco.office.perceive.document_tools import READ_MARK, TOOLS
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import documents as rules
@@ -58,6 +57,7 @@ class Called:
     steps: list[Step] = field(default_factory=list)
     corrections: list[str] = field(default_factory=list)
     owing: Owing = field(default_factory=list)
+    notices: list[Step] = field(default_factory=list)  # lines it posts (a sign-off's request)
 
 
 def act(
@@ -85,13 +85,13 @@ def act(
     elif made is not None:  # not allowed: the chat model's words, and what would have run
         called.corrections.append(f"{where}: {made.reason}")
     outcome = refused or _call(
-        office, scratch, scratch.employees[employee], action.tool, args, ctx, now, called.owing
+        office, scratch, scratch.employees[employee], action.tool, args, ctx, now, called
     )
     ok = not isinstance(outcome, Refusal)
     message = f"{outcome}{by}" if ok else f"{action.tool} refused: {outcome.reason}"
     if not ok:  # the employee reads why in its next thought
         scratch.employee(employee).mind.notes.append(str(message))
-    called.steps = [ToolStep(action.tool, ok, str(message)), *scratch.take(now)]
+    called.steps = [ToolStep(action.tool, ok, str(message)), *scratch.take(now), *called.notices]
     return called
 
 
@@ -103,13 +103,13 @@ def _call(
     args: dict[str, Any],
     ctx: Thinking,
     now: datetime,
-    owing: Owing,
+    called: Called,
 ) -> str | Refusal:
-    department, thought = emp.department, ctx.thought_id
+    department, thought, owing = emp.department, ctx.thought_id, called.owing
     if department is None or department not in scratch.company.departments:
         return Refusal("you belong to no department, so you have no workspace")
     if tool == "sign_off":
-        return _sign_off(office, scratch, emp, ctx, args, now, owing)
+        return _sign_off(scratch, emp, ctx, args, now, called.notices)
     path = path_of(args, department)
     if tool in MAKES and (refused := makeable(scratch.documents, scratch.company, emp, tool, args)):
         return refused
@@ -205,40 +205,23 @@ def _delivering(emp: Employee, path: str) -> str | None:
 
 
 def _sign_off(
-    office: OfficeView,
-    scratch: Scratch,
-    emp: Employee,
-    ctx: Thinking,
-    args: dict[str, Any],
-    now: datetime,
-    owing: Owing,
+    scratch: Scratch, emp: Employee, ctx: Thinking, args: dict[str, Any], now: datetime, notices: list[Step]
 ) -> str | Refusal:
-    """The lead passes on the boss's word on a reported requirement of its department (approve, or
-    reopen with the feedback): only in a think that reads unread words of the boss's in its own
-    boss chat, and the feedback is those words, quoted (the model's `notes` are not the boss's)."""
+    """The lead asks the boss to sign off a requirement of its department that it reported done:
+    a line in its boss chat of what was delivered and the boss's two commands. It never approves
+    or reopens anything: only the boss's `/approve` or `/reopen` does (issue 37)."""
     room = str(args.get("requirement") or "").strip()
     dept = scratch.company.departments.get(emp.department or "")
     if dept is None or lead_of(scratch, dept.id) != emp.id:
-        return Refusal("only a department's lead signs off its requirements")
+        return Refusal("only a department's lead asks the boss to sign off its requirements")
     conv = scratch.conversations.get(room)
     if room in scratch.company.signoffs and (conv is None or conv.department != dept.id):
-        return Refusal(
-            f"{room!r} is not a requirement of your department ({dept.id}); its own lead signs it off"
-        )
-    chat = office.conversations.get(ctx.conversation)
-    cursor = office.employees[emp.id].desk.cursors.get(ctx.conversation, 0)
-    words = document_tools.boss_words(chat, emp.id, cursor, ctx.read_upto) if chat is not None else ()
-    if not words:
-        return Refusal(
-            "only the boss's word signs a requirement off: use sign_off in your boss chat when you read "
-            "the boss's new words there"
-        )
-    verdict = str(args.get("verdict") or "").strip().lower()
-    outcome = requirements.sign_off(scratch, room, verdict, " ".join(words), now)
+        return Refusal(f"{room!r} is not a requirement of your department ({dept.id}); its own lead asks")
+    outcome = requirements.request(scratch, emp.id, room, f"{ctx.thought_id}-signoff", now)
     if isinstance(outcome, Refusal):
         return outcome
-    message, owed = outcome
-    owing += owed
+    message, notice = outcome
+    notices.append(notice)
     return message
 
 

@@ -17,6 +17,7 @@ from ideaco.mind.tasks import Task
 from ideaco.mind.thought.model import Action
 from ideaco.office.core.company import REPORTED
 from ideaco.office.core.state import ConversationState
+from ideaco.office.core.steps import NoticeStep
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.tools import documents
 from ideaco.office.perceive.document_tools import READ_MARK
@@ -304,12 +305,14 @@ def test_a_rebuttal_asks_the_reviewer_to_judge_again_and_without_a_rejection_is_
 # --- the lead's sign-off of a requirement -------------------------------------------------------------
 
 
-def test_only_a_departments_lead_signs_off(desk: Desk) -> None:
+def test_only_a_departments_lead_asks_for_a_sign_off(desk: Desk) -> None:
     refused = desk.call("bob", "sign_off", requirement="req-1", verdict="approve")
-    assert refused.steps[0].message == "sign_off refused: only a department's lead signs off its requirements"
+    assert refused.steps[0].message == (
+        "sign_off refused: only a department's lead asks the boss to sign off its requirements"
+    )
 
 
-def test_the_bosss_first_words_in_a_chat_the_lead_never_read_sign_a_requirement_off(make_office) -> None:
+def test_a_leads_sign_off_asks_the_boss_and_approves_nothing_whatever_the_boss_said(make_office) -> None:
     office = make_office()
     office.post_as_boss("boss:alice", "The users API is fine, approve it.")
     desk = Desk(office)
@@ -320,4 +323,11 @@ def test_the_bosss_first_words_in_a_chat_the_lead_never_read_sign_a_requirement_
     )
     desk.scratch.edit_company().signoffs["req-1"] = REPORTED
     called = desk.call("alice", "sign_off", read_upto=1, requirement="req-1", verdict="approve")
-    assert called.steps[0].message == "requirement req-1 approved by the boss"
+    assert called.steps[0].message == "asked the boss to sign off requirement req-1"
+    assert desk.scratch.company.signoffs == {"req-1": "asked"}
+    [notice] = [s for s in called.steps if isinstance(s, NoticeStep)]
+    assert notice.conversation == "boss:alice" and notice.message is not None
+    assert notice.message.sender == "system" and "/approve req-1" in notice.message.text
+    again = desk.call("alice", "sign_off", read_upto=1, requirement="req-1", verdict="reopen")
+    assert again.steps[0].message.startswith("sign_off refused: you already asked the boss")
+    assert desk.scratch.company.signoffs == {"req-1": "asked"}
