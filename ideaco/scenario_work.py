@@ -35,6 +35,11 @@ class AgentSettings(_Strict):
 
     command: list[Annotated[str, Field(min_length=1, max_length=4096)]] = Field(min_length=1, max_length=64)
     timeout: timedelta = timedelta(minutes=10)
+    # The user's environment variables the command may see, by name (issue 37, item 2): nothing else
+    # of the user's environment reaches it but PATH, LANG, LC_* and TERM (agents/command.py).
+    env: list[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")]] = Field(
+        default_factory=list, max_length=64
+    )
 
     @field_validator("timeout", mode="before")
     @classmethod

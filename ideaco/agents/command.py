@@ -3,8 +3,11 @@
 A scenario comes from anyone, so its `agent: {command: [...]}` runs only when the user allows it
 (`--allow-agent-commands`); otherwise the outcome says in one line what would have run. When it
 runs, it runs in a scratch copy of the department's workspace (what it does there is thrown away),
-with the environment stripped of keys and tokens (and of the run's own `Secrets`, by name and by
-value), the piece's description, the document's path and the relevant documents on stdin. What it
+with an environment built from an allow-list (issue 37, item 2): `PATH`, `LANG`, `LC_*` and `TERM`
+from the user's, a scratch `HOME` and `TMPDIR`, and only the variables the scenario's agent entry
+names (`env: [NAME, ...]`); never one that holds the run's own `Secrets` (by name or by value). No
+deny-list of the user's environment can catch a key base64-encoded, upper-cased or split in two:
+nothing else of it is passed. The piece's description, the document's path and the relevant documents on stdin. What it
 writes at the document's path in the scratch copy, or else its stdout, is the document's content,
 scrubbed of the run's secrets like a model's answer. Its thinking, speaking, memory and relationships stay
 the chat model's: this only produces a document's text.
@@ -33,8 +36,9 @@ MAX_STDIN_DOC_CHARS = 20_000  # each relevant document on stdin
 MAX_STDIN_DOCS = 8
 _POLL_S = 0.02
 STOPPED = "the agent command was stopped: the run is stopping"
-# Names of variables a command never sees: the model's keys, any key or token, ideaco's own settings.
-STRIPPED_ENV = ("OPENAI_API_KEY", "*_KEY", "*_TOKEN", "*_SECRET", "*PASSWORD*", "IDEACO_*")
+# What a command gets of the user's environment, whatever the scenario says: where programs are, the
+# language and the terminal. HOME and TMPDIR are the command's own scratch folders.
+PASSED_ENV = ("PATH", "LANG", "LANGUAGE", "LC_*", "TERM")
 
 
 class AgentSpec(Protocol):
@@ -45,6 +49,9 @@ class AgentSpec(Protocol):
 
     @property
     def timeout_s(self) -> float: ...
+
+    @property
+    def env(self) -> Sequence[str]: ...  # the names of the user's variables it may see
 
 
 @dataclass(frozen=True)
@@ -63,16 +70,28 @@ def describe(command: Sequence[str]) -> str:
     return shlex.join(command)
 
 
-def clean_env(environ: Mapping[str, str], secrets: Secrets = NO_SECRETS) -> dict[str, str]:
-    """The environment without the variables of STRIPPED_ENV and those `secrets` names (names
-    compared in upper case), nor any variable whose value holds one of `secrets`' values."""
-    return {
+def clean_env(
+    environ: Mapping[str, str],
+    secrets: Secrets = NO_SECRETS,
+    named: Sequence[str] = (),
+    scratch: Path | None = None,
+) -> dict[str, str]:
+    """The command's environment: of `environ`, only PASSED_ENV and the variables `named` (the
+    scenario's agent `env`), none that `secrets` names or whose value holds one of its values; with
+    `scratch`, `HOME` and `TMPDIR` are folders in it."""
+    allowed = set(named)
+    env = {
         name: value
         for name, value in environ.items()
-        if not any(fnmatch.fnmatchcase(name.upper(), pattern) for pattern in STRIPPED_ENV)
+        if (name in allowed or any(fnmatch.fnmatchcase(name, pattern) for pattern in PASSED_ENV))
         and name.upper() not in secrets.names
         and not secrets.held_in(value)
     }
+    if scratch is not None:
+        for name, folder in (("HOME", scratch / "home"), ("TMPDIR", scratch / "tmp")):
+            folder.mkdir(exist_ok=True)
+            env[name] = str(folder)
+    return env
 
 
 def stdin_text(piece: str, path: str, documents: Mapping[str, str]) -> str:
@@ -246,7 +265,7 @@ def _produce(
         before = target.read_bytes() if target.is_file() else None
         given, out, err = tmp / "stdin", tmp / "stdout", tmp / "stderr"
         given.write_text(stdin, encoding="utf-8")
-        env = clean_env(os.environ, secrets)
+        env = clean_env(os.environ, secrets, tuple(agent_spec.env), tmp)
         reason = _run(argv, scratch, given, agent_spec.timeout_s, out, err, env, cancel)
         if reason:
             return AgentOutcome(False, None, reason, True)

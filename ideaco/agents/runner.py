@@ -45,6 +45,8 @@ def request_for(
     """The request whose answer is the document at `path` the command writes (or why it did not)."""
     digest = hashlib.sha256(json.dumps(sorted(files.items()), ensure_ascii=False).encode("utf-8")).hexdigest()
     command = {"command": [str(p) for p in spec.command], "timeout_s": spec.timeout_s, "path": path}
+    if spec.env:  # the names only (never their values): a recording holds no secret
+        command["env"] = list(spec.env)
     return AgentRequest(
         messages=(
             {"role": "system", "content": json.dumps(command, ensure_ascii=False)},
@@ -64,6 +66,7 @@ def request_for(
 class _Spec:
     command: tuple[str, ...]
     timeout_s: float
+    env: tuple[str, ...] = ()
 
 
 class _Outcome(BaseModel):
@@ -131,7 +134,7 @@ def _answer(outcome: AgentOutcome, started: float) -> ChatResult:
 def _produce(request: AgentRequest, secrets: Secrets, cancel: threading.Event) -> AgentOutcome:
     """Run the request's command on a scratch copy of the department's files it carries."""
     command = json.loads(request.messages[0]["content"])
-    spec = _Spec(tuple(command["command"]), command["timeout_s"])
+    spec = _Spec(tuple(command["command"]), command["timeout_s"], tuple(command.get("env") or ()))
     stdin = request.messages[1]["content"]
     return produce_document(spec, dict(request.files), command["path"], stdin, secrets=secrets, cancel=cancel)
 

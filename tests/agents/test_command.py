@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -21,6 +22,7 @@ from ideaco.redact import Secrets
 class Spec:
     command: tuple[str, ...]
     timeout_s: float = 10.0
+    env: tuple[str, ...] = ()
 
 
 def script(code: str, timeout_s: float = 10.0) -> Spec:
@@ -159,33 +161,57 @@ def test_never_through_a_shell(workspace: dict[str, str], tmp_path: Path) -> Non
     assert not marker.exists()
 
 
-def test_the_environment_is_stripped_of_keys(
-    workspace: dict[str, str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GITHUB_TOKEN", "IDEACO_MODEL", "DB_PASSWORD"):
-        monkeypatch.setenv(name, "s3cret-value")
-    monkeypatch.setenv("KEEP_ME", "kept-value")
-    code = "import os; print(sorted(k for k, v in os.environ.items() if v in ('s3cret-value', 'kept-value')))"
-    outcome = make(script(code), workspace, "x", "a.md", {})
-    assert outcome.content == "['KEEP_ME']\n"
-    assert clean_env({"openai_api_key": "s", "PATH": "/bin"}) == {"PATH": "/bin"}
+def test_the_environment_is_an_allow_list(workspace: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 37, item 2: the red team's encodings of the key pass any deny-list (base64, upper-cased,
+    split across two variables, another URL holding the password percent-encoded); none reaches
+    the command, nor any other variable of the user's but PATH, LANG, LC_*, TERM and those the
+    scenario's agent entry names; HOME and TMPDIR are the command's own scratch folders."""
+    key = "sk-live-0123456789abcdef"
+    hostile = {
+        "OPENAI_API_KEY": key,
+        "B64": "c2stbGl2ZS0wMTIzNDU2Nzg5YWJjZGVm",
+        "UPPER": key.upper(),
+        "HALF_A": key[:12],
+        "HALF_B": key[12:],
+        "OTHER_URL": "https://ann:p%40ss@llm.example/v1",
+        "IDEACO_MODEL": "ideaco-model-value",
+        "KEEP_ME": "kept-value",
+    }
+    for name, value in hostile.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    monkeypatch.setenv("SHOWN", "shown-value")
+    code = "import json, os; print(json.dumps(dict(os.environ), sort_keys=True))"
+    outcome = make(Spec((sys.executable, "-c", code), env=("SHOWN",)), workspace, "x", "a.md", {})
+    assert outcome.ok, outcome.reason
+    env = json.loads(outcome.content)
+    assert set(env) - {"PATH", "LANG", "LC_ALL", "TERM", "LC_CTYPE"} == {"HOME", "TMPDIR", "SHOWN"}
+    assert env["SHOWN"] == "shown-value" and env["LANG"] == "C.UTF-8"
+    assert Path(env["HOME"]).name == "home" and Path(env["TMPDIR"]).name == "tmp"
+    assert not Path(env["HOME"]).exists()  # the scratch folder is gone once the command is done
+    assert not any(v in outcome.content for v in hostile.values())
 
 
-def test_clean_env_strips_secret_names_and_any_value_holding_the_runs_secrets() -> None:
-    """Issue 28, item 3: by name (`*_SECRET`, the key's variable) and by value (the key, the URL's
-    credentials, wherever they sit); a harmless variable stays."""
+def test_clean_env_keeps_only_the_allow_list_and_the_named() -> None:
+    environ = {"PATH": "/bin", "LC_TIME": "C", "TERM": "xterm", "HOMEBREW": "x", "FOO": "bar", "Path": "p"}
+    assert clean_env(environ) == {"PATH": "/bin", "LC_TIME": "C", "TERM": "xterm"}
+    assert clean_env(environ, named=("FOO",)) == {"PATH": "/bin", "LC_TIME": "C", "TERM": "xterm", "FOO": "bar"}
+
+
+def test_clean_env_never_passes_the_runs_secrets_even_when_named() -> None:
+    """Issue 28, item 3 still holds: by name (the key's variable) and by value (the key, the URL's
+    credentials, wherever they sit), a variable the scenario names is not passed."""
     secrets = Secrets.of(["mycred"], ["the-key-0123456789"], ["http://ann:pw@llm.example/v1"])
     environ = {
-        "APP_SECRET": "x",
         "MYCRED": "whatever",
         "HARMLESS": "/usr/bin",
-        "SHORT_PWD": "pwd",
         "COPY": "prefix the-key-0123456789 suffix",
         "ENDPOINT": "http://ann:pw@llm.example/v1",
-        "ONLY_PW": "pw",
+        "PATH": "/bin:the-key-0123456789",
     }
-    assert clean_env(environ, secrets) == {"HARMLESS": "/usr/bin", "SHORT_PWD": "pwd"}
-    assert clean_env(environ) == {k: v for k, v in environ.items() if k != "APP_SECRET"}
+    named = ("MYCRED", "HARMLESS", "COPY", "ENDPOINT")
+    assert clean_env(environ, secrets, named) == {"HARMLESS": "/usr/bin"}
 
 
 def test_the_outcome_is_scrubbed_of_the_runs_secrets(workspace: dict[str, str]) -> None:
