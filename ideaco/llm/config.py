@@ -155,18 +155,30 @@ def _scenario_block(scenario_llm: ScenarioLLM | Mapping[str, Any] | None) -> Sce
         raise ValueError(f"llm.{where}: {message}" if where else f"llm: {message}") from None
 
 
-def _env_number(env: Mapping[str, str], name: str, default: float, *, integer: bool = False) -> float:
-    """A positive number from the environment; ValueError naming the variable if it is not one."""
+# The most each variable may say (issue 37, item 3): past it a value overflows what llama.cpp or the
+# clock takes (IDEACO_THREADS=4294967296 ended in an OverflowError traceback), so it is refused.
+MOST_SECONDS = 86_400.0  # a timeout, a backoff delay, an endpoint's rest: a day
+MOST_COUNT = 1024  # retries, threads, slots
+MOST_MIB = 1 << 20  # a prompt cache of 1 TiB
+
+
+def _env_number(
+    env: Mapping[str, str], name: str, default: float, *, integer: bool = False, most: float = MOST_SECONDS
+) -> float:
+    """A positive number from the environment, at most `most`; ValueError naming the variable if it
+    is not one (digits of another script, `²`, a sign, NaN or infinity, too large)."""
     raw = (env.get(name) or "").strip()
     if not raw:
         return default
-    try:
-        value = int(raw) if integer else float(raw)
-    except ValueError:
-        value = None
+    value: float | None = None
+    if raw.isascii():  # int() and float() read Arabic-Indic or full-width digits, and "²" is a digit
+        try:
+            value = int(raw) if integer else float(raw)
+        except ValueError:
+            value = None
     kind = "a positive integer" if integer else "a positive number of seconds"
-    if value is None or not value > 0 or value == float("inf"):
-        raise ValueError(f"environment variable {name}: expected {kind}, got {raw!r}")
+    if value is None or not 0 < value <= most:
+        raise ValueError(f"environment variable {name}: expected {kind} up to {most:g}, got {raw!r}")
     return value
 
 
@@ -263,7 +275,7 @@ def resolve_settings(
         embedded=embedded,
         gguf=gguf_path,
         timeout=_env_number(env, TIMEOUT_ENV, DEFAULT_TIMEOUT),
-        retry_attempts=int(_env_number(env, RETRIES_ENV, DEFAULT_RETRY_ATTEMPTS, integer=True)),
+        retry_attempts=int(_env_number(env, RETRIES_ENV, DEFAULT_RETRY_ATTEMPTS, integer=True, most=MOST_COUNT)),
         retry_base_delay=_env_number(env, RETRY_DELAY_ENV, DEFAULT_RETRY_DELAY),
         threads=threads or _env_count(env, THREADS_ENV),
         slots=slots or _env_count(env, SLOTS_ENV),
@@ -293,7 +305,7 @@ def _env_count(env: Mapping[str, str], name: str) -> int | None:
     """A positive integer from the environment, None when unset."""
     if not (env.get(name) or "").strip():
         return None
-    return int(_env_number(env, name, 1, integer=True))
+    return int(_env_number(env, name, 1, integer=True, most=MOST_COUNT))
 
 
 def _env_mib(env: Mapping[str, str], name: str) -> int | None:
@@ -301,8 +313,10 @@ def _env_mib(env: Mapping[str, str], name: str) -> int | None:
     raw = (env.get(name) or "").strip()
     if not raw:
         return None
-    if not raw.isdigit():
-        raise ValueError(f"environment variable {name}: expected a size in MiB (0 for none), got {raw!r}")
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > MOST_MIB:
+        raise ValueError(
+            f"environment variable {name}: expected a size in MiB up to {MOST_MIB} (0 for none), got {raw!r}"
+        )
     return int(raw)
 
 

@@ -142,7 +142,7 @@ class _Uncounted:
 
 
 RATE_UNITS = {"s": 1.0, "sec": 1.0, "min": 60.0, "h": 3600.0}
-_RATE = re.compile(r"\s*(?P<n>\d+(?:\.\d+)?)\s*/\s*(?P<unit>[a-z]+)\s*")
+_RATE = re.compile(r"\s*(?P<n>[0-9]+(?:\.[0-9]+)?)\s*/\s*(?P<unit>[a-z]+)\s*")  # ASCII digits only
 
 
 def parse_rate(text: str) -> float:

@@ -63,11 +63,40 @@ def test_the_ram_prompt_cache_size_comes_from_the_environment() -> None:
     assert resolve_settings(env={}).cache_ram_mib is None  # the default (embedded.PROMPT_CACHE_MIB)
     assert resolve_settings(env={"IDEACO_CACHE_RAM": "0"}).cache_ram_mib == 0
     assert resolve_settings(env={"IDEACO_CACHE_RAM": " 512 "}).cache_ram_mib == 512
-    for bad in ("-1", "1.5", "lots"):
+    assert resolve_settings(env={"IDEACO_CACHE_RAM": "1048576"}).cache_ram_mib == 1 << 20  # the most
+    for bad in ("-1", "1.5", "lots", "²", "١٢٨", "１２８", "1048577", "4294967296"):
         with pytest.raises(
-            ValueError, match=f"IDEACO_CACHE_RAM: expected a size in MiB \\(0 for none\\), got '{bad}'"
+            ValueError,
+            match=f"IDEACO_CACHE_RAM: expected a size in MiB up to 1048576 \\(0 for none\\), got '{bad}'",
         ):
             resolve_settings(env={"IDEACO_CACHE_RAM": bad})
+
+
+@pytest.mark.parametrize(
+    ("name", "good", "bad"),
+    [
+        ("IDEACO_THREADS", "1024", ("0", "-2", "4294967296", "1025", "²", "٤", "1.5")),
+        ("IDEACO_SLOTS", "16", ("0", "4294967296", "３")),
+        ("IDEACO_RETRIES", "3", ("0", "99999999999999999999", "٣")),
+        ("IDEACO_TIMEOUT", "86400", ("0", "-1", "nan", "inf", "1e400", "86401", "١٢٠")),
+        ("IDEACO_RETRY_DELAY", "0.5", ("0", "1e309", "²")),
+        ("IDEACO_ENDPOINT_REST", "10", ("-10", "nan", "86400.5")),
+    ],
+)
+def test_every_number_ideaco_reads_from_the_environment_is_range_checked(
+    name: str, good: str, bad: tuple[str, ...]
+) -> None:
+    """Issue 37, item 3: overflow, digits of another script, signs, NaN: one line naming the variable."""
+    resolve_settings(env={name: good})
+    for value in bad:
+        with pytest.raises(ValueError, match=f"^environment variable {name}: expected a positive .* got '{value}'$"):
+            resolve_settings(env={name: value})
+
+
+def test_a_rate_from_the_environment_takes_ascii_digits_only() -> None:
+    with pytest.raises(ValueError, match="IDEACO_RATE"):
+        resolve_settings(env={"IDEACO_RATE": "١٢/min"})
+    assert resolve_settings(env={"IDEACO_RATE": "12/min"}).requests_per_second == pytest.approx(0.2)
 
 
 def test_where_a_request_is_computed_does_not_change_its_recorded_key() -> None:
