@@ -1,7 +1,7 @@
 """Run the benchmarks and print one table: `python -m benchmarks [--quick] [--only NAME ...]`.
 
 NAME is one of: engine, life, prompt, persistence, embedded, secretary, profile, sweep, people, viewer,
-concurrency, costs, requirement, flow (comma-separated or repeated).
+concurrency, costs, requirement, flow, filters (comma-separated or repeated).
 `--quick` uses tiny sizes (a smoke run: 18-24 s measured on 2 shared cores) and skips the embedded model.
 """
 
@@ -33,6 +33,7 @@ BENCHES = (
     "costs",
     "requirement",
     "flow",
+    "filters",
 )
 
 

@@ -79,13 +79,16 @@ class LoopRule(Words):
 
 
 class TextRule(Words):
-    """Which draft filter (`office/rules/drafts.py`) refused a draft's text (logged as `rule`, with gate `filtered`)."""
+    """Which text rule (`office/rules/text/`) refused a text a person would read (logged as `rule`,
+    with gate `filtered` and the rule's kind: a guarantee or small-model hygiene)."""
 
     PROMPT_ECHO = "prompt_echo"  # repeats the prompt's own instructions
     PLACEHOLDER = "placeholder"  # a template slot left unfilled: [insert name], {company}, <NAME>
     DEGENERATE = "degenerate"  # no words, letter runs, markup or JSON debris
     LEAKED_THOUGHT = "leaked_thought"  # the thought's private inner text, posted
     UNFINISHED = "unfinished"  # cut by its length bound with no sentence end to cut back to
+    EMPTY = "empty"  # no text at all
+    UNREADABLE = "unreadable"  # a control, bidi override or private-use character no one reads
 
 
 class Phase(Words):

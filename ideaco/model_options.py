@@ -41,9 +41,12 @@ class ModelOptions:
     trust_scenario_endpoint: bool = False  # send the user's key to an endpoint the scenario chose
     rate: str | None = None  # requests sent at most, e.g. "60/min" (else IDEACO_RATE; None: unpaced)
     allow_agent_commands: bool = False  # run the commands a scenario's agent employees name (issue 20)
+    filters: str | None = None  # the text rules: strict or standard (None: the scenario's, else by model)
 
 
 def resolve_model_settings(options: ModelOptions, scenario: Scenario) -> LLMSettings:
+    if options.filters is not None and options.filters not in ("strict", "standard"):
+        raise IdeacoError(f"--filters {options.filters!r}: expected strict or standard")
     try:
         return resolve_settings(
             cli_base_url=options.base_url,

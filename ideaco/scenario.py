@@ -162,6 +162,21 @@ class ScriptEntry(_Strict):
         return format_duration(v)
 
 
+class Posting(_Strict):
+    """What the text rules hold people's texts to (docs/posting.md): `filters: strict` (the
+    guarantees and small-model hygiene) or `standard` (the guarantees only); unset, the model
+    decides: strict for the embedded model, standard for an endpoint. `--filters` overrides it."""
+
+    filters: str | None = None
+
+    @field_validator("filters")
+    @classmethod
+    def _known(cls, v: str | None) -> str | None:
+        if v is not None and v not in ("strict", "standard"):
+            raise ValueError(f"{v!r}: expected strict or standard")
+        return v
+
+
 class Scenario(_Strict):
     """A validated scenario; `to_dict()` and `Scenario.model_validate(d)` round-trip."""
 
@@ -180,6 +195,7 @@ class Scenario(_Strict):
     timers: dict[str, Seconds] = Field(default_factory=dict)
     gates: dict[str, Seconds] = Field(default_factory=dict)
     review_rounds: int = Field(REVIEW_ROUNDS, ge=1, le=10)  # rejections of a document before its lead decides
+    posting: Posting | None = None  # the text rules' setting (`filters`), docs/posting.md
 
     @field_validator("script")
     @classmethod

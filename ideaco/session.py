@@ -38,6 +38,7 @@ from ideaco.office.engine.office import Office
 from ideaco.office.resolve.journal import MemoryJournal, RunJournal
 from ideaco.office.resolve.summary import add_session_calls, calls_section, stop_reason, summarize
 from ideaco.office.rules.config import OfficeConfig, Switches, config_for
+from ideaco.office.rules.text import default_filters
 from ideaco.persona import PersonaError
 from ideaco.scenario import Scenario, ScenarioError, load_scenario, parse_duration, scenario_problems
 from ideaco.shipped import is_shipped, locate_scenario
@@ -62,9 +63,11 @@ class OpenedRun:
     lock: RunLock | None = None  # the one-writer lock, released by close()
 
     def describe_model(self) -> str:
+        """The model, and the text rules its people's texts are held to (`filters`)."""
+        filters = f"filters {self.office.config.filters}"
         if self.model_options.replay is not None:
-            return f"replay of {self.model_options.replay}"
-        return self.stack.settings.describe()
+            return f"replay of {self.model_options.replay} · {filters}"
+        return f"{self.stack.settings.describe()} · {filters}"
 
     def finish(self, wall_time_s: float) -> dict[str, Any]:
         """Write summary.json and a last checkpoint (with the wall time added)."""
@@ -87,6 +90,7 @@ class OpenedRun:
         )
         if endpoints:  # several endpoints: the calls each answered, this session and earlier ones
             summary["endpoints"] = endpoints
+        summary["filters"] = office.config.filters  # the text rules: strict or standard (docs/posting.md)
         office.ahead.drop_all()  # the run is over: a call started early and not used is dropped
         limits = self.stack.limits
         flight = limits.flight.to_dict(wall_time_s) if limits is not None else {}
@@ -150,18 +154,30 @@ def model_change(thoughts: list[dict[str, Any]], model_of: Callable[[str], str])
 
 
 def _config(
-    scenario: Scenario, settings: LLMSettings, meta: dict[str, Any], switches: Switches | None = None
+    scenario: Scenario,
+    settings: LLMSettings,
+    meta: dict[str, Any],
+    switches: Switches | None = None,
+    filters: str | None = None,
 ) -> OfficeConfig:
     """The engine's numbers for this run; the schema's bounds are chosen once and kept in its state.
 
     SmolLM2 fills every string to its bound: shorter bounds keep its thoughts to a few seconds.
     A resume or a replay must ask the same way, so the choice made at the start is kept. So are
-    an ablation's switches (kept only when one is off: a run of today's engine saves none).
+    an ablation's switches (kept only when one is off: a run of today's engine saves none), and
+    the text rules' `filters`: `--filters`, else the scenario's `posting.filters`, else strict for
+    the embedded model and standard for an endpoint (a resume keeps it unless `--filters` is given).
     """
     config = config_for(scenario)
     if "compact_schema" not in meta:
         meta["compact_schema"] = settings.embedded and not settings.gguf
     config.compact_schema = bool(meta["compact_schema"])
+    if filters is not None:
+        meta["filters"] = filters
+    elif "filters" not in meta:
+        chosen = scenario.posting.filters if scenario.posting is not None else None
+        meta["filters"] = chosen or default_filters(settings.embedded)
+    config.filters = str(meta["filters"])
     if switches is not None and not switches.is_default:
         meta["switches"] = switches.to_dict()
     config.switches = Switches.from_dict(meta.get("switches"))
@@ -259,7 +275,7 @@ def _open_scenario(
     try:
         rundir.claim(lock)  # a RunDirError is one line for the user
         meta: dict[str, Any] = {}
-        config = _config(scenario, settings, meta, switches)
+        config = _config(scenario, settings, meta, switches, model.filters)
         agent_notice(scenario, model.allow_agent_commands, status)
         run_clock = clock(scenario.start)
         office = office_from_scenario(
@@ -356,7 +372,7 @@ def _reopen(
         logged = [datetime.fromisoformat(r["at"]) for r in (*messages[-1:], *thoughts) if r.get("at")]
         now = max([now, *logged])
         check_resumable(state)
-        config = _config(scenario, settings, state["office"])
+        config = _config(scenario, settings, state["office"], filters=model.filters)
         # Rebuilt once without a model or the run directory, so that a state this version cannot
         # continue is one line before any endpoint is contacted or any file touched.
         probe = office_from_state(

@@ -5,13 +5,18 @@ says updates it (`mind/memory.py`)."""
 from __future__ import annotations
 
 import functools
-import re
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+import regex
+
+# Letters and digits of any script, each with the marks that combine with it (a Devanagari vowel
+# sign stays in its word); an apostrophe inside a word is kept. A mark after no letter (an emoji's
+# variation selector) is no word.
+_WORD = regex.compile(r"(?:[\p{L}\p{N}]\p{M}*)+(?:['’](?:[\p{L}\p{N}]\p{M}*)+)*")
 
 
 def words(text: str) -> list[str]:
-    """The words of a text, lower-cased (letters and digits; an apostrophe inside a word is kept)."""
+    """The words of a text, lower-cased (letters and digits with their marks; an apostrophe inside
+    a word is kept)."""
     return _WORD.findall(text.lower())
 
 

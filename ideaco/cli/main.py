@@ -25,6 +25,7 @@ from ideaco.cli.options import (
     Seed,
     Slots,
     Speculate,
+    TextFilters,
     Threads,
     TrustScenarioEndpoint,
     model_flags,
@@ -82,6 +83,7 @@ def run(
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,
     rate: Rate = None,
+    filters: TextFilters = None,
     allow_agent_commands: AllowAgentCommands = False,
     show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
     switch: list[str] | None = typer.Option(
@@ -152,6 +154,7 @@ def chat(
     slots: Slots = None,
     trust_scenario_endpoint: TrustScenarioEndpoint = False,
     rate: Rate = None,
+    filters: TextFilters = None,
     allow_agent_commands: AllowAgentCommands = False,
 ) -> None:
     """Talk to the office as the boss while it runs (type /help for commands)."""
@@ -267,6 +270,7 @@ def sweep(
     max_tokens: MaxTokens = None,
     concurrency: Concurrency = 2,
     rate: Rate = None,
+    filters: TextFilters = None,
 ) -> None:
     """Run every combination of the varied switches for every seed, then compare them (docs/evaluation.md)."""
     from ideaco.cli.sweep import sweep_command

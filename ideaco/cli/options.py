@@ -84,6 +84,15 @@ Rate = Annotated[
         show_default="unlimited",
     ),
 ]
+TextFilters = Annotated[
+    str | None,
+    typer.Option(
+        "--filters",
+        help="The rules people's texts are held to: strict (the guarantees and small-model hygiene) or "
+        "standard (the guarantees only); docs/posting.md.",
+        show_default="strict for the embedded model, standard for an endpoint",
+    ),
+]
 Seed = Annotated[int, typer.Option("--seed", help="Seed of the run's one random generator.")]
 Out = Annotated[
     Path | None, typer.Option("--out", help="The run directory itself (default runs/<scenario>-<time>/).")
@@ -106,6 +115,7 @@ MODEL_FLAGS = (
     "trust_scenario_endpoint",
     "rate",
     "allow_agent_commands",
+    "filters",
 )
 
 

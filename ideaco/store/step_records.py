@@ -265,6 +265,7 @@ class DraftStep(Step):
     posted: str | None = None
     gate: GateWord | None = None
     rule: str | None = None
+    kind: str | None = None  # a text rule's kind: guarantee or hygiene
     detail: str | None = None
     reopens_at: Moment | None = None
 

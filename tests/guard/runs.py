@@ -11,7 +11,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 DATA = HERE / "data"
 # The replay never contacts this address; giving one keeps the settings of a remote endpoint (the
-# full-length schema), as when the scripted office was recorded.
+# full-length schema), as when the scripted office was recorded. An endpoint's text rules default
+# to `standard`; the scripted office was recorded under the small model's, `--filters strict`.
 SCRIPTED_URL = "http://127.0.0.1:9/v1"
 
 
@@ -52,7 +53,14 @@ RUNS = [
     *(GuardedRun(f"startup-s{s}", ROOT / "scenarios" / "startup.yaml", s, "20m", ()) for s in (1, 2, 3)),
     *(
         GuardedRun(
-            f"office-s{s}", HERE / "office.yaml", s, "2h", ("--model", "scripted", "--base-url", SCRIPTED_URL)
+            f"office-s{s}", HERE / "office.yaml", s, "2h", (
+                "--model",
+                "scripted",
+                "--base-url",
+                SCRIPTED_URL,
+                "--filters",
+                "strict",
+            )
         )
         for s in (1, 2, 3)
     ),

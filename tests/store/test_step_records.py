@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from ideaco.cycle import Gate, LoopRule, Owed, Trigger
+from ideaco.cycle import Gate, LoopRule, Owed, TextRule, Trigger
 from ideaco.kinds import ConversationKind
 from ideaco.mind.board import Offer
 from ideaco.mind.changes import ListChanges, MindChanges, RelationChange
@@ -115,6 +115,9 @@ def samples() -> list[Any]:
         steps.DraftStep("messages[0]", "api", message_id="t000001-m1", rule=LoopRule.PAIR_STREAK),
         steps.DraftStep(
             "actions[0]", "api", gate=Gate.LOOP_BREAKER, rule=LoopRule.RING, detail="ring", reopens_at=T0
+        ),
+        steps.DraftStep(
+            "messages[1]", "api", gate=Gate.FILTERED, rule=TextRule.PLACEHOLDER, detail="[x]", kind="hygiene"
         ),
         steps.HoldStep("ana", "api", T0 + timedelta(minutes=1), owed),
         steps.BoardStep((offer,), ("task-4",)),

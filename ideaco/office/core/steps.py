@@ -179,6 +179,7 @@ class DraftStep:
     rule: LoopRule | TextRule | None = None
     detail: str = ""
     reopens_at: datetime | None = None
+    kind: str = ""  # a text rule's kind: guarantee or hygiene (office/rules/text/)
 
     @property
     def posted(self) -> bool:
@@ -191,6 +192,8 @@ class DraftStep:
         out["gate"] = self.gate.value if self.gate else None
         if self.rule is not None:
             out["rule"] = self.rule.value
+        if self.kind:
+            out["kind"] = self.kind
         if self.detail:
             out["detail"] = self.detail
         if self.reopens_at is not None:
@@ -207,6 +210,7 @@ class DraftStep:
             rule=_rule(d.get("rule")),
             detail=d.get("detail") or "",
             reopens_at=_in("reopens_at", d.get("reopens_at")),
+            kind=d.get("kind") or "",
         )
 
 

@@ -35,7 +35,7 @@ from ideaco.office.decide.tools.chain import Chain
 from ideaco.office.decide.tools.org import ToolContext
 from ideaco.office.perceive import skill_texts
 from ideaco.office.perceive.view import OfficeView
-from ideaco.office.rules import drafts, person, toolcaps
+from ideaco.office.rules import person, text, toolcaps
 from ideaco.office.rules.toolcaps import tools_allowed
 
 
@@ -56,19 +56,24 @@ def owe(scratch: Scratch, employee: str, owed: Owed, now: datetime) -> list[Step
 def _clean(
     office: OfficeView, thought: Thought, draft: str, where: str, result: ThinkResult, me: Employee
 ) -> tuple[str, Verdict | None]:
-    """A draft as it can be posted, or why it is not fit to (no echo, placeholder, debris, private
-    text); the engine's ids it shows read as what they name."""
+    """A draft as it can be posted, or why it is not fit to (the text rules under the run's
+    `filters`: no echo, private text, and under `strict` no placeholder or debris); the engine's ids
+    it shows read as what they name."""
     shows_ids = any(prefix in draft.lower() for prefix in (TASK_PREFIX, MEMORY_PREFIX))
-    named = drafts.name_ids(draft, {t.id: t.description[:60] for t in me.mind.tasks}) if shows_ids else draft
+    named = text.name_ids(draft, {t.id: t.description[:60] for t in me.mind.tasks}) if shows_ids else draft
     if named != draft:
         result.corrections.append(f"{where}: ids named as what they name")
     draft = named
-    text, verdict, note = clean_draft(
-        draft, thought.innerThoughts, compact=office.config.compact_schema, prompt=result.ctx.engine
+    cleaned, verdict, note = clean_draft(
+        draft,
+        thought.innerThoughts,
+        compact=office.config.compact_schema,
+        prompt=result.ctx.engine,
+        filters=office.config.filters,
     )
     if note:
         result.corrections.append(f"{where}: {note}")
-    return text, verdict
+    return cleaned, verdict
 
 
 def speak(
@@ -119,6 +124,7 @@ def speak(
                     rule=verdict.rule,
                     detail=verdict.detail,
                     reopens_at=verdict.reopens_at,
+                    kind=verdict.kind,
                 )
             )
             result.steps += scratch.take(now)
@@ -210,6 +216,7 @@ def actions(
                     rule=verdict.rule,
                     detail=verdict.detail,
                     reopens_at=verdict.reopens_at,
+                    kind=verdict.kind,
                 )
             )
             result.steps += scratch.take(now)

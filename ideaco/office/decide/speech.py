@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, Trigger
+from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, LoopRule, Owed, TextRule, Trigger
 from ideaco.ids import BOSS, dm_members
 from ideaco.kinds import GROUP_KINDS, ConversationKind, MessageKind
 from ideaco.mind import stamina, targets
@@ -25,41 +25,49 @@ from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.core.steps import HoldStep, Step
 from ideaco.office.decide.scratch import Scratch
-from ideaco.office.rules import drafts, levers, person
+from ideaco.office.rules import levers, person, text
 from ideaco.office.rules.config import Switches
-from ideaco.office.rules.drafts import TextRule
 from ideaco.office.rules.levers import LeverConfig
+from ideaco.office.rules.text import STRICT
 
 ALL_ON = Switches()
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """Why a draft may not go out now: the gate, the rule (loop breaker or filter), when the gate reopens."""
+    """Why a draft may not go out now: the gate, the rule (loop breaker or text rule, with the text
+    rule's kind: guarantee or hygiene), when the gate reopens."""
 
     gate: Gate
     rule: LoopRule | TextRule | None = None
     detail: str = ""
     reopens_at: datetime | None = None
+    kind: str = ""
 
 
 def clean_draft(
-    text: str, inner_thoughts: str, *, compact: bool, prompt: EngineText | None = None
+    draft: str,
+    inner_thoughts: str,
+    *,
+    compact: bool,
+    prompt: EngineText | None = None,
+    filters: str = STRICT,
 ) -> tuple[str, Verdict | None, str]:
     """The text as it can be posted, or why it cannot; and a note if it was cut back to its last
-    sentence (it ran into its wire bound). The filters (`rules/drafts.py`) come before any gate:
-    a draft not fit to post is no speech; `prompt`, what the engine wrote into the think's prompt,
-    must not be echoed.
+    sentence (it ran into its wire bound). The text rules (`rules/text/`: the guarantees, and
+    small-model hygiene under `strict`) come before any gate: a draft not fit to post is no speech;
+    `prompt`, what the engine wrote into the think's prompt, must not be echoed.
     """
     bound = (COMPACT_WIRE_LIMITS if compact else WIRE_LIMITS)["content"]
-    finished = drafts.finish(text, bound)
-    if finished is None:
+    finished = text.finish(draft, bound)
+    if finished is None and filters == STRICT:
         detail = f"ran into its {bound}-character bound mid-sentence"
-        return text, Verdict(Gate.FILTERED, TextRule.UNFINISHED, detail), ""
-    verdict = drafts.check_text(finished, inner_thoughts=inner_thoughts, prompt=prompt)
+        return draft, Verdict(Gate.FILTERED, TextRule.UNFINISHED, detail, kind=text.HYGIENE), ""
+    finished = draft.strip() if finished is None else finished
+    verdict = text.check(finished, filters=filters, inner_thoughts=inner_thoughts, prompt=prompt)
     if verdict is not None:
-        return finished, Verdict(Gate.FILTERED, verdict.rule, verdict.detail), ""
-    cut = finished != text.strip()
+        return finished, Verdict(Gate.FILTERED, verdict.rule, verdict.detail, kind=verdict.kind), ""
+    cut = finished != draft.strip()
     return (
         finished,
         None,

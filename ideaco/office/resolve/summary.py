@@ -38,6 +38,7 @@ def summarize(
     }
     gates: Counter[str] = Counter()
     rules: Counter[str] = Counter()  # why drafts were refused: loop breakers and filters, by rule
+    kinds: Counter[str] = Counter()  # drafts the text rules refused, by kind: guarantee or hygiene
     tools: Counter[str] = Counter()  # the secretary's tool calls: made, refused, refused by a cap
     capped: Counter[str] = Counter()
     for rec in thoughts:
@@ -59,6 +60,7 @@ def summarize(
         for step in (rec.get("applied") or {}).get("steps") or ():
             if step.get("step") == "draft" and step.get("gate") and step.get("rule"):
                 rules[f"{step['gate']}:{step['rule']}"] += 1
+                kinds.update([step["kind"]] if step.get("kind") else [])
             elif step.get("step") == "tool":
                 tools["made" if step.get("ok") else "refused"] += 1
                 capped.update([step["cap"]] if step.get("cap") else [])
@@ -76,6 +78,7 @@ def summarize(
         "thoughts": len(thoughts),
         "silences_by_gate": dict(gates),
         "drafts_refused_by_rule": dict(sorted(rules.items())),
+        "drafts_filtered_by_kind": dict(sorted(kinds.items())),
         # office/rules/toolcaps.py: per request (rounds, repeated, no_request), per thought, per hour
         "tool_calls": {
             "made": tools["made"],

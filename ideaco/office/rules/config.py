@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ideaco.office import rules
 from ideaco.office.rules.levers import LeverConfig
+from ideaco.office.rules.text import STRICT
 from ideaco.scenario import REVIEW_ROUNDS
 
 if TYPE_CHECKING:
@@ -89,6 +90,9 @@ class OfficeConfig:
     max_tokens: int = 700  # the cap on each model answer (a scenario's llm.max_tokens_per_call)
     temperature: float = 0.8
     review_rounds: int = REVIEW_ROUNDS  # a document's rejections before its lead decides (issue 20)
+    # The text rules people's texts are held to: strict (guarantees and small-model hygiene) or
+    # standard (guarantees only); the run chooses by its model (`session._config`), docs/posting.md.
+    filters: str = STRICT
     # Employees whose documents a command writes (a scenario's `agent:`), by id: ideaco.agents.command.
     agents: dict[str, Any] = field(default_factory=dict)
 
@@ -138,4 +142,6 @@ def config_for(scenario: Scenario) -> OfficeConfig:
     if scenario.llm and scenario.llm.max_tokens_per_call:
         config.max_tokens = scenario.llm.max_tokens_per_call
     config.agents = {e.id: e.agent for e in scenario.employees if e.agent is not None}
+    if scenario.posting is not None and scenario.posting.filters:
+        config.filters = scenario.posting.filters
     return config

@@ -51,8 +51,13 @@ def test_a_draft_that_ran_into_its_bound_is_cut_back_to_its_last_sentence() -> N
 def test_a_draft_cut_mid_sentence_with_no_sentence_to_keep_is_not_posted() -> None:
     text, verdict, note = clean_draft("we should " * (BOUND // 10), inner_thoughts="", compact=False)
     assert verdict == Verdict(
-        Gate.FILTERED, TextRule.UNFINISHED, f"ran into its {BOUND}-character bound mid-sentence"
+        Gate.FILTERED, TextRule.UNFINISHED, f"ran into its {BOUND}-character bound mid-sentence", kind="hygiene"
     )
+
+
+def test_under_standard_filters_a_draft_cut_mid_sentence_is_posted_as_written() -> None:
+    draft = "we should " * (BOUND // 10)
+    assert clean_draft(draft, inner_thoughts="", compact=False, filters="standard") == (draft.strip(), None, "")
 
 
 # --- whom a message addresses -------------------------------------------------------------------------
