@@ -29,10 +29,10 @@ from ideaco.bounds import (
     Start,
 )
 from ideaco.durations import format_duration, parse_duration, parse_offset
-from ideaco.ids import SECRETARY, boss_chat_owner, boss_conversation_id, slug
+from ideaco.ids import EMPLOYEE_ID_HOLDS, SECRETARY, boss_chat_owner, boss_conversation_id, id_hint, slug
 from ideaco.kinds import ConversationKind, RoomKind
 from ideaco.llm.config import ScenarioLLM
-from ideaco.lookalike import look
+from ideaco.lookalike import Names, fold
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -116,7 +116,7 @@ class EmployeeSpec(_Strict):
     @classmethod
     def _check_id(cls, v: str) -> str:
         if not EMPLOYEE_ID.match(v):
-            raise ValueError(f"{v!r} is not a valid id (lowercase letters, digits, '-' and '_')")
+            raise ValueError(id_hint(v, EMPLOYEE_ID_HOLDS))
         if v == SECRETARY:
             raise ValueError(f"{v!r} is reserved (every company has its secretary)")
         if v in RESERVED_IDS:
@@ -234,16 +234,17 @@ class Scenario(_Strict):
             else:
                 seen[ident] = where
 
-        names: dict[str, str] = {}  # what each name looks like -> whose it is
+        names = Names()  # whose each name is, to tell a name from one it would be taken for
         ids = {e.id: i for i, e in reversed(list(enumerate(self.employees)))}  # each id's first index
         for i, e in enumerate(self.employees):
             claim(e.id, f"employees[{i}].id")
-            key, looks = e.name.strip().lower(), look(e.name)  # reserved names and role words: PersonName
-            if looks in names:  # mentions use @Name, so names must tell employees apart, to the eye too
-                problems.append((f"employees[{i}].name", f"duplicate name {e.name!r} (also {names[looks]})"))
+            key = e.name.strip().lower()  # reserved names and role words: PersonName
+            # Mentions use @Name, so names must tell employees apart, to the eye too (lookalike.py).
+            if (other := names.alike(e.name)) is not None:
+                problems.append((f"employees[{i}].name", f"duplicate name {e.name!r} (also {other})"))
             elif key in ids and key != e.id:  # @key would name two people: one by id, one by name
                 problems.append((f"employees[{i}].name", f"{e.name!r} is the id of employees[{ids[key]}]"))
-            names.setdefault(looks, e.id)
+            names.add(e.name, e.id)
             if e.archetype is None and e.persona is None:
                 problems.append((f"employees[{i}]", "needs an archetype or a persona file"))
 
@@ -275,10 +276,10 @@ class Scenario(_Strict):
             for m in t.members:
                 if m in employees and m not in departments[t.department].members:
                     problems.append((f"teams[{i}].members", f"{m!r} is not a member of {t.department!r}"))
-            named = {slug(t.name), t.name.strip().casefold()}
+            named = {slug(t.name), fold(t.name)}
             other = next(
-                (d.id for d in self.departments if named & {d.id, slug(d.name), d.name.casefold()}), None
-            ) or next((e.id for e in self.employees if named & {e.id, e.name.strip().casefold()}), None)
+                (d.id for d in self.departments if named & {d.id, slug(d.name), fold(d.name)}), None
+            ) or next((e.id for e in self.employees if named & {e.id, fold(e.name)}), None)
             if other is not None:
                 problems.append(
                     (f"teams[{i}].name", f"{t.name!r} reads as {other!r}: name the team another way")
@@ -384,7 +385,7 @@ def scenario_problems(exc: ValidationError) -> list[tuple[str, str]]:
         elif err["type"] == "model_type":  # pydantic would name the class (EmployeeSpec)
             msg = f"should be a mapping of fields, not {type(err['input']).__name__} {err['input']!r:.40}"
         elif err["type"] == "string_pattern_mismatch":
-            msg = f"{err['input']!r} is not a valid id (letters, digits, '.', '-' and '_')"
+            msg = id_hint(err["input"])
         elif isinstance(cause, Exception):
             msg = str(cause)
         else:

@@ -8,6 +8,7 @@ follow-up thinks.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
@@ -203,8 +204,9 @@ class TaskOpsResult:
 
 
 def normalize_claim_key(key: str | None) -> str | None:
-    """Claim keys compare case- and spacing-insensitively: "API research" == "api-research"."""
-    key = "-".join((key or "").lower().split())
+    """Claim keys compare case-, width- and spacing-insensitively: "API research" == "api-research",
+    "ＡＰＩ" == "api" (NFKC); any script's letters are kept ("用户 登录" -> "用户-登录")."""
+    key = "-".join(unicodedata.normalize("NFKC", key or "").lower().split())
     return key or None
 
 

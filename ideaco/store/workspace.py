@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import unicodedata
 from pathlib import Path
 
 from ideaco.store.atomic import atomic_write_text
@@ -42,6 +43,9 @@ class Workspace:
         parts = key.split("/")
         if len(parts) < 2 or any(p in ("", ".", "..") or p.startswith(".") for p in parts) or "\\" in key:
             raise WorkspaceError(f"{key!r} is not a workspace path")
+        # Letters of any script are welcome (`docs/接口文档.md`); a control or format character is not.
+        if any(unicodedata.category(c).startswith("C") for c in key):
+            raise WorkspaceError(f"{key!r} holds a control character")
         return self.root.joinpath(*parts)
 
     def _no_links(self, target: Path) -> None:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
+
+import regex
 
 from ideaco.office.core.refusal import Refusal
 
@@ -22,7 +25,9 @@ MAX_PATH = 120
 MAX_DEPTH = 4  # folders and file
 HASH_CHARS = 8
 KEPT_VERSIONS = 20  # a document's latest versions the office keeps (thoughts.jsonl logs every one)
-_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+# A folder or file name: letters (with their marks) and digits of any script, `.`, `_` and `-`,
+# starting with a letter or a digit (`docs/接口文档.md`, `notes/план.md`).
+_SEGMENT = regex.compile(r"[\p{L}\p{N}][\p{L}\p{M}\p{N}._-]{0,63}")
 # Names Windows keeps for devices, whatever the extension: a user opening the folder there must not trip on one.
 RESERVED = frozenset(
     {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
@@ -152,13 +157,14 @@ def version_hash(content: str) -> str:
 def check_path(path: str) -> str | Refusal:
     """A workspace path as stored (folders with `/`), or why it is not one.
 
-    Relative, at most MAX_DEPTH parts of letters, digits, `.`, `_` and `-`, none starting with a
-    dot (so no `..`, no hidden files), no device names: it can only name a plain file inside the
-    department's folder.
+    Relative, at most MAX_DEPTH parts of letters (any script, with their marks), digits, `.`, `_`
+    and `-`, none starting with a dot (so no `..`, no hidden files), no device names: it can only
+    name a plain file inside the department's folder. Kept in NFC, so that a name typed composed or
+    decomposed (`é`, `e` + `´`) is one document.
     """
     if not isinstance(path, str) or not path.strip():
         return Refusal("a document needs a path, like notes/plan.md")
-    path = path.strip()
+    path = unicodedata.normalize("NFC", path.strip())
     if len(path) > MAX_PATH:
         return Refusal(f"path longer than {MAX_PATH} characters")
     if path.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", path):
@@ -170,7 +176,7 @@ def check_path(path: str) -> str | Refusal:
         if part in ("", ".", ".."):
             return Refusal(f"{path!r} leaves its folder (empty, . or .. part)")
         if not _SEGMENT.fullmatch(part) or part.endswith("."):
-            return Refusal(f"{part!r} in {path!r}: use letters, digits, '.', '_' and '-' only")
+            return Refusal(f"{part!r} in {path!r}: use letters (any script), digits, '.', '_' and '-' only")
         if part.split(".", 1)[0].lower() in RESERVED:
             return Refusal(f"{part!r} is a reserved name")
     return path

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ideaco.bounds import PLACE_ID, check_name, check_new_id, check_person_name, check_place_id
-from ideaco.ids import REQUIREMENT_ROOM, boss_chat_owner, dm_members
+from ideaco.ids import ID_HOLDS, REQUIREMENT_ROOM, boss_chat_owner, dm_members
 from ideaco.kinds import ConversationKind
 from ideaco.lookalike import look_alike
 from ideaco.office.core.company import Company
@@ -34,8 +34,11 @@ from ideaco.office.core.steps import (
     Step,
 )
 
-# The ids the office gives a person: a scenario's (`scenario.EMPLOYEE_ID`) or a hire's (its name's slug).
+# The ids the office gives a person: a scenario's (`scenario.EMPLOYEE_ID`) or a hire's (its name in
+# any script transliterated to ASCII, `ids.slug`, with a suffix when taken: `zhangwei-2`). ASCII
+# always: an id is typed in commands and read in conversation ids and paths (`ids.ID_HOLDS`).
 EMPLOYEE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
+PERSON_ID_HOLDS = "lowercase ASCII letters, digits, '-' and '_'"
 
 
 class _Office:
@@ -106,7 +109,7 @@ def _employee(office: _Office, step: EmployeeStep) -> str | None:
         if joined.get("id") != step.id:
             return f"the employee joining is {joined.get('id')!r}, not {step.id!r}"
         if not EMPLOYEE_ID.match(step.id):
-            return f"{step.id!r} is not an id the office gives a person"
+            return f"{step.id!r} is not an id the office gives a person ({PERSON_ID_HOLDS})"
         try:
             check_new_id(step.id, office.taken(), "the employee")
         except ValueError as exc:
@@ -188,7 +191,7 @@ def _conversation_id(office: _Office, ident: str, kind: Any, members: list[Any])
 
 def _place_id(ident: Any, what: str) -> str | None:
     if not isinstance(ident, str) or not PLACE_ID.match(ident):
-        return f"{ident!r} is no {what} id"
+        return f"{ident!r} is no {what} id ({ID_HOLDS})"
     try:
         check_place_id(ident)
     except ValueError as exc:
