@@ -204,11 +204,22 @@ class RunDir:
 
 
 def _refuse_a_run_in(target: Path) -> None:
+    """An `--out` that holds a run (continued with --resume), or anything at all (a user's own files,
+    which the run's would land among; issue 37, item 6): an empty folder is used."""
     held = [name for name in RUN_FILES if os.path.lexists(target / name)]
     if STATE in held:
         raise RunDirError(f"{target} already holds a run (state.json); continue it with --resume {target}")
     if held:
         raise RunDirError(f"{target} already holds run files ({', '.join(held)}); choose another --out")
+    try:
+        other = sorted(entry.name for entry in os.scandir(target))
+    except OSError as exc:
+        raise RunDirError(f"{target}: cannot be read ({exc.strerror or exc})") from None
+    if other:
+        shown = ", ".join(other[:3]) + (", ..." if len(other) > 3 else "")
+        raise RunDirError(
+            f"{target} is not empty and not a run directory ({shown}); give --out a new or empty folder"
+        )
 
 
 def check_regular_or_missing(path: Path, *, single_link: bool = False) -> None:

@@ -130,6 +130,7 @@ def test_an_agent_command_sees_no_run_secret_and_its_output_is_scrubbed(tmp_path
     data = scenario_dict(script=[{"at": "00:00", "to": "boss:bob", "text": "Please write the API spec."}])
     bob = next(e for e in data["employees"] if e["id"] == "bob")
     bob["agent"] = {"command": [sys.executable, str(agent), str(seen), str(found)], "timeout": "30s"}
+    bob["agent"]["env"] = ["KEEP_ME", "MYCRED", "URL_COPY"]  # named, the run's secrets still never pass
     scenario = tmp_path / "office.yaml"
     scenario.write_text(yaml.safe_dump(data), encoding="utf-8")
     out, record = tmp_path / "run", tmp_path / "answers.jsonl"
@@ -142,7 +143,7 @@ def test_an_agent_command_sees_no_run_secret_and_its_output_is_scrubbed(tmp_path
         result = CliRunner().invoke(app, [*args, "--allow-agent-commands"], env=env)
     assert result.exit_code == 0, result.output
     saw = seen.read_text(encoding="utf-8")
-    assert "KEEP_ME" in saw and "kept-value" in saw  # the command ran, with a harmless variable kept
+    assert "KEEP_ME" in saw and "kept-value" in saw  # the command ran, with the named variable passed
     for name in ("MYCRED", "OPENAI_BASE_URL", "URL_COPY"):
         assert f"'{name}'" not in saw, f"the command saw {name}"
     assert KEY not in saw and URL_PASSWORD not in saw

@@ -47,11 +47,6 @@ def test_out_is_the_run_directory_itself(tmp_path: Path):
     assert rd.path == out and out.is_dir()
 
 
-def test_out_may_be_an_existing_directory_without_a_run(tmp_path: Path):
-    (tmp_path / "notes.txt").write_text("mine")
-    assert RunDir.for_new_run("startup", tmp_path, NOW).path == tmp_path
-
-
 def test_out_holding_a_run_is_refused(tmp_path: Path):
     (tmp_path / "state.json").write_text("{}")
     with pytest.raises(RunDirError) as err:
@@ -65,6 +60,21 @@ def test_out_holding_logs_of_a_run_is_refused(tmp_path: Path):
     (tmp_path / "messages.jsonl").write_text("")
     with pytest.raises(RunDirError, match="already holds run files"):
         RunDir.for_new_run("startup", tmp_path, NOW)
+
+
+def test_out_holding_a_users_own_files_is_refused_and_an_empty_folder_is_used(tmp_path: Path):
+    """Issue 37, item 6: the run's files never land among a user's own."""
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / ".hidden").mkdir()
+    with pytest.raises(RunDirError) as err:
+        RunDir.for_new_run("startup", tmp_path, NOW)
+    assert str(err.value) == (
+        f"{tmp_path} is not empty and not a run directory (.hidden, notes.txt); give --out a new or empty folder"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".hidden", "notes.txt"]  # nothing written
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert RunDir.for_new_run("startup", empty, NOW).path == empty
 
 
 def test_out_that_is_a_file_is_refused(tmp_path: Path):
