@@ -10,7 +10,16 @@ from ideaco.cli.chat_commands import CommandError, resolve_employee
 from ideaco.cli.errors import UserError
 from ideaco.cli.inspect import _resolve as inspect_resolve
 from ideaco.cli.interview import _resolve as interview_resolve
-from ideaco.ids import boss_chat_owner, boss_conversation_id, dm_conversation_id, dm_members, resolve_id
+from ideaco.ids import (
+    boss_chat_owner,
+    boss_conversation_id,
+    dm_conversation_id,
+    dm_members,
+    id_hint,
+    resolve_id,
+    slug,
+    unique_id,
+)
 from ideaco.office.decide.tools.org import Refused, _employee
 
 
@@ -83,3 +92,41 @@ def test_a_dm_id_is_sorted_and_reads_back_as_its_two_members():
     assert dm_conversation_id("bob", "alice") == dm_conversation_id("alice", "bob") == "dm:alice:bob"
     assert dm_members(dm_conversation_id("bob", "alice")) == ["alice", "bob"]
     assert dm_members("boss:alice") is None and dm_members("design") is None
+
+
+# Issue 36, item 6: ids from names in any script, ASCII and readable.
+@pytest.mark.parametrize(
+    ("name", "made"),
+    [
+        ("QA & Test", "qa-test"),
+        ("张伟", "zhangwei"),
+        ("产品部", "chanpinbu"),
+        ("José", "jose"),
+        ("Łukasz", "lukasz"),
+        ("Дмитрий", "dmitriy"),
+        ("さくら", "sakura"),
+        ("김민준", "gimminjun"),
+        ("प्रिया", "priya"),  # the vowel sign is part of the name
+        ("Ｂｏｂ", "bob"),  # full width: NFKC
+        ("🚀 Growth", "growth"),  # an emoji's name is no part of an id
+        ("!!!", ""),
+        ("", ""),
+    ],
+)
+def test_a_name_in_any_script_makes_an_ascii_id(name, made):
+    assert slug(name) == made
+    assert made == "" or made.isascii() and made == made.lower()
+
+
+@pytest.mark.parametrize(
+    ("taken", "made"),
+    [(set(), "zhangwei"), ({"zhangwei"}, "zhangwei-2"), ({"zhangwei", "zhangwei-2"}, "zhangwei-3")],
+)
+def test_a_taken_id_gets_the_first_free_suffix(taken, made):
+    assert unique_id("zhangwei", lambda ident: ident not in taken) == made
+
+
+def test_a_bad_id_says_what_an_id_holds_and_offers_one_made_of_it():
+    said = id_hint("产品部")
+    assert "an id holds ASCII letters, digits" in said and "'chanpinbu' would do" in said
+    assert "would do" not in id_hint("★")  # nothing to offer

@@ -188,6 +188,65 @@ def test_a_name_that_looks_like_anothers_is_a_duplicate(write):
     assert error_of(path) == "employees[1].name: duplicate name '\u0410lice' (also alice)"
 
 
+def test_two_names_of_one_script_that_share_a_skeleton_are_two_names(write):
+    """Issue 36, item 7: "Amie" and "Arnie" (m -> rn in the skeleton) both work here."""
+    scenario = load_scenario(
+        write(BASE.replace("name: Alice", "name: Amie").replace("name: Bob", "name: Arnie"))
+    )
+    assert [e.name for e in scenario.employees] == ["Amie", "Arnie"]
+    path = write(BASE.replace("name: Alice", "name: Amie").replace("name: Bob", "name: ＡＭＩＥ"))
+    assert (
+        error_of(path) == "employees[1].name: duplicate name 'ＡＭＩＥ' (also alice)"
+    )  # NFKC: the same name
+
+
+ZH = """\
+company: 新创公司
+language: zh
+departments:
+  - {id: product, name: 产品部, mission: 打造最好用的产品, members: [zhangwei, lina, zhangwei2]}
+employees:
+  - id: zhangwei
+    name: 张伟
+    role: 高级工程师（后端）
+    archetype: old-hand
+    tasks: [{description: 写接口文档, document: docs/接口文档.md}]
+  - {id: lina, name: 李娜, role: UI・UXデザイナー, archetype: idealist}
+  - {id: zhangwei2, name: 章伟, role: Sr. Engineer – Backend, archetype: chatterbox}
+rooms:
+  - {id: review, name: 设计评审（每周）, kind: work, members: [zhangwei, lina]}
+teams:
+  - {id: frontend, name: 前端组, department: product, members: [lina]}
+script:
+  - {at: "00:00", to: review, text: "@张伟 你好，今天评审接口文档。"}
+"""
+
+
+def test_a_chinese_office_loads_with_its_names_labels_and_document_paths(write):
+    """Issue 36, items 5-6: names, roles, departments, rooms, teams and a document path in Chinese."""
+    scenario = load_scenario(write(ZH))
+    assert [e.name for e in scenario.employees] == ["张伟", "李娜", "章伟"]
+    assert scenario.employees[0].tasks[0].document == "docs/接口文档.md"
+    names = {c.id: c.name for c in scenario.conversations()}
+    assert names["review"] == "设计评审（每周）" and names["frontend"] == "前端组"
+    assert names["product-casual"] == "产品部 casual"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ("{id: product,", "{id: 产品部,", "departments[0].id: '产品部' is not a valid id: an id holds ASCII"),
+        ("{id: product,", "{id: 产品部,", "a name may be in any script ('chanpinbu' would do)"),
+        ("id: zhangwei\n", "id: 张伟\n", "employees[0].id: '张伟' is not a valid id: an employee's id holds"),
+        ("{id: frontend,", "{id: '前端 组',", "teams[0].id: '前端 组' is not a valid id"),
+        ("docs/接口文档.md", "../接口文档.md", "leaves its folder"),
+        ("docs/接口文档.md", "docs/接口\u202e文档.md", "use letters (any script)"),
+    ],
+)
+def test_a_bad_id_or_path_in_a_chinese_office_says_what_it_may_hold(write, old, new, said):
+    assert said in error_of(write(ZH.replace(old, new, 1)))
+
+
 @pytest.mark.parametrize("bad_id", ["Alice", "boss", "all", "2x", "a b"])
 def test_bad_or_reserved_employee_id(write, bad_id: str):
     assert error_of(write(BASE.replace("id: bob,", f"id: '{bad_id}',"))).startswith("employees[1].id: ")
