@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from ideaco.cli import org_commands
+from ideaco.cli.chat_commands import parse_line
 from ideaco.ids import SECRETARY
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.tools.org import ToolContext, run_tool
@@ -78,7 +80,7 @@ def test_hires_named_in_any_script_get_readable_ids_of_their_own(org, names, ids
     ("second", "why"),
     [
         ("张伟", "张伟 (zhangwei) already works here"),
-        ("B\u043e\u0455\u0455", "name: 'B\u043e\u0455\u0455' is reserved"),  # Latin B, Cyrillic о and ѕ: a spoof of the boss's title
+        ("B\u043e\u0455\u0455", "name: 'B\u043e\u0455\u0455' is reserved"),  # Cyrillic о, ѕ: a spoof
         ("ᴮᵒˢˢ", "name: 'ᴮᵒˢˢ' is reserved"),  # modifier letters: NFKC makes them "Boss" (the gate's)
         ("ＺＨＡＮＧ", "already works here"),  # full width: NFKC makes it the same name
         ("\u0410mie", "looks like Amie (amie)"),  # a Cyrillic А before Latin letters
@@ -206,3 +208,22 @@ async def test_the_secretary_grows_a_chinese_company_by_talking() -> None:
     names = {e.id: e.name for e in office.employees.values() if e.id != SECRETARY}
     assert names == {"zhangwei": "张伟", "zhangwei-2": "章伟"}
     assert office.state.company.departments["chanpinbu"].members == ["zhangwei", "zhangwei-2"]
+
+
+def test_the_bosss_commands_take_names_in_any_script() -> None:
+    """/department, /hire and /newroom are the same tools: 产品部 opens, two Chinese hires get two ids."""
+    office = _office()
+    office.start()
+    for line in (
+        "/department 产品部 打造最好用的产品",
+        "/hire 张伟 old-hand 产品部 后端工程师",
+        "/hire 章伟 idealist chanpinbu 前端工程师（实习）",
+        "/hire José chatterbox 产品部 Sr. Engineer – Backend",
+        "/newroom 设计评审 张伟 章伟",
+    ):
+        command = parse_line(line)
+        assert not isinstance(command, str) and command is not None
+        assert org_commands.run(office, command, f"boss:{SECRETARY}").ok
+    names = {e.id: e.name for e in office.employees.values() if e.id != SECRETARY}
+    assert names == {"zhangwei": "张伟", "zhangwei-2": "章伟", "jose": "José"}
+    assert office.conversations["shejipingshen"].members == ["zhangwei", "zhangwei-2"]
