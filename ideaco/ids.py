@@ -55,6 +55,22 @@ def display_name(who: str, name: str | None = None) -> str:
     return name or ROLE_NAMES.get(who, who)
 
 
+SCRIPT_LINE_PREFIX = "script-"  # the id of a scenario's script line: script-<n>, n from 1
+
+
+def script_line_id(index: int) -> str:
+    """The message id of the scenario's script line at `index` (0-based): `script-1` for the first."""
+    return f"{SCRIPT_LINE_PREFIX}{index + 1}"
+
+
+def script_line_number(message_id: object) -> int | None:
+    """`script-3` -> 3 (the lines posted up to and including it); None for any other id: the one
+    reading of a script line's id (a resume's catch-up, the chat's `★ Boss (script)`)."""
+    text = str(message_id or "")
+    digits = text.removeprefix(SCRIPT_LINE_PREFIX)
+    return int(digits) if text.startswith(SCRIPT_LINE_PREFIX) and digits.isascii() and digits.isdigit() else None
+
+
 def boss_conversation_id(employee: str) -> str:
     """The id of the boss's 1-on-1 with an employee."""
     return f"{BOSS_CHAT_PREFIX}{employee}"

@@ -66,7 +66,7 @@ def chat_command(options: ChatOptions, *, interactive: bool | None = None) -> in
         opened = open_chat(options, console, interactive=interactive)
     office = opened.office
     session = ChatSession(opened, console, interactive=interactive)
-    office.observers.append(Transcript(console))
+    office.observers.append(session.transcript)
     console.print(
         Text.assemble(
             (f"{'continuing' if opened.resumed else 'opening'} {safe_text(office.company)}", "bold"),
@@ -181,6 +181,7 @@ class ChatSession:
         self.done = False
         self.quit_event: asyncio.Event | None = None
         self.stopped_by: int | None = None  # Ctrl-C or SIGTERM: saved like /quit, exit 130 or 143
+        self.transcript = Transcript(console, marks_script=True)
 
     @property
     def prompt(self) -> str:
@@ -189,9 +190,11 @@ class ChatSession:
     def show(self, lines: list[Text]) -> None:
         for line in lines:
             self.console.print(line)
+        self.transcript.new_block()
 
     def hint(self, text: str) -> None:
         self.console.print(Text(text, style="yellow"))
+        self.transcript.new_block()
 
     def quit(self, signum: int | None = None) -> None:
         """Ctrl-C or a termination signal: leave as /quit does (the exit code says which)."""
@@ -319,6 +322,7 @@ class ChatSession:
                     self.hint(said)
                 return
             await self.command(parsed)
+            self.transcript.new_block()  # what a command printed stands between: the next message's room is said
         except (CommandError, IdeacoError) as exc:
             self.hint(str(exc).splitlines()[0] if str(exc) else "cannot do that")
 
@@ -404,6 +408,7 @@ class ChatSession:
         target = office.clock.now() + duration
         if self.interactive:  # the clock runs by itself: just let the boss watch
             self.console.print(Text(f"waiting until {target.strftime('%H:%M:%S')} …", style="dim"))
+            self.transcript.new_block()
             while office.clock.now() < target and not office.stop_event.is_set() and not self.done:
                 await asyncio.sleep(WAIT_POLL_S)
             return

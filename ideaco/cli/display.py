@@ -20,7 +20,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from ideaco.ids import BOSS, SECRETARY, SYSTEM, display_name
+from ideaco.ids import BOSS, SECRETARY, SYSTEM, display_name, script_line_number
 from ideaco.kinds import MessageKind
 from ideaco.office.core.conversation import Message
 
@@ -121,9 +121,11 @@ def transcript_line(at: str, body: Text, style: str = "dim", *, wraps: bool = Tr
 class Transcript:
     """An office observer that prints messages (and, optionally, silent thoughts) as they happen."""
 
-    def __init__(self, console: Console, *, show_thoughts: bool = False) -> None:
+    def __init__(self, console: Console, *, show_thoughts: bool = False, marks_script: bool = False) -> None:
         self.console = console
         self.show_thoughts = show_thoughts
+        # In the chat the boss types too: the scenario's own lines read `★ Boss (script)` (issue 37).
+        self.marks_script = marks_script
         self._colours: dict[str, str] = {}
         self._last_conversation: str | None = None
         self.progress: Progress | None = None
@@ -143,6 +145,10 @@ class Transcript:
             self._colours[who] = PALETTE[len(self._colours) % len(PALETTE)]
         return self._colours[who]
 
+    def new_block(self) -> None:
+        """Other output came between (a chat command's): the next message says its room again."""
+        self._last_conversation = None
+
     def _header(self, office: Any, conversation: str) -> None:
         if conversation != self._last_conversation:
             conv = office.conversations.get(conversation)
@@ -161,8 +167,9 @@ class Transcript:
             self.console.print(transcript_line(at, line, wraps=self._wraps))
             self._advance(office)
             return
-        if message.sender == BOSS:
-            line.append(f"★ {display_name(BOSS)}", style="bold red")
+        if message.sender == BOSS:  # the scenario's script line, or what the user typed
+            script = " (script)" if self.marks_script and script_line_number(message.id) is not None else ""
+            line.append(f"★ {display_name(BOSS)}{script}", style="bold red")
         elif message.sender == SYSTEM:
             line.append(display_name(SYSTEM), style="dim italic")
         else:

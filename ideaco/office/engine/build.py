@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ideaco import skills
-from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_members
+from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_members, script_line_number
 from ideaco.kinds import ConversationKind
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
@@ -423,9 +423,7 @@ def _recount(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
 
 def _script_index(ident: object) -> int | None:
     """`script-3` -> 3: the number of script lines posted up to and including this one."""
-    text = str(ident or "")
-    digits = text.removeprefix("script-")
-    return int(digits) if text.startswith("script-") and digits.isdigit() else None
+    return script_line_number(ident)
 
 
 def _serial(ident: object, prefix: str) -> int | None:

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from ideaco.cycle import Trigger
+from ideaco.ids import script_line_id
 from ideaco.office.core.conversation import Message
 from ideaco.office.engine.clock import Clock
 from ideaco.office.engine.streams import Streams
@@ -60,5 +61,5 @@ def post_script(office: StartingOffice, index: int) -> None:
     if index != office.script_next:
         return
     line = office.script[index]
-    office.post_as_boss(line["to"], line["text"], msg_id=f"script-{index + 1}")
+    office.post_as_boss(line["to"], line["text"], msg_id=script_line_id(index))
     office.script_next = index + 1

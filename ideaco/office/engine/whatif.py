@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import Phase, Trigger
-from ideaco.ids import BOSS
+from ideaco.ids import BOSS, script_line_id
 from ideaco.office.core.state import OfficeState
 from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import (
@@ -81,7 +81,7 @@ class Link:
     @property
     def key(self) -> str:
         if self.line is not None:
-            return f"script-{self.line + 1}"
+            return script_line_id(self.line)
         return self.ctx.thought_id if self.ctx is not None else f"early {self.employee} {self.at.isoformat()}"
 
     def lands(self, office: Any) -> datetime:
@@ -162,7 +162,7 @@ def _post_line(office: Any, view: WhatIf, index: int, at: datetime) -> bool:
     conv = view.conversations[office.resolve_conversation(line["to"])]
     if commands.approval(view.state, line["text"], at) is not None:
         return False
-    message = build_message(conv, BOSS, line["text"], f"script-{index + 1}", view.people, at)
+    message = build_message(conv, BOSS, line["text"], script_line_id(index), view.people, at)
     _own(view, BOSS, [DraftStep("script", conv.id, message=message, message_id=message.id)])
     view.at, view.rng = at, office.streams.of(OFFICE).copy()
     apply.post(view, message)
