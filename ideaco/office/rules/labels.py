@@ -119,7 +119,10 @@ CLAIM_KEY_CHARS = 40
 # Words of any script (letters, marks, digits), joined by '-', '_' or '.'; a word may end in '+' or
 # '#' (c++-migration, c#-client, v2.0-release, 用户-登录).
 _CLAIM_KEY = regex.compile(r"^[\p{L}\p{M}\p{N}]+[+#]*(?:[-_.][\p{L}\p{M}\p{N}]+[+#]*)*$")
-CLAIM_KEY_SHAPE = "a claim key is a short slug: words or digits joined by '-' (or '.', '_'), like api-research or v2.0-release"
+CLAIM_KEY_SHAPE = (
+    "a claim key is a short slug: words or digits joined by '-' (or '.', '_'), "
+    "like api-research or v2.0-release"
+)
 
 
 def claim_key_problem(key: str) -> str | None:
