@@ -38,6 +38,16 @@ NAME_MARKS = frozenset("()[]{}<>*:@★⚑")
 _WORD = re.compile(r"[^\W_]+")
 # Bidirectional and line-breaking formatting characters: they let a name rearrange the transcript.
 BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029")
+# The joiners some scripts write inside a word: a Persian "علی‌رضا" (ZWNJ), a Sinhala "ශ්‍රී" (ZWJ),
+# an emoji sequence "👩‍💻". Invisible, so taken only between two non-ASCII letters, marks or
+# symbols, where they can neither split nor disguise a Latin word ("Bo<ZWJ>ss" is refused).
+JOINERS = frozenset("\u200c\u200d")
+
+
+def joined(text: str, i: int) -> bool:
+    """Whether the joiner at `text[i]` sits between two non-ASCII letters, marks or symbols."""
+    around = (text[i - 1] if i else "", text[i + 1] if i + 1 < len(text) else "")
+    return all(c and not c.isascii() and unicodedata.category(c)[0] in "LMS" for c in around)
 
 
 def bounded(value: object, seconds: float) -> timedelta:
@@ -55,8 +65,11 @@ def check_seconds(number: float) -> float:
 
 
 def check_name(value: str) -> str:
-    """A display name shown in transcripts and prompts: one line, no control or bidi characters."""
-    for ch in value:
+    """A display name shown in transcripts and prompts: one line, no control or bidi characters
+    (a joiner inside a word of a script that writes one is no control character: `joined`)."""
+    for i, ch in enumerate(value):
+        if ch in JOINERS and joined(value, i):
+            continue
         if ch in BIDI or not (ch.isprintable() or ch == " "):
             raise ValueError(f"{value!r} contains the control character U+{ord(ch):04X}")
     if value != value.strip():

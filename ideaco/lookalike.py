@@ -53,8 +53,10 @@ def look(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """A name as it is, case and width aside: NFKC, case-folded, runs of spaces as one."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    """A name as it is, case and width aside: NFKC, case-folded, runs of spaces as one, without the
+    invisible joiners (ZWJ, ZWNJ) a name may hold inside a word."""
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("\u200c", "").replace("\u200d", "")
+    return " ".join(folded.split())
 
 
 # The scripts names are written in (Unicode's Script_Extensions); a letter of none of them is

@@ -22,7 +22,7 @@ from enum import Enum
 
 import regex
 
-from ideaco.bounds import BIDI
+from ideaco.bounds import BIDI, JOINERS, joined
 
 
 class Label(str, Enum):
@@ -41,11 +41,14 @@ _PROSE_WORD = regex.compile(
     r"[\p{L}\p{M}]{2,}|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]"
 )
 # What a name or a role holds: letters, marks, digits, spaces, punctuation of any script (`（）·、・
-# &—–:!.'#/,-` among them) and the symbols names carry (`+ |`, currencies, `%`, `°`)...
-_LABEL_CHAR = regex.compile(r"[\p{L}\p{M}\p{N}\p{Zs}\p{P}\p{Sc}\p{So}+|°]")
-# ... but not markup or the brackets and quotes of code and JSON (in their full-width forms too:
-# the text is read after NFKC), nor the marks a transcript puts around a speaker.
-DEBRIS_CHARS = frozenset('[]{}<>\\`"_*=^~@★⚑')
+# &—–:!.'#/,-` among them) and symbols (`+ | → °`, currencies, emoji)...
+_LABEL_CHAR = regex.compile(r"[\p{L}\p{M}\p{N}\p{Zs}\p{P}\p{S}]")
+# ... but not markup, the brackets of code and JSON or ASCII operators (in their full-width forms
+# too: the text is read after NFKC), nor the marks a transcript puts around a speaker. A `"` is
+# taken in pairs ("Moonshot" team), never against a `:` or a `,` ("a": 1); an `@` only before a
+# space (Engineer @ Google: no mention).
+DEBRIS_CHARS = frozenset("[]{}<>\\`_*=^~★⚑")
+_QUOTE_DEBRIS = regex.compile(r'"\s*[:,]|@(?!\s)')
 # A letter six times or more in a row: `aaaaaa`, `hhhhhhhh` (no word of any script runs so).
 _RUN = regex.compile(r"(\p{L})\1{5,}")
 # Template slots and the words of a form left unfilled: `{mission}`, `{{ x }}`, `(insert role)`,
@@ -106,7 +109,18 @@ def label_problem(kind: Label, text: str) -> str | None:
     if kind in (Label.NAME, Label.ROLE):
         if not _LETTER.search(folded):
             return f"a {kind.value} needs letters, not {text!r}"
-        bad = next((c for c in folded if c in DEBRIS_CHARS or not _LABEL_CHAR.match(c)), None)
+        bad = next(
+            (
+                c
+                for i, c in enumerate(folded)
+                if c in DEBRIS_CHARS or not _LABEL_CHAR.match(c) and not (c in JOINERS and joined(folded, i))
+            ),
+            None,
+        )
+        if bad is None and (found := _QUOTE_DEBRIS.search(folded)) is not None:
+            bad = found.group(0)[0]
+        elif bad is None and folded.count('"') % 2:
+            bad = '"'
         if bad is not None:
             return f"a {kind.value} is words: {bad!r} has no place in one"
     elif not _PROSE_WORD.search(folded):

@@ -53,6 +53,13 @@ def _battery(name: str) -> list[tuple[str, ...]]:
         (Label.TITLE, "[P0] Checkout is failing"),  # a bracketed tag is no box
         (Label.TITLE, "GET /api/v2/users/{id} returns 404"),  # a path's {id} is no template slot
         (Label.TITLE, "Write the T&Cs: updated per legal's notes"),
+        (Label.NAME, '"Moonshot" team'),  # quotes in pairs
+        (Label.ROLE, "Engineer @ Google"),  # an @ before a space is no mention
+        (Label.NAME, "Sales → Ops"),
+        (Label.NAME, "ශ්‍රී ලංකා කණ්ඩායම"),  # Sinhala: a ZWJ inside the word
+        (Label.NAME, "تیم فروش‌ویژه"),  # Persian: a ZWNJ inside the word
+        (Label.NAME, "👩‍💻 Dev team"),  # an emoji sequence
+        (Label.ROLE, "aaaaa"),  # five of a letter: no run yet (six is)
     ],
 )
 def test_a_label_of_words_passes(kind: Label, text: str) -> None:
@@ -69,8 +76,12 @@ def test_a_label_of_words_passes(kind: Label, text: str) -> None:
         (Label.NAME, "data_team", "'_' has no place"),
         (Label.NAME, "研发中心［上海］", "'[' has no place"),  # full-width brackets: NFKC folds them
         (Label.NAME, "チーム{x}", "'{' has no place"),
-        (Label.ROLE, 'Dev "lead"', "'\"' has no place"),
-        (Label.ROLE, "Dev@ops", "'@' has no place"),
+        (Label.ROLE, 'Dev "lead', "'\"' has no place"),  # a quote alone
+        (Label.ROLE, 'Dev "a": 1', "'\"' has no place"),  # a quote against a colon: JSON
+        (Label.ROLE, "Dev@ops", "'@' has no place"),  # an @ before a word reads as a mention
+        (Label.NAME, "Bo\u200dss", "'\\u200d' has no place"),  # a joiner inside a Latin word
+        (Label.NAME, "A > B", "'>' has no place"),
+        (Label.NAME, "x = y", "'=' has no place"),
         (Label.ROLE, "aaaaaa", "not a role: a run of 'a'"),
         (Label.ROLE, "(insert role)", "not a role: placeholder '(insert role)'"),
         (Label.MISSION, "{mission}", "not a mission: placeholder '{mission}'"),
@@ -110,7 +121,15 @@ def test_every_legitimate_label_of_the_battery_is_a_label() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Ship it", "上线新版本", "ユーザーに届ける", "고객을 행복하게", "Продавать больше", "ग्राहक सेवा", "ทีมพัฒนา"],
+    [
+        "Ship it",
+        "上线新版本",
+        "ユーザーに届ける",
+        "고객을 행복하게",
+        "Продавать больше",
+        "ग्राहक सेवा",
+        "ทีมพัฒนา",
+    ],
 )
 def test_prose_in_any_script_carries_no_debris(text: str) -> None:
     assert debris(text) is None
