@@ -8,11 +8,12 @@ pings its department's lead. Pure: `now` is passed in; `Offer` is frozen.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
+
+import regex
 
 from ideaco.ids import REQUIREMENT_PREFIX
 from ideaco.mind.tasks import SELF, Task, normalize_claim_key
@@ -59,14 +60,14 @@ class Offer:
 
 def default_document(key: str) -> str:
     """The document a requirement's piece expects when its offer names none: `docs/<claim key>.md`."""
-    stem = re.sub(r"[^a-z0-9._-]+", "-", key.lower()).strip("-._")[:60] or "piece"
+    stem = regex.sub(r"[^\p{L}\p{M}\p{N}._-]+", "-", key.lower()).strip("-._")[:60] or "piece"  # any script
     return f"docs/{stem}.md"
 
 
 def key_for(description: str, key: str | None, taken: Iterable[str]) -> str:
     """The claim key of a new offer: the one given, else made from the description's first words
     (a slug: "Write the API spec, v2." -> `write-the-api-spec-v2`); unique."""
-    made = "-".join(re.findall(r"[^\W_]+", description[:40].lower()))
+    made = "-".join(regex.findall(r"[\p{L}\p{M}\p{N}]+", description[:40].lower()))  # marks kept: हाँ
     chosen = normalize_claim_key(key) or made or "task"
     taken = set(taken)
     n = 2
