@@ -1,6 +1,7 @@
 """Issue 36, item 8, in the chat: a boss line whose `@` names nobody but begins with a member's
-name (`@张伟你好`) goes to the whole room, as the boundary rule says, and the boss is told why in
-one line, with the mention written as it should be; a line that mentions is told nothing."""
+name (`@张伟你好`), or that a Chinese word runs into (`辛苦了@李娜`), goes to the whole room, as the
+boundary rules say, and the boss is told why in one line, with the mention written as it should be;
+a line that mentions is told nothing."""
 
 from __future__ import annotations
 
@@ -37,13 +38,22 @@ def test_the_boss_is_told_an_at_word_that_runs_on_from_a_name(fake, tmp_path: Pa
     scenario = tmp_path / "zh.yaml"
     scenario.write_text(SCENARIO)
     out = tmp_path / "run"
-    lines = ["/room yanfa-casual", "@张伟你好", "@Alicehi, lunch?", "@李娜 你好", "@李娜，明天见", "/quit"]
+    lines = [
+        "/room yanfa-casual",
+        "@张伟你好",
+        "@Alicehi, lunch?",
+        "辛苦了@李娜",
+        "@李娜 你好",
+        "@李娜，明天见",
+        "/quit",
+    ]
     result = chat(scenario, fake, lines, "--out", str(out))
     assert result.returncode == 0, result.stderr
     told = [line for line in result.stdout.splitlines() if "names nobody here" in line]
     assert told == [
         "@张伟你好 names nobody here; write @张伟 你好",
         "@Alicehi names nobody here; write @Alice hi",
+        "辛苦了@李娜 names nobody here; write 辛苦了 @李娜",
     ]
     # The boundary rule holds: a near-miss mentions nobody, so the line addresses the whole room.
     room = ["zhangwei", "lina", "alice"]
@@ -51,6 +61,7 @@ def test_the_boss_is_told_an_at_word_that_runs_on_from_a_name(fake, tmp_path: Pa
     assert boss == [
         ("@张伟你好", room),
         ("@Alicehi, lunch?", room),
+        ("辛苦了@李娜", room),
         ("@李娜 你好", ["lina"]),
         ("@李娜，明天见", ["lina"]),
     ]

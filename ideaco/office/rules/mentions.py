@@ -21,6 +21,8 @@ import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+import regex
+
 from ideaco.ids import BOSS, EVERYONE
 
 _ALL = "\0all"  # sentinel target: can never clash with an employee id
@@ -177,17 +179,19 @@ def addressed_by_boss(text: str, people: Mapping[str, str], members: Sequence[st
 
 @dataclass(frozen=True)
 class NearMiss:
-    """An `@` that names nobody but runs on from a name: `written` (`@张伟你好`) begins with
-    `name` as the text spells it (`张伟`) and goes on with `rest` (`你好`)."""
+    """An `@` that names nobody but touches a name: `written` (`@张伟你好`) is `before` (words of a
+    script written without spaces run into the `@`: `你好@张伟`), the `@` and `name` as the text spells
+    it (`张伟`), and `rest` (`你好`), the letters that run on after it."""
 
     written: str
     name: str
     rest: str
+    before: str = ""
 
     @property
     def suggestion(self) -> str:
-        """The line's words as a mention: `@张伟 你好`."""
-        return f"@{self.name} {self.rest}"
+        """The line's words as a mention: `@张伟 你好`, `你好 @张伟`."""
+        return " ".join(part for part in (self.before, f"@{self.name}", self.rest) if part)
 
     @property
     def hint(self) -> str:
@@ -195,13 +199,29 @@ class NearMiss:
         return f"{self.written} names nobody here; write {self.suggestion}"
 
 
+# Scripts written without spaces between words: there a letter before an `@` is the end of the word
+# before, not the user part of an address (`你好@张伟`); in any other script (`bob@alice.com`) it is.
+_UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
+
+
+def _unspaced_before(text: str, at: int) -> int:
+    """Where the run of letters of a script without spaces that ends at `at` begins (`at`: none)."""
+    start = at
+    while start > 0 and (_UNSPACED.match(text[start - 1]) or unicodedata.category(text[start - 1]) == "Mn"):
+        start -= 1
+    while start < at and not _UNSPACED.match(text[start]):  # a run begins with a letter, not a mark
+        start += 1
+    return start
+
+
 def near_misses(text: str, people: Mapping[str, str]) -> tuple[NearMiss, ...]:
-    """Each `@` that mentions nobody (the boundary rule: a name followed by a letter, mark, digit
-    or `_` is no mention) but begins with someone's name or id, the longest such first.
+    """Each `@` that mentions nobody by the boundary rules but touches someone's name or id: the
+    name runs on into a letter, mark, digit or `_` (`@张伟你好`; the longest such name), or a word
+    of a script written without spaces runs into the `@` (`你好@张伟`).
 
     Code and quoted text are skipped, as `parse_mentions` skips them; `@all`/`@everyone` running on
-    (`@allhands`) is an ordinary word, and a name whose last letter takes a combining mark is
-    another name, not a near-miss.
+    (`@allhands`) is an ordinary word, a name whose last letter takes a combining mark is another
+    name, and a Latin word before an `@` (`bob@alice.com`) an address: none is a near-miss.
     """
     prepared = _prepare(text)  # same length as the NFC text, so positions carry over
     masked = mask_quoted(prepared)
@@ -210,15 +230,16 @@ def near_misses(text: str, people: Mapping[str, str]) -> tuple[NearMiss, ...]:
     pos = 0
     while (at := masked.find("@", pos)) != -1:
         pos = at + 1
-        if not _at_boundary(masked, at):
+        start = at if _at_boundary(masked, at) else _unspaced_before(masked, at)
+        if start == at and not _at_boundary(masked, at):
             continue
-        miss: tuple[int, int] | None = None  # where the longest name that runs on ends, and the word
+        miss: tuple[int, int] | None = None  # where the name ends, and the word that runs on from it
         for word, key, target in candidates:
             end = at + 1 + len(word)
             if masked[at + 1 : end].casefold() != key:
                 continue
             if end >= len(masked) or not _is_word(masked[end]):
-                miss = None  # a mention after all: this `@` names someone
+                miss = (end, end) if start < at else None  # a whole name: a mention, unless run into
                 break
             # A mark after the name changes the name's own last letter (`@Jose\u0301` is José): no run-on.
             if miss is None and target != _ALL and not unicodedata.category(masked[end]).startswith("M"):
@@ -228,7 +249,9 @@ def near_misses(text: str, people: Mapping[str, str]) -> tuple[NearMiss, ...]:
                 miss = (end, stop)
         if miss is not None:
             end, stop = miss
-            found.append(NearMiss(prepared[at:stop], prepared[at + 1 : end], prepared[end:stop]))
+            found.append(
+                NearMiss(prepared[start:stop], prepared[at + 1 : end], prepared[end:stop], prepared[start:at])
+            )
             pos = stop
     return tuple(found)
 

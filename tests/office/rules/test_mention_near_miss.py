@@ -1,8 +1,9 @@
 """Issue 36, item 8: an `@` that names nobody but begins with someone's name is told to the boss.
 
 The boundary rule stays (a name followed by a letter, mark, digit or `_` is no mention, so
-`@調査担当者` never reaches `@調査担当`); `near_misses` finds the `@` words it turned away that
-begin with a name, so the chat can say how to write the mention.
+`@調査担当者` never reaches `@調査担当`, and `alice@example.com` is an address); `near_misses` finds
+the `@` words it turned away that begin with a name, or that a word of a script written without
+spaces runs into (`你好@张伟`), so the chat can say how to write the mention.
 """
 
 from __future__ import annotations
@@ -42,6 +43,12 @@ PEOPLE = {
         ("@สมชายสวัสดีครับ", "@สมชายสวัสดีครับ", "@สมชาย สวัสดีครับ"),  # Thai
         ("@Иванпривет!", "@Иванпривет", "@Иван привет"),  # Cyrillic
         ("@민준님 확인 부탁해요", "@민준님", "@민준 님"),  # Korean
+        # A word of a script written without spaces runs into the `@`: no boundary before it.
+        ("你好@张伟", "你好@张伟", "你好 @张伟"),
+        ("请看@李娜，谢谢", "请看@李娜", "请看 @李娜"),
+        ("你好@张伟你好", "你好@张伟你好", "你好 @张伟 你好"),
+        ("お願い@調査担当", "お願い@調査担当", "お願い @調査担当"),  # Japanese
+        ("ครับ@สมชาย", "ครับ@สมชาย", "ครับ @สมชาย"),  # Thai, its vowel marks in the word before
     ],
 )
 def test_an_at_word_that_runs_on_from_a_name_is_a_near_miss(text: str, written: str, suggestion: str) -> None:
@@ -70,6 +77,11 @@ def test_an_at_word_that_runs_on_from_a_name_is_a_near_miss(text: str, written: 
         "@nobody here",  # names nobody and begins with nobody's name
         "@allhands at 5",  # @all running on is a word
         "mail alice@Alicehi.com",  # not at a boundary: an address
+        "mail bob@alice.com",  # a Latin word before the `@`: an address, even of a name here
+        "привет@Иван",  # Cyrillic is written with spaces: an address-like word, not a near-miss
+        "नमस्ते@राम",  # so is Devanagari
+        "你好 @张伟",  # a mention
+        "你好@nobody",  # runs into a name of nobody
         "see https://x.org/@Alicehi",
         "`@Alicehi` in code",
         'he wrote "@Alicehi" once',  # quoted
