@@ -38,7 +38,11 @@ def test_the_endpoint_never_receives_more_than_max_calls(ideaco, tmp_path, max_c
     assert summary["stop_reason"] == f"--max-calls {max_calls} reached", summary["stop_reason"]
     assert summary["calls"]["dropped"] > 0  # calls were made early and dropped
     assert served <= max_calls, f"{served} requests reached the endpoint for --max-calls {max_calls}"
-    assert summary["calls"]["made"] == served
+    # What the run counts is what it sent: a call is counted as it is sent, so one cut by the stop
+    # between its count and the wire is counted and never served (under load, 120 made, 119 served;
+    # issue 37, item 9). The budget holds either way: never more served than counted, nor counted
+    # than allowed.
+    assert served <= summary["calls"]["made"] <= max_calls
 
 
 def test_a_resume_counts_the_early_calls_its_first_session_dropped(ideaco, tmp_path) -> None:

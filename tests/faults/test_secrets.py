@@ -246,6 +246,10 @@ def test_url_credentials_in_their_basic_form_and_echoed_headers_are_blanked(
             out,
             "--concurrency",
             "1",
+            # No call made early: under load an early call could take one of the three faults and be
+            # dropped, its error never a thought's (issue 37, item 9: 2 == 3 at load ~2.5).
+            "--speculate",
+            "0",
             env={"IDEACO_RETRIES": "1"},
         )
     assert result.exit_code == 0, result.output
