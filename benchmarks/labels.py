@@ -29,6 +29,7 @@ NAME = "labels"
 BATTERY = Path(__file__).resolve().parent.parent / "tests" / "office" / "rules" / "data" / "labels_legit.tsv"
 START = datetime(2026, 1, 5, 9, 0)
 TARGET = 0.02  # at most 2% of legitimate labels refused
+MAIN = "53 of 141 (37.6%) on main e9e53e2"  # measured with this battery before issue 36's labels
 _OFFICE = {
     "name": "labels",
     "company": "LabelCo",
@@ -114,6 +115,7 @@ async def measure(quick: bool = False) -> list[Row]:
             NAME,
             f"legitimate labels refused (of {len(rows)}, {len({k for k, _ in rows})} kinds, many scripts)",
             f"{len(bad)} ({share:.1%})",
+            MAIN,
             target=f"<= {TARGET:.0%}",
             met=share <= TARGET,
             note=note,
