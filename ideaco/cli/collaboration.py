@@ -1,4 +1,5 @@
-"""`ideaco report`'s collaboration section as tables: the metrics of docs/evaluation.md, and the boss's lines."""
+"""`ideaco report`'s collaboration section as tables: the metrics of docs/evaluation.md, and the
+boss's lines (who replied, and whether the addressee answered)."""
 
 from __future__ import annotations
 
@@ -36,13 +37,17 @@ def _addressees(row: dict[str, Any], names: dict[str, str]) -> Text:
     return out if out else Text("-")
 
 
+# The boss table's columns: a reply is anyone's, an answer the addressee's own (docs/evaluation.md).
+BOSS_COLUMNS = ("at", "where", "kind", "replied first", "reply after", "answered by the addressee")
+
+
 def boss_table(section: dict[str, Any], names: dict[str, str]) -> Table:
-    table = Table(title="The boss's lines: who replied first, how soon; did the addressee answer")
-    for column in ("at", "where", "kind", "replied by", "after", "addressee answered"):
-        table.add_column(column, justify="right" if column == "after" else "left")
+    table = Table(title="The boss's lines: who replied first and how soon; did the addressee answer")
+    for column in BOSS_COLUMNS:
+        table.add_column(column, justify="right" if column == "reply after" else "left")
     lines = section["boss"]["lines"]
     for row in lines[:MAX_BOSS_ROWS]:
-        who = row["answered_by"]
+        who = row["replied_by"]
         table.add_row(
             f"{datetime.fromisoformat(row['at']):%H:%M}",
             Text(safe_text(row["conversation"])),
@@ -52,8 +57,11 @@ def boss_table(section: dict[str, Any], names: dict[str, str]) -> Table:
             _addressees(row, names),
         )
     caption = [
-        "addressee answered: each employee the line @-mentions, or the other side of its 1-on-1, "
-        "and whether they answered it (there or in their 1-on-1) before the boss's next line to them"
+        "replied first: the first employee the line names (or, naming nobody, anyone in its room) to "
+        "write there or in their 1-on-1 after it, whatever they said",
+        "answered by the addressee: each employee the line @-mentions, or the other side of its 1-on-1, "
+        "and whether they answered it themselves (there or in their 1-on-1) before the boss's next line "
+        "to them",
     ]
     if len(lines) > MAX_BOSS_ROWS:
         caption.insert(0, f"… and {len(lines) - MAX_BOSS_ROWS} more (all of them with --json)")

@@ -1,8 +1,8 @@
 """Collaboration metrics of a run, read from its logs and never re-simulated (docs/evaluation.md).
 
-`evaluate(run)` returns the report's `collaboration` section: boss lines replied to (and answered
-by the employee they address), tasks and what
-a resolved one cost, repetition and echo, silences by gate, words per message, mention latency,
+`evaluate(run)` returns the report's `collaboration` section: boss lines replied to (any later
+message of an employee they name) and answered (by the employee they address, in person), tasks and
+what a resolved one cost, repetition and echo, silences by gate, words per message, mention latency,
 who talks to whom, persona spread, mood and affinity over time, and `summary`: one number per
 metric (what a sweep compares across variants, `SUMMARY` lists them).
 """
@@ -51,11 +51,11 @@ SUMMARY = (
     Metric("silence_loop_breaker", "silenced by a loop breaker"),
     Metric("silence_filtered", "drafts filtered (echo, placeholder, degenerate)"),
     Metric("silence_chose_silence", "chose silence"),
-    Metric("boss_answered_rate", "boss lines replied to", "higher"),
-    Metric("boss_addressee_rate", "boss lines answered by the addressee", "higher"),
-    Metric("boss_answer_latency_s", "boss reply latency, median", "lower"),
-    Metric("mention_answered_rate", "mentions replied to", "higher"),
-    Metric("mention_latency_s", "mention latency, median", "lower"),
+    Metric("boss_replied_rate", "boss lines replied to", "higher"),
+    Metric("boss_answered_rate", "boss lines answered by the addressee", "higher"),
+    Metric("boss_reply_latency_s", "boss reply latency, median", "lower"),
+    Metric("mention_replied_rate", "mentions replied to", "higher"),
+    Metric("mention_latency_s", "mention reply latency, median", "lower"),
     Metric("tasks_created", "tasks created"),
     Metric("tasks_resolved", "tasks resolved", "higher"),
     Metric("task_resolve_s", "time to resolve a task, median", "lower"),
@@ -117,10 +117,10 @@ def evaluate(run: RunLog, hist: History | None = None) -> dict[str, Any]:
         "agent_messages": agent_messages,
         "speak_rate": round(sum(spoke_by.values()) / len(run.thoughts), 4) if run.thoughts else None,
         **{f"silence_{g}": silences["rates"].get(g, 0.0) for g in SILENCE_GATES},
+        "boss_replied_rate": boss["replied_rate"],
         "boss_answered_rate": boss["answered_rate"],
-        "boss_addressee_rate": boss["addressee_rate"],
-        "boss_answer_latency_s": boss["latency"]["median_s"],
-        "mention_answered_rate": mentions["answered_rate"],
+        "boss_reply_latency_s": boss["latency"]["median_s"],
+        "mention_replied_rate": mentions["replied_rate"],
         "mention_latency_s": mentions["latency"]["median_s"],
         "tasks_created": task["created"],
         "tasks_resolved": task[RESOLVED],

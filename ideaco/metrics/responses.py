@@ -1,4 +1,6 @@
-"""Who answers whom, and how soon: the boss's lines and mentions (docs/evaluation.md).
+"""Who replies to whom, who answers in person, and how soon: the boss's lines and mentions
+(docs/evaluation.md). A reply is any later message of an employee a line names; an answer is the
+addressee's own.
 
 Pure functions over message records (`{id, at, conversation, sender, text, mentions}`) in the
 order they were posted; times are simulated.
@@ -70,13 +72,16 @@ def answered_by_addressee(
 def boss_lines(
     messages: Sequence[dict[str, Any]], agents: set[str], people: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
-    """Each boss line: a question (it has a '?') or a request, who replied first (a reply, whatever it says), and how soon.
+    """Each boss line: a question (it has a '?') or a request; who replied first and how soon; and
+    whether each employee it speaks to in person answered it (docs/evaluation.md).
 
-    A line is replied to by the first message, after it, of an employee it addresses (its
-    `mentions`: the @-mentioned, or everyone in the conversation when it names nobody), written
-    in its conversation or in that employee's 1-on-1 with the boss (where a report comes).
-    Stricter, `addressees` / `answered_by_addressee`: did each employee the line speaks to in
-    person answer before the boss's next line to it. `people` maps ids to names (for @Name).
+    Replied to (`replied_by`, `latency_s`; `replied`, `replied_rate`): the first message, after the
+    line, of an employee in its `mentions` (the @-mentioned, or everyone in the conversation when
+    it names nobody), written in its conversation or in that employee's 1-on-1 with the boss (where
+    a report comes). Any such message is a reply, whoever of them writes it and whatever it says.
+    Answered (`addressees`, `answered_by_addressee`; `addressed`, `answered`, `answered_rate`): each
+    employee the line speaks to in person wrote there before the boss's next line to it; someone
+    else's reply is no answer. `people` maps ids to names (for @Name).
     """
     people = people if people is not None else {a: a for a in agents}
     in_person = answered_by_addressee(messages, agents, people)
@@ -86,7 +91,7 @@ def boss_lines(
             continue
         addressed = [e for e in b.get("mentions") or () if e in agents]
         at = _dt(b["at"])
-        answer = next(
+        reply = next(
             (
                 m
                 for m in messages[i + 1 :]
@@ -103,31 +108,34 @@ def boss_lines(
                 "conversation": b["conversation"],
                 "kind": "question" if "?" in (b.get("text") or "") else "request",
                 "addressed": addressed,
-                "answered_by": answer["sender"] if answer else None,
-                "latency_s": round((_dt(answer["at"]) - at).total_seconds(), 3) if answer else None,
+                "replied_by": reply["sender"] if reply else None,
+                "latency_s": round((_dt(reply["at"]) - at).total_seconds(), 3) if reply else None,
                 "addressees": list(in_person[i]),
                 "answered_by_addressee": [e for e, yes in in_person[i].items() if yes],
             }
         )
-    answered = [r for r in rows if r["answered_by"] is not None]
-    asked = sum(len(r["addressees"]) for r in rows)
-    kept = sum(len(r["answered_by_addressee"]) for r in rows)
+    replied = [r for r in rows if r["replied_by"] is not None]
+    owed = sum(len(r["addressees"]) for r in rows)
+    answers = Counter(e for r in rows for e in r["answered_by_addressee"])
+    answered = sum(answers.values())
     return {
         "lines": rows,
         "questions": sum(r["kind"] == "question" for r in rows),
         "requests": sum(r["kind"] == "request" for r in rows),
-        "answered": len(answered),
-        "answered_rate": round(len(answered) / len(rows), 4) if rows else None,
-        "latency": latency_summary([r["latency_s"] for r in answered]),
-        "answered_by": dict(Counter(r["answered_by"] for r in answered).most_common()),
-        "addressed": asked,
-        "answered_by_addressee": kept,
-        "addressee_rate": round(kept / asked, 4) if asked else None,
+        "replied": len(replied),
+        "replied_rate": round(len(replied) / len(rows), 4) if rows else None,
+        "latency": latency_summary([r["latency_s"] for r in replied]),
+        "replied_by": dict(Counter(r["replied_by"] for r in replied).most_common()),
+        "addressed": owed,
+        "answered": answered,
+        "answered_rate": round(answered / owed, 4) if owed else None,
+        "answered_by": dict(answers.most_common()),
     }
 
 
 def mention_latency(messages: Sequence[dict[str, Any]], agents: set[str]) -> dict[str, Any]:
-    """For every (message, employee it mentions): the time to that employee's next message there."""
+    """For every (message, employee it mentions): the time to that employee's next message there,
+    a reply whatever it says (`replied`, `replied_rate`, `latency`)."""
     pending: dict[tuple[str, str], list[datetime]] = {}  # (conversation, employee) -> mentions waiting
     latencies: list[float] = []
     mentions = 0
@@ -142,7 +150,7 @@ def mention_latency(messages: Sequence[dict[str, Any]], agents: set[str]) -> dic
                 pending.setdefault((conv, e), []).append(at)
     return {
         "mentions": mentions,
-        "answered": len(latencies),
-        "answered_rate": round(len(latencies) / mentions, 4) if mentions else None,
+        "replied": len(latencies),
+        "replied_rate": round(len(latencies) / mentions, 4) if mentions else None,
         "latency": latency_summary(latencies),
     }

@@ -45,7 +45,8 @@ def comparison(
 def cell(key: str, stats: Mapping[str, Any], runs: int | None = None) -> str:
     """`12.3 [10.1, 14.5]`: the mean and its 95% interval (rates in %); `-` when no run has a value.
 
-    `(n=k)` follows when only k of the variant's `runs` have a value (a latency with nothing answered).
+    `(n=k)` follows when only k of the variant's `runs` have a value (a reply latency with nothing
+    replied to).
     """
     if stats["mean"] is None:
         return "-"

@@ -20,6 +20,7 @@ from ideaco.metrics import evaluate
 from ideaco.store.runlog import RunLog
 from ideaco.viewer.documents import documents
 from ideaco.viewer.summary import metric_rows, silence_rows, summary_rows
+from ideaco.viewer.work import work_rows
 
 # Columns: rooms, then the boss's chats, then DMs.
 KIND_ORDER = {k.value: n for n, k in enumerate((*GROUP_KINDS, ConversationKind.BOSS, ConversationKind.DM))}
@@ -204,15 +205,16 @@ def gather(run: RunLog) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         "silence_rows": silence_rows(collab["silences"]),
         "boss": {
             "lines": len(collab["boss"]["lines"]),
+            "replied": collab["boss"]["replied"],
+            "replied_rate": collab["boss"]["replied_rate"],
+            "addressed": collab["boss"]["addressed"],
             "answered": collab["boss"]["answered"],
             "answered_rate": collab["boss"]["answered_rate"],
-            "addressed": collab["boss"]["addressed"],
-            "answered_by_addressee": collab["boss"]["answered_by_addressee"],
-            "addressee_rate": collab["boss"]["addressee_rate"],
         },
         "talk": collab["talk"]["edges"],
         "stamina": _stamina(hist, start),
         "affinity": _affinity(collab["affinity"], start),
         "documents": documents(list(run.thoughts), start),
+        "work": work_rows(list(run.thoughts), start),
     }
     return data, list(run.thoughts)

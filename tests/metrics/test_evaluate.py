@@ -36,10 +36,10 @@ EXPECTED = {
     "silence_loop_breaker": 0.0551,
     "silence_filtered": 0.0,
     "silence_chose_silence": 0.2835,
-    "boss_answered_rate": 1.0,
-    "boss_addressee_rate": 0.9,  # Ben, told "@Ben stop" at 09:40, says nothing until "@Ben continue"
-    "boss_answer_latency_s": 37.755,
-    "mention_answered_rate": 0.9677,
+    "boss_replied_rate": 1.0,  # every line replied to: Ben's line too, after the boss's next one
+    "boss_answered_rate": 0.9,  # Ben, told "@Ben stop" at 09:40, says nothing until "@Ben continue"
+    "boss_reply_latency_s": 37.755,
+    "mention_replied_rate": 0.9677,
     "mention_latency_s": 26.697,
     "tasks_created": 10,
     "tasks_resolved": 4,
@@ -153,7 +153,9 @@ def test_the_human_report_shows_the_collaboration_tables(office_run: Path) -> No
     assert "boss lines replied to" in result.stdout and "100.0%" in result.stdout
     assert "boss lines answered by the addressee" in result.stdout and "90.0%" in result.stdout
     assert "Ben no" in result.stdout  # the line Ben was held by: replied to later, not answered
-    assert "The boss's lines: who replied first, how soon" in result.stdout
+    assert "The boss's lines: who replied first and how soon; did the addressee answer" in result.stdout
+    table = result.stdout[result.stdout.index("The boss's lines") :]
+    assert "replied first" in table and "reply after" in table and "answered by the addressee" in table
 
 
 def _write_golden() -> None:

@@ -108,24 +108,25 @@ def test_a_cross_room_copy_is_looked_for_in_the_sender_s_last_window_messages(
 # --------------------------------------------------------------------------- responses
 
 
-def test_a_reply_at_the_same_moment_as_the_boss_line_answers_it() -> None:
+def test_a_reply_at_the_same_moment_as_the_boss_line_replies_to_and_answers_it() -> None:
     out = boss_lines(
         [msg("boss", "@Ben now?", secs=30, mentions=["ben"]), msg("ben", "yes", secs=30)], AGENTS
     )
-    assert (out["lines"][0]["answered_by"], out["lines"][0]["latency_s"]) == ("ben", 0.0)
+    [row] = out["lines"]
+    assert (row["replied_by"], row["latency_s"], row["answered_by_addressee"]) == ("ben", 0.0, ["ben"])
 
 
-def test_the_boss_answered_rate_is_rounded_to_four_digits() -> None:
+def test_the_boss_replied_and_answered_rates_are_rounded_to_four_digits() -> None:
     out = boss_lines(
         [
-            msg("boss", "one", secs=0, mentions=["ana"]),
+            msg("boss", "@Ana one", secs=0, mentions=["ana"]),
             msg("ana", "ok", secs=5),
-            msg("boss", "two", secs=10, mentions=["ben"]),
-            msg("boss", "three", secs=20, mentions=["cyd"]),
+            msg("boss", "@Ben two", secs=10, mentions=["ben"]),
+            msg("boss", "@Cyd three", secs=20, mentions=["cyd"]),
         ],
         AGENTS,
     )
-    assert out["answered_rate"] == 0.3333
+    assert (out["replied_rate"], out["answered_rate"]) == (0.3333, 0.3333)
 
 
 def test_the_90th_percentile_of_short_lists() -> None:

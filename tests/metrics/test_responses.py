@@ -1,4 +1,6 @@
-"""Boss lines answered and mention latency (docs/evaluation.md), on hand-made message records."""
+"""Boss lines replied to and answered by the addressee, and mention latency (docs/evaluation.md), on
+hand-made message records. A reply is any later message of an employee a line names; an answer is
+the addressee's own."""
 
 from __future__ import annotations
 
@@ -18,31 +20,41 @@ def msg(sender: str, secs: int, text: str = "hi", conv: str = "room", mentions=(
     }
 
 
-def test_a_boss_line_is_answered_by_the_first_addressed_employee() -> None:
+def test_a_boss_line_is_replied_to_by_the_first_addressed_employee() -> None:
     out = boss_lines(
         [
             msg("boss", 0, "@Ben status?", mentions=["ben"]),
-            msg("ana", 10),  # not addressed: does not answer it
+            msg("ana", 10),  # not addressed: does not reply to it
             msg("ben", 40, conv="other"),  # elsewhere: no
             msg("ben", 70),
             msg("boss", 100, "Write the release notes.", mentions=["ana", "ben", "cyd"]),
-            msg("cyd", 130, conv="boss:cyd"),  # a report in the boss chat answers it
+            msg("cyd", 130, conv="boss:cyd"),  # a report in the boss chat replies to it
         ],
         AGENTS,
     )
     first, second = out["lines"]
-    assert (first["kind"], first["answered_by"], first["latency_s"]) == ("question", "ben", 70.0)
-    assert (second["kind"], second["answered_by"], second["latency_s"]) == ("request", "cyd", 30.0)
-    assert (out["questions"], out["requests"], out["answered"], out["answered_rate"]) == (1, 1, 2, 1.0)
-    assert out["answered_by"] == {"ben": 1, "cyd": 1}
+    assert (first["kind"], first["replied_by"], first["latency_s"]) == ("question", "ben", 70.0)
+    assert (second["kind"], second["replied_by"], second["latency_s"]) == ("request", "cyd", 30.0)
+    assert (out["questions"], out["requests"], out["replied"], out["replied_rate"]) == (1, 1, 2, 1.0)
+    assert out["replied_by"] == {"ben": 1, "cyd": 1}
+    # Ben answered his @-mention in person; the room-wide request spoke to nobody in particular.
+    assert (out["addressed"], out["answered"], out["answered_rate"]) == (1, 1, 1.0)
+    assert out["answered_by"] == {"ben": 1}
     assert out["latency"]["median_s"] == 50.0
 
 
-def test_an_unanswered_boss_line() -> None:
+def test_a_boss_line_nobody_replied_to() -> None:
     out = boss_lines([msg("boss", 0, "Anyone?", mentions=["ana"]), msg("ben", 5)], AGENTS)
-    assert out["lines"][0]["answered_by"] is None and out["answered_rate"] == 0.0
+    assert out["lines"][0]["replied_by"] is None and out["replied_rate"] == 0.0
+    assert (out["addressed"], out["answered"], out["answered_rate"]) == (0, 0, None)  # names nobody
     assert out["latency"] == {"count": 0, "mean_s": None, "median_s": None, "p90_s": None}
-    assert boss_lines([], AGENTS)["answered_rate"] is None
+    empty = boss_lines([], AGENTS)
+    assert (empty["replied_rate"], empty["answered_rate"], empty["replied"], empty["answered"]) == (
+        None,
+        None,
+        0,
+        0,
+    )
 
 
 def test_mention_latency_is_the_time_to_the_mentioned_one_s_next_message_there() -> None:
@@ -56,8 +68,9 @@ def test_mention_latency_is_the_time_to_the_mentioned_one_s_next_message_there()
         ],
         AGENTS,
     )
-    assert (out["mentions"], out["answered"]) == (3, 2)
-    assert out["answered_rate"] == round(2 / 3, 4)
+    assert (out["mentions"], out["replied"]) == (3, 2)
+    assert out["replied_rate"] == round(2 / 3, 4)
+    assert "answered" not in out and "answered_rate" not in out  # a mention is only ever replied to
     assert out["latency"]["mean_s"] == 17.5
 
 
@@ -84,7 +97,8 @@ def test_the_addressee_answering_answers_the_line() -> None:
     messages = [msg("boss", 0, "@Ben status?", mentions=["ben"]), msg("ben", 30)]
     out = boss_lines(messages, AGENTS)
     assert in_person(messages) == [(["ben"], ["ben"])]
-    assert (out["addressed"], out["answered_by_addressee"], out["addressee_rate"]) == (1, 1, 1.0)
+    assert (out["addressed"], out["answered"], out["answered_rate"]) == (1, 1, 1.0)
+    assert (out["replied"], out["replied_rate"], out["lines"][0]["replied_by"]) == (1, 1.0, "ben")
 
 
 def test_someone_else_answering_is_a_reply_but_not_the_addressee_s_answer() -> None:
@@ -94,7 +108,7 @@ def test_someone_else_answering_is_a_reply_but_not_the_addressee_s_answer() -> N
     ]
     out = boss_lines(messages, AGENTS)
     assert in_person(messages) == [(["ben"], [])]
-    assert out["addressee_rate"] == 0.0
+    assert (out["answered"], out["answered_rate"]) == (0, 0.0)
 
 
 def test_an_answer_after_the_boss_s_next_line_to_them_answers_only_that_line() -> None:
@@ -105,8 +119,8 @@ def test_an_answer_after_the_boss_s_next_line_to_them_answers_only_that_line() -
     ]
     out = boss_lines(messages, AGENTS)
     assert in_person(messages) == [(["ben"], []), (["ben"], ["ben"])]
-    assert out["answered_rate"] == 1.0  # both replied to: any later message of Ben's there counts
-    assert out["addressee_rate"] == 0.5
+    assert out["replied_rate"] == 1.0  # both replied to: any later message of Ben's there counts
+    assert out["answered_rate"] == 0.5
     # The next line to someone else, or a line to nobody in particular, leaves Ben's line open.
     messages = [
         msg("boss", 0, "@Ben status?", mentions=["ben"]),
@@ -131,7 +145,7 @@ def test_a_line_to_two_people_is_two_answers_owed() -> None:
     ]
     out = boss_lines(messages, AGENTS)
     assert in_person(messages) == [(["ana", "cyd"], ["cyd"])]
-    assert (out["addressed"], out["answered_by_addressee"], out["addressee_rate"]) == (2, 1, 0.5)
+    assert (out["addressed"], out["answered"], out["answered_rate"]) == (2, 1, 0.5)
     everyone = [msg("boss", 0, "@all who takes it?", mentions=["ana", "ben", "cyd"]), msg("ben", 9)]
     assert in_person(everyone) == [(["ana", "ben", "cyd"], ["ben"])]
 
@@ -150,7 +164,7 @@ def test_a_room_line_naming_nobody_addresses_no_one_in_particular() -> None:
     messages = [msg("boss", 0, "Who can look at this?", mentions=["ana", "ben", "cyd"]), msg("ana", 5)]
     out = boss_lines(messages, AGENTS)
     assert in_person(messages) == [([], [])]
-    assert out["answered_rate"] == 1.0 and out["addressee_rate"] is None
+    assert out["replied_rate"] == 1.0 and out["answered_rate"] is None
 
 
 def test_a_mention_by_full_name_names_the_addressee() -> None:

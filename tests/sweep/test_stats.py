@@ -33,7 +33,8 @@ def test_an_interval_is_clipped_to_what_the_metric_can_be() -> None:
 def test_cells_show_mean_and_interval_in_the_metric_s_unit() -> None:
     assert cell("calls", {"mean": 123.4, "low": 100.0, "high": 146.8}) == "123 [100, 147]"
     assert cell("speak_rate", {"mean": 0.25, "low": 0.2, "high": 0.3}) == "25.0% [20.0%, 30.0%]"
-    assert cell("boss_answer_latency_s", {"mean": 31.2, "low": 20.0, "high": 42.0}) == "31 s [20 s, 42 s]"
+    assert cell("boss_reply_latency_s", {"mean": 31.2, "low": 20.0, "high": 42.0}) == "31 s [20 s, 42 s]"
+    assert cell("boss_answered_rate", {"mean": 0.9, "low": 0.8, "high": 1.0}) == "90.0% [80.0%, 100.0%]"
     assert cell("words_per_message", {"mean": 6.5, "low": None, "high": None}) == "6.50 (n=1)"
     assert cell("echo", {"mean": None, "low": None, "high": None}) == "-"
     partial = {"n": 3, "mean": 20.0, "low": 10.0, "high": 30.0}

@@ -47,7 +47,8 @@ def test_an_old_format_run_opens_read_only(tmp_path):
     data, records = gather(RunLog.open(run_dir))
     assert data["meta"]["format"] == 1 and data["meta"]["applied"] is False
     assert len(records) == len(THOUGHTS)
-    assert {m["key"] for m in data["metrics"]} >= {"calls", "speak_rate", "boss_answered_rate"}
+    keys = {m["key"] for m in data["metrics"]}
+    assert keys >= {"calls", "speak_rate", "boss_replied_rate", "boss_answered_rate"}
     render(data, records)
     assert {p.name: p.read_bytes() for p in run_dir.iterdir()} == before
 
@@ -121,6 +122,19 @@ def test_the_metrics_tab_is_formatted_as_the_report_formats_it(run_dir):
     ]
     texts = {m["key"]: m["text"] for m in data["metrics"]}
     assert texts["speak_rate"].endswith("%") and texts["calls"].isdigit()
+    # Each reply figure named for what it counts (issue 37, item 10): a reply, or the addressee's answer.
+    labels = {m["key"]: m["label"] for m in data["metrics"]}
+    assert labels["boss_replied_rate"] == "boss lines replied to"
+    assert labels["boss_answered_rate"] == "boss lines answered by the addressee"
+    boss = evaluate(run)["boss"]
+    assert data["boss"] == {
+        "lines": len(boss["lines"]),
+        "replied": boss["replied"],
+        "replied_rate": boss["replied_rate"],
+        "addressed": boss["addressed"],
+        "answered": boss["answered"],
+        "answered_rate": boss["answered_rate"],
+    }
     assert all(row[2].endswith("%") for row in data["silence_rows"]) and data["silence_rows"]
     totals = dict(data["summary_rows"]["totals"])
     assert totals["wall time"].endswith(" s") and "," in totals["prompt tokens"]
