@@ -1,6 +1,7 @@
 """The viewer's Documents tab (issue 20): each document's versions with their diffs and its review
 thread, from `reviews.history` (the document steps each thought applied; nothing recomputed but
-the diffs)."""
+the diffs). Every time is when the step landed (the thought's `applied.at`, the moment its version
+is dated), never when its think began (issue 37, item 7)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,9 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.reviews import history
+from ideaco.viewer.work import landed, offset
 
 MAX_DIFF_LINES = 400  # of one version's diff shown
-
-
-def _offset(at: Any, start: datetime) -> float | None:
-    try:
-        return round((datetime.fromisoformat(str(at)) - start).total_seconds(), 3)
-    except ValueError:
-        return None
 
 
 def documents(thoughts: list[dict[str, Any]], start: datetime) -> list[dict[str, Any]]:
@@ -40,14 +35,14 @@ def documents(thoughts: list[dict[str, Any]], start: datetime) -> list[dict[str,
                 {
                     "hash": made.get("hash"),
                     "author": made.get("author"),
-                    "t": _offset(made.get("at"), start),
+                    "t": offset(made.get("at") or landed(record), start),
                     "content": event.content,
                     "diff": "\n".join(diff[:MAX_DIFF_LINES]),
                 }
             )
         entry["history"].append(
             {
-                "t": _offset(record.get("at"), start),
+                "t": offset(landed(record), start),
                 "thought": record.get("id"),
                 "employee": record.get("employee"),
                 "tool": event.tool,
