@@ -62,6 +62,7 @@ def render(data: dict[str, Any], records: list[dict[str, Any]]) -> str:
         version=VERSION,
         scripts=scripts,
         style=style,
+        documents=bool(data.get("documents")),  # the Documents tab only when some were written
         data=embed_json(data),
         records=embed_json(records),
     )

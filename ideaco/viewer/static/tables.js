@@ -50,13 +50,15 @@
     }), "metrics", [1]));
   }
 
-  // The workspace (issue 20): each document's review thread, its text now, each version's diff.
+  // The workspace (issue 20): each document's review thread, its text now, its first version's
+  // text, each later version's diff. Every time is when the step landed, as each version is dated
+  // (issue 37). The tab is there only when the run wrote documents (page.py).
+  function at(t) { return t === null || t === undefined ? "" : " at " + clock(t, true); }
   function documentsTab() {
     var box = document.getElementById("docs");
+    if (!box) return;
     box.textContent = "";
-    var docs = DATA.documents || [];
-    if (!docs.length) { box.appendChild(el("p", "hint", "No documents in this run's workspace.")); return; }
-    docs.forEach(function (d) {
+    (DATA.documents || []).forEach(function (d) {
       var review = d.review || {};
       box.appendChild(el("h2", null, d.key));
       box.appendChild(el("p", "hint", "by " + nameOf(d.author) + " · " + d.count + " version(s) · " +
@@ -66,11 +68,16 @@
       }), "history"));
       var last = d.versions[d.versions.length - 1];
       if (!last) return;  // its writing is not in the logs (a line skipped): only its thread
-      box.appendChild(el("h5", null, "Version " + last.hash + " (now)" + (last.t === null ? "" : ", " + clock(last.t, true))));
-      box.appendChild(el("pre", "doc", last.content));
+      var first = d.versions[0];
+      box.appendChild(el("h5", null, "Version " + last.hash + (first === last ? " (now, the first)" : " (now)") +
+        " by " + nameOf(last.author) + at(last.t)));
+      box.appendChild(el("pre", "doc now", last.content));
+      if (first !== last) {  // the first version whole, not only the minus side of a diff
+        box.appendChild(el("h5", null, "Version " + first.hash + " (the first) by " + nameOf(first.author) + at(first.t)));
+        box.appendChild(el("pre", "doc first", first.content));
+      }
       d.versions.slice(1).forEach(function (v) {
-        box.appendChild(el("h5", null, "Changes in version " + v.hash + " by " + nameOf(v.author) +
-          (v.t === null ? "" : " at " + clock(v.t, true))));
+        box.appendChild(el("h5", null, "Changes in version " + v.hash + " by " + nameOf(v.author) + at(v.t)));
         box.appendChild(el("pre", "diff", v.diff));
       });
     });

@@ -29,15 +29,22 @@
 
   // ------------------------------------------------------------------ items and blocks
 
-  // One item per message, and one per silent thought (a spoken one shows as its messages).
+  // One item per message, one per line of work (what `ideaco run` prints with ✎: a document written,
+  // a review asked or given, ...) and one per silent thought (a spoken one shows as its messages).
+  // At one moment a thought's messages come first, then its work, as the terminal prints them.
+  var WORK = DATA.work || [];
+  var ORDER = { msg: 0, work: 1, sil: 2 };
   var items = [];
   DATA.messages.forEach(function (msg, i) {
     items.push({ kind: "msg", i: i, t: msg.t || 0, conv: msg.conv, who: msg.sender });
   });
+  WORK.forEach(function (w, i) {
+    items.push({ kind: "work", i: i, t: w.t || 0, conv: w.conv, who: w.emp });
+  });
   DATA.thoughts.forEach(function (th, i) {
     if (!th.spoke) items.push({ kind: "sil", i: i, t: th.t || 0, conv: th.conv, who: th.emp, gate: th.gate });
   });
-  items.sort(function (a, b) { return a.t - b.t || (a.kind === b.kind ? a.i - b.i : a.kind === "msg" ? -1 : 1); });
+  items.sort(function (a, b) { return a.t - b.t || ORDER[a.kind] - ORDER[b.kind] || a.i - b.i; });
   // Cards line up by time: a block of time has one row per clock minute with something in it.
   items.forEach(function (it) { it.minute = Math.floor((base + it.t) / 60); });
 
@@ -89,6 +96,7 @@
     if (state.employee && it.who !== state.employee) return false;
     if (it.t < state.from || it.t > state.to + 59.999) return false;
     if (state.show === "messages") return it.kind === "msg";
+    if (state.show === "work") return it.kind === "work";
     if (state.show === "silences") return it.kind === "sil";
     if (state.show.indexOf("gate:") === 0) return it.kind === "sil" && it.gate === state.show.slice(5);
     return true;
@@ -156,13 +164,15 @@
       h.title = r.name + " (" + r.id + ")" + (r.members.length ? ": " + r.members.map(nameOf).join(", ") : "");
       head.appendChild(h);
     });
-    var shownMsg = 0, shownSil = 0;
+    var shown = { msg: 0, work: 0, sil: 0 };
     items.forEach(function (it) {
       it.shown = visible(it) && columnOf.has(it.conv);
-      if (it.shown) { if (it.kind === "msg") shownMsg++; else shownSil++; }
+      if (it.shown) shown[it.kind]++;
     });
     document.getElementById("shown").textContent =
-      shownMsg + " of " + DATA.messages.length + " messages, " + shownSil + " of " + silentN + " silences shown";
+      shown.msg + " of " + DATA.messages.length + " messages, " +
+      (WORK.length ? shown.work + " of " + WORK.length + " work lines, " : "") +
+      shown.sil + " of " + silentN + " silences shown";
     if (observer) observer.disconnect(); // the old blocks go: stop watching them
     grid.textContent = "";
     blocks = [];
@@ -222,7 +232,9 @@
       row.cells.forEach(function (list, conv) {
         var cell = place(el("div", "cell"), r, columnOf.get(conv) + 1);
         cell.dataset.col = String(columnOf.get(conv));
-        list.forEach(function (it) { cell.appendChild(it.kind === "msg" ? messageCard(it.i) : silenceMark(it.i)); });
+        list.forEach(function (it) {
+          cell.appendChild(it.kind === "msg" ? messageCard(it.i) : it.kind === "work" ? workMark(it.i) : silenceMark(it.i));
+        });
         div.appendChild(cell);
       });
     });
@@ -263,6 +275,27 @@
     mark.appendChild(el("span", "sil-who", nameOf(th.emp)));
     mark.appendChild(el("span", "sil-gate", why));
     mark.title = nameOf(th.emp) + " kept quiet (" + why + ")" + (th.reason ? ": " + th.reason : "");
+    return mark;
+  }
+
+  // A line of work, as the terminal prints it: `09:01:21 ✎ Bob wrote docs/api.md (version c0b0c9a4)`.
+  function workMark(i) {
+    var w = WORK[i];
+    var mark = el("div", "work");
+    mark.tabIndex = 0;
+    mark.dataset.work = String(i);
+    mark.dataset.thought = String(w.thought);
+    mark.dataset.tool = w.tool;
+    mark.dataset.sender = w.emp;
+    mark.dataset.conv = w.conv;
+    mark.dataset.t = String(w.t || 0);
+    mark.appendChild(el("span", "time", clock(w.t, true)));
+    mark.appendChild(el("span", "work-sign", "✎"));
+    var who = el("span", "work-who", nameOf(w.emp));
+    who.style.color = colour(w.emp);
+    mark.appendChild(who);
+    mark.appendChild(el("span", "work-what", w.text));
+    mark.title = nameOf(w.emp) + " " + w.text;
     return mark;
   }
 
@@ -314,11 +347,11 @@
     open(card);
   }
 
-  function showThought(i, card, below) {
+  function showThought(i, card, below, heading) {
     var th = DATA.thoughts[i];
     if (!below) {
       body.textContent = "";
-      body.appendChild(el("h3", null, nameOf(th.emp) + " kept quiet in " + roomName(th.conv)));
+      body.appendChild(el("h3", null, heading || nameOf(th.emp) + " kept quiet in " + roomName(th.conv)));
     }
     var section = el("section", "thought");
     section.appendChild(el("h4", null, "The thought behind it"));
@@ -410,15 +443,18 @@
   document.getElementById("detail-close").addEventListener("click", function () { panel.hidden = true; fit(); });
 
   grid.addEventListener("click", function (e) {
-    var target = e.target.closest(".msg, .sil");
+    var target = e.target.closest(".msg, .sil, .work");
     if (!target) return;
     grid.querySelectorAll(".chosen").forEach(function (c) { c.classList.remove("chosen"); });
     target.classList.add("chosen");
     if (target.dataset.msg !== undefined) showMessage(+target.dataset.msg, target);
-    else showThought(+target.dataset.thought, target, false);
+    else if (target.dataset.work !== undefined) {
+      var w = WORK[+target.dataset.work];
+      showThought(w.thought, target, false, "✎ " + nameOf(w.emp) + " " + w.text + " in " + roomName(w.conv));
+    } else showThought(+target.dataset.thought, target, false);
   });
   grid.addEventListener("keydown", function (e) {
-    if (e.key === "Enter" && e.target.closest(".msg, .sil")) e.target.click();
+    if (e.key === "Enter" && e.target.closest(".msg, .sil, .work")) e.target.click();
   });
 
   // ------------------------------------------------------------------ tabs and start
