@@ -61,12 +61,15 @@ _SLOT = regex.compile(
 # Markup: an HTML tag or comment, an HTML entity.
 _MARKUP = regex.compile(
     r"<\s*/?\s*(?:span|div|p|br|a|b|i|u|img|script|style|table|tr|td|th|html|body|head|meta|iframe|font"
-    r"|ul|ol|li|h[1-6]|em|strong|sup|sub)\b|<!--|&(?:lt|gt|amp|quot|nbsp|#\d+);",
+    r"|ul|ol|li|h[1-6]|em|strong|sup|sub)(?=\s|>|/>|$)|<!--|&(?:lt|gt|amp|quot|nbsp|#\d+);",
     regex.IGNORECASE,
 )
 # JSON and bracket debris: braces doubled or joined (`}}`, `},{`, `}]`), a quote against a brace or
-# a bracket (`{"`, `"]`), an empty or ticked box (`[ ]`, `[x]`).
-_JSON = regex.compile(r"[}\]]\s*[,]?\s*[{\[]|[{\[]\s*[{\[]|[}\]]\s*[}\]]|[{\[]\s*\"|\"\s*[}\]]|\[[ xX]?\]")
+# a bracket (`{"`, `"]`), an empty or ticked box (`[ ]`, `[x]`), doubled angle brackets on a word.
+_JSON = regex.compile(
+    r"[}\]]\s*[,]?\s*[{\[]|[{\[]\s*[{\[]|[}\]]\s*[}\]]|[{\[]\s*\"|\"\s*[}\]]|\[[ xX]?\]"
+    r"|<<<|>>>|<<\S|\S>>"  # angle brackets doubled against a word: task123<<<I'm, (<<*>>), glad>>My
+)
 _PAIRS = {"}": "{", "]": "["}
 
 

@@ -60,6 +60,9 @@ def _battery(name: str) -> list[tuple[str, ...]]:
         (Label.NAME, "تیم فروش‌ویژه"),  # Persian: a ZWNJ inside the word
         (Label.NAME, "👩‍💻 Dev team"),  # an emoji sequence
         (Label.ROLE, "aaaaa"),  # five of a letter: no run yet (six is)
+        (Label.TITLE, "Rename the <I/O> module"),  # no HTML element
+        (Label.TITLE, "Shift a << 2 in the parser"),  # doubled angle brackets between spaces
+        (Label.TITLE, "p99 < 200 ms"),
     ],
 )
 def test_a_label_of_words_passes(kind: Label, text: str) -> None:
@@ -98,6 +101,8 @@ def test_a_label_of_words_passes(kind: Label, text: str) -> None:
         (Label.TITLE, "Fix &lt;b&gt; tags", "markup '&lt;'"),
         (Label.TITLE, "what you found or did}}}.", "bracket or JSON debris"),
         (Label.TITLE, "Fix login }", "unbalanced"),
+        (Label.TITLE, "Create a task with TaskOps (<<*>>)", "bracket or JSON debris '<<*'"),  # seen
+        (Label.TITLE, "task123<<<I'm glad", "bracket or JSON debris '<<<'"),  # seen
         (Label.TITLE, "Отчёт\u202e за квартал", "U+202E"),
         (Label.MISSION, "ทำให้ลูกค้า\x07พอใจ", "U+0007"),
     ],
@@ -177,3 +182,11 @@ def test_a_short_slug_is_a_claim_key(key: str) -> None:
 )
 def test_anything_else_is_no_claim_key(key: str) -> None:
     assert claim_key_problem(key) == CLAIM_KEY_SHAPE
+
+
+def test_every_debris_of_the_battery_is_refused() -> None:
+    kinds = {"name": Label.NAME, "role": Label.ROLE, "mission": Label.MISSION, "description": Label.TITLE}
+    rows = _battery("labels_debris.tsv")
+    assert len(rows) >= 30
+    passed = [text for kind, text in rows if label_problem(kinds[kind], text) is None]
+    assert passed == []
