@@ -133,9 +133,11 @@ def label_problem(kind: Label, text: str) -> str | None:
 
 
 CLAIM_KEY_CHARS = 40
-# Words of any script (letters, marks, digits), joined by '-', '_' or '.'; a word may end in '+' or
-# '#' (c++-migration, c#-client, v2.0-release, 用户-登录).
-_CLAIM_KEY = regex.compile(r"^[\p{L}\p{M}\p{N}]+[+#]*(?:[-_.][\p{L}\p{M}\p{N}]+[+#]*)*$")
+# Words of any script (letters, marks, digits), joined by '-', '_', '.', '/' or a middle dot; a word
+# may hold '+', '#' or an apostrophe after a letter (c++-migration, c#-client, bug#42, v2.0-release,
+# 用户-登录, デザイン・レビュー, c++/rust-bridge, boss's-ask).
+_KEY_WORD = r"[\p{L}\p{M}\p{N}]+(?:[+#'’]+[\p{L}\p{M}\p{N}]*)*"
+_CLAIM_KEY = regex.compile(rf"^{_KEY_WORD}(?:[-_./・·]{_KEY_WORD})*$")
 CLAIM_KEY_SHAPE = (
     "a claim key is a short slug: words or digits joined by '-' (or '.', '_'), "
     "like api-research or v2.0-release"

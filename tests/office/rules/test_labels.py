@@ -157,6 +157,10 @@ def test_prose_in_any_script_carries_no_debris(text: str) -> None:
         "लॉगिन-पेज",  # Devanagari marks
         "หน้า-ชำระเงิน",
         "отчет-q3",
+        "bug#42",
+        "デザイン・レビュー",
+        "c++/rust-bridge",
+        "boss's-ask",
     ],
 )
 def test_a_short_slug_is_a_claim_key(key: str) -> None:
@@ -178,6 +182,10 @@ def test_a_short_slug_is_a_claim_key(key: str) -> None:
         "api.",
         "+api",
         "用户{登录}",
+        "a//b",
+        "api/",
+        "'api",
+        "api,x",
     ],
 )
 def test_anything_else_is_no_claim_key(key: str) -> None:
