@@ -98,6 +98,37 @@ def test_the_same_command_again_redoes_nothing(fake, scenario, tmp_path) -> None
     assert len(progress(out)) == 4
 
 
+# The reply figures' names before issue 37 (item 10), and what each is called now.
+RENAMED = {
+    "boss_answered_rate": "boss_replied_rate",
+    "boss_addressee_rate": "boss_answered_rate",
+    "boss_answer_latency_s": "boss_reply_latency_s",
+    "mention_answered_rate": "mention_replied_rate",
+}
+
+
+def test_a_sweep_made_before_the_reply_figures_were_renamed_gets_them_by_the_same_command(
+    fake, scenario, tmp_path
+) -> None:
+    """A sweep's figures are recomputed from its runs' logs, never read from an old comparison: the
+    same command again redoes no run and writes the comparison under today's names."""
+    out = tmp_path / "sweep"
+    args = ("--seeds", "1", *VARY, "--base-url", fake.base_url)
+    assert sweep(scenario, out, *args).exit_code == 0
+    now = json.loads((out / "comparison.json").read_text())["metrics"]
+    old = {next((o for o, n in RENAMED.items() if n == key), key): m for key, m in now.items()}
+    (out / "comparison.json").write_text(json.dumps({"variants": [], "metrics": old}))
+    assert "boss_addressee_rate" in json.loads((out / "comparison.json").read_text())["metrics"]
+    calls = fake.request_count
+    again = sweep(scenario, out, *args)
+    assert again.exit_code == 0, again.output
+    assert "2 finished before, 0 to run" in " ".join(again.output.split()) and fake.request_count == calls
+    metrics = json.loads((out / "comparison.json").read_text())["metrics"]
+    assert list(metrics) == [m.key for m in SUMMARY] and "boss_addressee_rate" not in metrics
+    assert metrics == now
+    assert metrics["boss_answered_rate"]["label"] == "boss lines answered by the addressee"
+
+
 def test_a_killed_sweep_finishes_only_what_was_missing_when_run_again(scenario, tmp_path) -> None:
     with FakeOpenAIServer(handler=lambda body: Reply(json.dumps(reply(body)), delay=0.02)) as slow:
         out = tmp_path / "sweep"
