@@ -176,6 +176,12 @@ def page_without_documents(run_dir: Path, browser: Any) -> Any:
     return _open(browser, run_dir)
 
 
+@pytest.fixture
+def page_without_documents_url(run_dir: Path) -> str:
+    assert ideaco("view", run_dir).exit_code == 0
+    return (run_dir / "view.html").resolve().as_uri()
+
+
 def _fresh(page: Any) -> None:
     page.refresh()
     assert page.execute_script("return document.body.dataset.ready") == "1"
@@ -281,3 +287,10 @@ def test_a_document_s_first_version_reads_whole(doc_page):
     assert sum(cls == "doc first" for cls, _ in texts) == 1  # the guide's only version is "now, the first"
     heads = [h.text for h in doc_page.find_elements("css selector", "#docs h5")]
     assert any("(now, the first) by Charlie" in h for h in heads), heads
+
+
+def test_the_show_filter_offers_work_only_where_there_is_work(doc_page, page_without_documents_url, browser):
+    offered = "return Array.from(document.querySelectorAll('#f-show option')).map(o => o.value)"
+    assert doc_page.execute_script(offered)[:4] == ["all", "messages", "work", "silences"]
+    browser.get(page_without_documents_url)
+    assert browser.execute_script(offered)[:3] == ["all", "messages", "silences"]

@@ -61,6 +61,10 @@
   var gateOptions = Object.keys((DATA.silences && DATA.silences.by_gate) || {});
   DATA.thoughts.forEach(function (t) { if (!t.spoke && gateOptions.indexOf(t.gate) < 0) gateOptions.push(t.gate); });
   var show = document.getElementById("f-show");
+  if (!WORK.length) {  // a run that did no work: the filter offers none
+    show.querySelector('option[value="work"]').remove();
+    show.querySelector('option[value="all"]').textContent = "messages and silences";
+  }
   gateOptions.sort().forEach(function (g) {
     var o = el("option", null, "silences: " + g);
     o.value = "gate:" + g;
