@@ -215,6 +215,6 @@ def gather(run: RunLog) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         "stamina": _stamina(hist, start),
         "affinity": _affinity(collab["affinity"], start),
         "documents": documents(list(run.thoughts), start),
-        "work": work_rows(list(run.thoughts), start),
+        "work_lines": work_rows(list(run.thoughts), start),
     }
     return data, list(run.thoughts)

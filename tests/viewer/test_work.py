@@ -17,7 +17,7 @@ from ideaco.store.runlog import RunLog
 from ideaco.viewer import gather, render
 from ideaco.viewer.work import WORK_TOOLS, landed, line_text, work_rows
 from tests.test_analysis import make_run
-from tests.viewer.conftest import GUIDE, GUIDE_V1, REJECT_NOTES, SPEC, SPEC_V1, SPEC_V2, ideaco
+from tests.viewer.conftest import GUIDE, GUIDE_V1, HOSTILE, REJECT_NOTES, SPEC, SPEC_V1, SPEC_V2, ideaco
 
 START = datetime(2026, 1, 5, 9, 0, 0)
 WORK_LINE = re.compile(r"^(\d\d:\d\d:\d\d) ✎ (.+)$")
@@ -116,7 +116,7 @@ def test_the_page_is_given_the_terminal_s_work_lines(doc_run):
     run = RunLog.open(rundir)
     data, _ = gather(run)
     people = {p["id"]: p["name"] for p in data["people"]}
-    given = [f"{clock(run, w['t'])} ✎ {people[w['emp']]} {w['text']}" for w in data["work"]]
+    given = [f"{clock(run, w['t'])} ✎ {people[w['emp']]} {w['text']}" for w in data["work_lines"]]
     printed = terminal_work(output)
     assert len(printed) == 7, output  # Bob's 4 calls, Alice's 2 verdicts, Charlie's guide
     assert given == printed
@@ -124,7 +124,7 @@ def test_the_page_is_given_the_terminal_s_work_lines(doc_run):
 
 def test_an_old_format_run_has_no_work_lines_and_no_documents_tab(tmp_path):
     data, records = gather(RunLog.open(make_run(tmp_path / "run")))
-    assert data["work"] == [] and data["documents"] == []
+    assert data["work_lines"] == [] and data["documents"] == []
     assert 'data-tab="documents"' not in render(data, records)
 
 
@@ -294,3 +294,10 @@ def test_the_show_filter_offers_work_only_where_there_is_work(doc_page, page_wit
     assert doc_page.execute_script(offered)[:4] == ["all", "messages", "work", "silences"]
     browser.get(page_without_documents_url)
     assert browser.execute_script(offered)[:3] == ["all", "messages", "silences"]
+
+
+def test_a_work_line_s_text_travels_as_data_never_as_markup(doc_run):
+    data, records = gather(RunLog.open(doc_run[0]))
+    data["work_lines"][0]["text"] = HOSTILE
+    page = render(data, records)
+    assert HOSTILE not in page and "window.__pwned" in page  # in the data block, its < and > escaped

@@ -32,7 +32,7 @@
   // One item per message, one per line of work (what `ideaco run` prints with ✎: a document written,
   // a review asked or given, ...) and one per silent thought (a spoken one shows as its messages).
   // At one moment a thought's messages come first, then its work, as the terminal prints them.
-  var WORK = DATA.work || [];
+  var WORK = DATA.work_lines || [];
   var ORDER = { msg: 0, work: 1, sil: 2 };
   var items = [];
   DATA.messages.forEach(function (msg, i) {
