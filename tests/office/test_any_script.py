@@ -227,3 +227,18 @@ def test_the_bosss_commands_take_names_in_any_script() -> None:
     names = {e.id: e.name for e in office.employees.values() if e.id != SECRETARY}
     assert names == {"zhangwei": "张伟", "zhangwei-2": "章伟", "jose": "José"}
     assert office.conversations["shejipingshen"].members == ["zhangwei", "zhangwei-2"]
+
+
+@pytest.mark.parametrize(
+    ("name", "made"),
+    [
+        ("Maximilian Alexanderfitz", "maximilianalexanderfitz"),  # 23 letters: whole
+        ("Maximilian Alexanderfitzg", "maximilianalexanderfitzg"),  # 24: whole
+        ("Maximilian Alexanderfitzge", "maximilianalexanderfitzg"),  # 25: cut at 24
+        ("欧阳娜娜欧阳娜娜欧阳", "ouyangnanaouyangnanaouya"),  # a long transliteration is cut too
+    ],
+)
+def test_a_hires_id_holds_at_most_24_characters(org, name, made) -> None:
+    scratch, ctx = org
+    assert _hire(scratch, ctx, name).ok
+    assert _ids(scratch)[name] == made

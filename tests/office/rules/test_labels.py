@@ -149,6 +149,7 @@ def test_prose_in_any_script_carries_no_debris(text: str) -> None:
         "sync_conflict",
         "審查-api",
         "a" * CLAIM_KEY_CHARS,
+        "用" * CLAIM_KEY_CHARS,  # characters, not bytes
         "c++-migration",  # issue 36: claim keys take '+' and '.'
         "v2.0-release",
         "c#-client",
