@@ -242,3 +242,20 @@ def test_a_hires_id_holds_at_most_24_characters(org, name, made) -> None:
     scratch, ctx = org
     assert _hire(scratch, ctx, name).ok
     assert _ids(scratch)[name] == made
+
+
+@pytest.mark.parametrize(
+    ("department", "ok"),
+    [
+        ("产品部", True),
+        ("chanpinbu", True),
+        ("产品部来帮忙", True),  # a name run on in a script written without spaces
+        ("产品", False),  # less than the name
+        ("技术部", False),
+    ],
+)
+def test_a_hire_names_its_department_in_its_own_script(org, department, ok) -> None:
+    scratch, ctx = org
+    hired = _hire(scratch, ctx, "张伟", department)
+    assert hired.ok is ok, hired.message
+    assert ok or "unknown department" in hired.message

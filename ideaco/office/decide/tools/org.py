@@ -195,15 +195,20 @@ def _person_id(org: Org, name: str) -> str:
     return unique_id(base, lambda ident: ident not in taken and not reserved_id(ident))
 
 
-def _starts_with(words: str, department: Department) -> bool:
-    return any(words.startswith(f"{key}-") for key in {department.id, slug(department.name)} if key)
+def _starts_with(ref: str, department: Department) -> bool:
+    """Whether `ref` is the department's id or name and more words: "Engineering to help", or in a
+    script written without spaces, the name run on ("产品部来帮忙")."""
+    words, name, folded = slug(ref), fold(department.name), fold(ref)
+    if any(words.startswith(f"{key}-") for key in {department.id, slug(department.name)} if key):
+        return True
+    return bool(name) and not name[-1].isascii() and folded.startswith(name) and folded != name
 
 
 def _department(company: Company, ref: str) -> Department:
     found = company.departments.get(ref) or company.departments.get(slug(ref))
     found = found or next((d for d in company.departments.values() if fold(d.name) == fold(ref)), None)
     if found is None:  # "Engineering to help" (a small model's words): the one department it starts with
-        starts = [d for d in company.departments.values() if _starts_with(slug(ref), d)]
+        starts = [d for d in company.departments.values() if _starts_with(ref, d)]
         found = starts[0] if len(starts) == 1 else None
     if found is None:
         known = ", ".join(f"{d.id} ({d.name})" for d in company.departments.values()) or "none yet"
