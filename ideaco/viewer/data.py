@@ -20,7 +20,7 @@ from ideaco.metrics import evaluate
 from ideaco.store.runlog import RunLog
 from ideaco.viewer.documents import documents
 from ideaco.viewer.summary import metric_rows, silence_rows, summary_rows
-from ideaco.viewer.work import work_rows
+from ideaco.viewer.work import landed, offset, work_rows
 
 # Columns: rooms, then the boss's chats, then DMs.
 KIND_ORDER = {k.value: n for n, k in enumerate((*GROUP_KINDS, ConversationKind.BOSS, ConversationKind.DM))}
@@ -98,7 +98,8 @@ def _thought_row(rec: dict[str, Any], index: int, start: datetime) -> dict[str, 
     row = {
         "n": index,
         "id": str(rec.get("id", index)),
-        "t": _offset(rec.get("at"), start),
+        "t": _offset(rec.get("at"), start),  # when its think began
+        "landed": offset(landed(rec), start),  # when what it did landed: a silence shows then (issue 37)
         "emp": str(rec.get("employee", "")),
         "conv": str(rec.get("conversation", "")),
         "trigger": rec.get("trigger"),

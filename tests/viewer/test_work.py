@@ -301,3 +301,32 @@ def test_a_work_line_s_text_travels_as_data_never_as_markup(doc_run):
     data["work_lines"][0]["text"] = HOSTILE
     page = render(data, records)
     assert HOSTILE not in page and "window.__pwned" in page  # in the data block, its < and > escaped
+
+
+def test_a_silence_is_given_the_moment_its_thought_landed(doc_run):
+    run = RunLog.open(doc_run[0])
+    data, _ = gather(run)
+    for row, record in zip(data["thoughts"], run.thoughts, strict=True):
+        began = datetime.fromisoformat(record["at"]) - run.start
+        landed_at = datetime.fromisoformat(record["applied"]["at"]) - run.start
+        assert (row["t"], row["landed"]) == (
+            round(began.total_seconds(), 3),
+            round(landed_at.total_seconds(), 3),
+        )
+        assert row["landed"] > row["t"]  # the scripted model answers in simulated seconds
+
+
+def test_a_silent_thought_s_mark_and_its_work_line_show_one_moment(doc_page):
+    """Charlie's thought kept quiet and wrote the guide: one moment, the silence first, as `ideaco run
+    --show-thoughts` prints them (the mark showed when the think began, 5 s before its work)."""
+    doc_page.execute_script("window.ideacoView.renderAll()")
+    cell = doc_page.execute_script(
+        "var w = document.querySelector('#grid .work[data-sender=charlie]'); var c = w.closest('.cell');"
+        "return Array.from(c.children).map(e => [e.className, e.querySelector('.time').textContent]);"
+    )
+    sil, work = (
+        [k for k, (cls, _) in enumerate(cell) if cls == "sil"],
+        [k for k, (c, _) in enumerate(cell) if c == "work"],
+    )
+    assert len(sil) == 1 and len(work) == 1 and sil[0] + 1 == work[0], cell
+    assert cell[sil[0]][1] == cell[work[0]][1], cell

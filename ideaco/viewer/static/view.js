@@ -31,9 +31,12 @@
 
   // One item per message, one per line of work (what `ideaco run` prints with ✎: a document written,
   // a review asked or given, ...) and one per silent thought (a spoken one shows as its messages).
-  // At one moment a thought's messages come first, then its work, as the terminal prints them.
+  // At one moment a thought's messages (or its silence) come first, then its work, as the terminal
+  // prints them.
   var WORK = DATA.work_lines || [];
-  var ORDER = { msg: 0, work: 1, sil: 2 };
+  // A silence shows when its thought landed, as the terminal prints it and as its work lines are.
+  function landedAt(th) { return (th.landed === null || th.landed === undefined ? th.t : th.landed) || 0; }
+  var ORDER = { msg: 0, sil: 1, work: 2 };
   var items = [];
   DATA.messages.forEach(function (msg, i) {
     items.push({ kind: "msg", i: i, t: msg.t || 0, conv: msg.conv, who: msg.sender });
@@ -42,7 +45,7 @@
     items.push({ kind: "work", i: i, t: w.t || 0, conv: w.conv, who: w.emp });
   });
   DATA.thoughts.forEach(function (th, i) {
-    if (!th.spoke) items.push({ kind: "sil", i: i, t: th.t || 0, conv: th.conv, who: th.emp, gate: th.gate });
+    if (!th.spoke) items.push({ kind: "sil", i: i, t: landedAt(th), conv: th.conv, who: th.emp, gate: th.gate });
   });
   items.sort(function (a, b) { return a.t - b.t || ORDER[a.kind] - ORDER[b.kind] || a.i - b.i; });
   // Cards line up by time: a block of time has one row per clock minute with something in it.
@@ -273,9 +276,9 @@
     mark.dataset.gate = th.gate || "";
     mark.dataset.sender = th.emp;
     mark.dataset.conv = th.conv;
-    mark.dataset.t = String(th.t || 0);
+    mark.dataset.t = String(landedAt(th));
     var why = (th.held && th.held.rule ? th.held.gate + ": " + th.held.rule : th.gate) || "silent";
-    mark.appendChild(el("span", "time", clock(th.t, true)));
+    mark.appendChild(el("span", "time", clock(landedAt(th), true)));
     mark.appendChild(el("span", "sil-who", nameOf(th.emp)));
     mark.appendChild(el("span", "sil-gate", why));
     mark.title = nameOf(th.emp) + " kept quiet (" + why + ")" + (th.reason ? ": " + th.reason : "");
@@ -360,7 +363,8 @@
     var section = el("section", "thought");
     section.appendChild(el("h4", null, "The thought behind it"));
     var dl = el("dl");
-    row(dl, "thought", th.id + " at " + clock(th.t, true));
+    row(dl, "thought", th.id + " at " + clock(th.t, true) +
+      (landedAt(th) !== (th.t || 0) ? ", landed " + clock(landedAt(th), true) : ""));
     row(dl, "employee", nameOf(th.emp));
     row(dl, "trigger", th.trigger);
     row(dl, "interest", th.interest === null || th.interest === undefined ? null : th.interest + " / 10");
