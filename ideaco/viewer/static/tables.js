@@ -69,11 +69,12 @@
       var last = d.versions[d.versions.length - 1];
       if (!last) return;  // its writing is not in the logs (a line skipped): only its thread
       var first = d.versions[0];
-      box.appendChild(el("h5", null, "Version " + last.hash + (first === last ? " (now, the first)" : " (now)") +
-        " by " + nameOf(last.author) + at(last.t)));
+      var now = first === last ? " (now, the first)" : " (now)";
+      box.appendChild(el("h5", null, "Version " + last.hash + now + " by " + nameOf(last.author) + at(last.t)));
       box.appendChild(el("pre", "doc now", last.content));
       if (first !== last) {  // the first version whole, not only the minus side of a diff
-        box.appendChild(el("h5", null, "Version " + first.hash + " (the first) by " + nameOf(first.author) + at(first.t)));
+        var by = " (the first) by " + nameOf(first.author);
+        box.appendChild(el("h5", null, "Version " + first.hash + by + at(first.t)));
         box.appendChild(el("pre", "doc first", first.content));
       }
       d.versions.slice(1).forEach(function (v) {

@@ -45,7 +45,8 @@
     items.push({ kind: "work", i: i, t: w.t || 0, conv: w.conv, who: w.emp });
   });
   DATA.thoughts.forEach(function (th, i) {
-    if (!th.spoke) items.push({ kind: "sil", i: i, t: landedAt(th), conv: th.conv, who: th.emp, gate: th.gate });
+    if (th.spoke) return;
+    items.push({ kind: "sil", i: i, t: landedAt(th), conv: th.conv, who: th.emp, gate: th.gate });
   });
   items.sort(function (a, b) { return a.t - b.t || ORDER[a.kind] - ORDER[b.kind] || a.i - b.i; });
   // Cards line up by time: a block of time has one row per clock minute with something in it.
@@ -240,7 +241,8 @@
         var cell = place(el("div", "cell"), r, columnOf.get(conv) + 1);
         cell.dataset.col = String(columnOf.get(conv));
         list.forEach(function (it) {
-          cell.appendChild(it.kind === "msg" ? messageCard(it.i) : it.kind === "work" ? workMark(it.i) : silenceMark(it.i));
+          var draw = { msg: messageCard, work: workMark, sil: silenceMark }[it.kind];
+          cell.appendChild(draw(it.i));
         });
         div.appendChild(cell);
       });
@@ -458,7 +460,8 @@
     if (target.dataset.msg !== undefined) showMessage(+target.dataset.msg, target);
     else if (target.dataset.work !== undefined) {
       var w = WORK[+target.dataset.work];
-      showThought(w.thought, target, false, "✎ " + nameOf(w.emp) + " " + w.text + " in " + roomName(w.conv));
+      var heading = "✎ " + nameOf(w.emp) + " " + w.text + " in " + roomName(w.conv);
+      showThought(w.thought, target, false, heading);
     } else showThought(+target.dataset.thought, target, false);
   });
   grid.addEventListener("keydown", function (e) {
