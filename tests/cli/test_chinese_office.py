@@ -206,7 +206,17 @@ def test_report_inspect_and_view_show_it_in_chinese(office: Path, tmp_path: Path
     assert report.exit_code == 0, report.output
     assert all(name in report.stdout for name in ("张伟", "李娜", "王芳", "刘洋", "陈静"))
     document = json.loads(ideaco("report", office, "--json", "--no-plots").stdout)
-    assert document
+    assert (document["run"]["company"], document["run"]["scenario"]) == ("青松科技", NAME)
+    assert document["employees"]["zhangwei"]["name"] == "张伟"
+    [written] = document["documents"]["documents"]
+    assert written == {
+        "document": f"yanfa/{DOC}",
+        "author": "lina",
+        "versions": 2,
+        "rejections": 1,
+        "status": "approved",
+        "reviewer": "zhangwei",
+    }
     inspected = ideaco("inspect", office, "--employee", "lina")
     assert inspected.exit_code == 0, inspected.output
     assert DOC in inspected.stdout and LINA_ACK in inspected.stdout
