@@ -50,6 +50,20 @@ def test_a_router_needs_a_server_and_a_slot() -> None:
         SlotRouter(1, 0)
 
 
+@pytest.mark.parametrize(
+    ("servers", "slots", "places"),
+    [
+        (1, 1, [(0, 0), (0, 0), (0, 0)]),  # one server, one slot: everyone shares it
+        (1, 2, [(0, 0), (0, 1), (0, 0)]),  # one server: keys stack in its slots, then share
+        (2, 1, [(0, 0), (1, 0), (0, 0)]),  # one slot each: keys spread, then share
+    ],
+)
+def test_a_one_server_or_one_slot_router_places_every_key(servers: int, slots: int, places: list) -> None:
+    """Issue 37, item 11: the smallest layouts (a one-core machine, --slots 1) are routers too."""
+    router = SlotRouter(servers, slots)
+    assert [router.place(k) for k in ("ann", "bob", "cyd")] == places
+
+
 def test_threads_and_slots_come_from_the_flags_or_the_environment() -> None:
     env = {"IDEACO_THREADS": "2", "IDEACO_SLOTS": "4"}
     assert (resolve_settings(env=env).threads, resolve_settings(env=env).slots) == (2, 4)
@@ -150,6 +164,29 @@ async def test_a_prompt_sent_again_to_the_slot_that_holds_it_is_computed_afresh(
         ("ann", 0, True),
     ]
     assert all(r.key() == ann.key() for r in sent if r.messages == ann.messages and r.cache_key == "ann")
+
+
+async def test_the_same_prompt_with_its_fields_in_another_order_is_the_same_prompt() -> None:
+    """A message's fields in another order are the same prompt to llama.cpp: sent afresh again."""
+    from ideaco.llm.base import ChatRequest, ChatResult, Usage
+    from ideaco.llm.routing import RoutedLLM
+
+    sent: list[ChatRequest] = []
+
+    class Server:
+        async def complete(self, request: ChatRequest) -> ChatResult:
+            sent.append(request)
+            return ChatResult(content="{}", model="m", usage=Usage(1, 1), latency_ms=1.0)
+
+        async def aclose(self) -> None:
+            return None
+
+    llm = RoutedLLM([Server()], SlotRouter(servers=1, slots=1))
+    one = ChatRequest(messages=({"role": "user", "content": "hi"},), model="m", cache_key="ann")
+    other = ChatRequest(messages=({"content": "hi", "role": "user"},), model="m", cache_key="ann")
+    await llm.complete(one)
+    await llm.complete(other)
+    assert [r.fresh for r in sent] == [False, True]
 
 
 def test_a_fresh_request_asks_llama_cpp_to_leave_its_cache_alone() -> None:

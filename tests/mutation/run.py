@@ -50,6 +50,17 @@ TARGETS = {
     "toolcaps": (["ideaco/office/rules/toolcaps.py"], ["tests/office/rules/test_toolcaps.py"]),
     "speech": (["ideaco/office/decide/speech.py"], ["tests/office/decide/test_speech.py"]),
     "command": (["ideaco/agents/command.py"], ["tests/agents/test_command.py"]),
+    "routing": (["ideaco/llm/routing.py"], ["tests/llm/test_routing.py"]),
+    "commands": (
+        ["ideaco/office/decide/commands.py", "ideaco/office/decide/tools/requirements.py"],
+        [
+            "tests/office/test_sign_off.py",
+            "tests/office/test_work_commands.py",
+            "tests/office/test_requirement_flow.py",
+            "tests/test_api_sign_off.py",
+            "tests/office/decide/tools/test_requirements.py",
+        ],
+    ),
     "workspace": (["ideaco/store/workspace.py"], ["tests/store/test_workspace.py"]),
     "documents": (
         [

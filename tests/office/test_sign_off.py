@@ -247,4 +247,5 @@ def test_the_chat_shows_the_command_when_the_bosss_words_read_like_approval(
     expected = "your words do not approve req-1: type /approve req-1 (or /reopen req-1 NOTES)"
     assert hint == (expected if hinted else None)
     assert commands.sign_off_hint(office.state, "boss:dana", words) is None  # not req-1's lead
+    assert commands.sign_off_hint(office.state, "boss:secretary", words) is None  # in no department
     assert commands.sign_off_hint(office.state, "eng-casual", words) is None  # not a boss chat
