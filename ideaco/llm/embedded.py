@@ -282,8 +282,12 @@ def serve(
         for server in servers:
             server.stop()
         raise
+    # The shipped small model writes what people read under the grammar's prose patterns
+    # (openai_chat.hold_prose); a GGUF of the user's own choosing is held only to the schema.
+    prose = not settings.gguf
     clients: list[LLM] = [
-        OpenAIChatLLM(str(s.base_url), settings.api_key, llama_grammar=True, timeout=timeout) for s in servers
+        OpenAIChatLLM(str(s.base_url), settings.api_key, llama_grammar=True, timeout=timeout, hold_prose=prose)
+        for s in servers
     ]
     return (
         layout,

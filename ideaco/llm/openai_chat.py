@@ -42,12 +42,62 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 
 LLAMA_REPEAT_PENALTY = 1.3
 
+# What people read, held at its source on the small model (issue 36, item 2). A draft the grammar
+# prevents costs nothing; one the office refuses costs a thought. So where the embedded small model
+# writes a text people read, its grammar keeps out what it cannot use well (markup and JSON debris:
+# `< > { } [ ] | \\`) and wants a letter of any script (`\\p{L}`: Latin, Han, kana, Hangul, Thai,
+# Devanagari, Cyrillic...). llguidance reads a JSON-schema `pattern` in Rust's regex syntax, Unicode
+# classes included; anchored, since a JSON-schema pattern is a search.
+DEBRIS = r"<>{}\[\]|\\"
+WORDS = rf"^[^{DEBRIS}]*\p{{L}}[^{DEBRIS}]*$"  # at least one letter, no debris
+WORDS_OR_NOTHING = rf"^(?:[^{DEBRIS}]*\p{{L}}[^{DEBRIS}]*)?$"  # the same, or "" where "" means none
+# The texts people read, by their name on the compact wire (mind/thought/compact.py): a message
+# (`say`, a DM's `content`), a document (`content`), review `notes`, a rebuttal's `argument`, a
+# task's `description`, `result` and `reason`, a memory's `content`, a requirement's `description`
+# and a department's `mission`. `say` "" is silence; an `impression` or a summary "" is none.
+PROSE_FIELDS = frozenset({"say", "content", "notes", "argument", "description", "result", "reason", "mission"})
+PROSE_FIELDS |= {"impression", "memorySummary"}
+MAY_BE_EMPTY = frozenset({"say", "impression", "memorySummary"})
 
-def llguidance_grammar(schema: dict) -> str:
-    """The llama.cpp `grammar` body field that constrains output to compact JSON matching `schema`."""
+
+def hold_prose(node: Any, name: str = "") -> Any:
+    """`node` (a JSON schema) with every free string (not an enum) named in PROSE_FIELDS patterned."""
+    if isinstance(node, list):
+        return [hold_prose(item, name) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("type") == "string" and "enum" not in node and name in PROSE_FIELDS:
+        return node | {"pattern": WORDS_OR_NOTHING if name in MAY_BE_EMPTY else WORDS}
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {field: hold_prose(child, field) for field, child in value.items()}
+        elif key in ("items", "prefixItems", "anyOf"):
+            out[key] = hold_prose(value, name)  # an array's items, an alternative: the same field
+        else:
+            out[key] = value
+    return out
+
+
+# Grammars made, by the schema object they were made of (a thought's schema is made once per context
+# and shared, wire.thought_schema): (schema, prose) -> (the schema, kept alive so its id stays its own; grammar).
+_GRAMMARS: dict[tuple[int, bool], tuple[dict, str]] = {}
+
+
+def llguidance_grammar(schema: dict, *, prose: bool = False) -> str:
+    """The llama.cpp `grammar` body field that constrains output to compact JSON matching `schema`.
+
+    `prose`: the texts people read held as `hold_prose` says (the embedded small model only)."""
+    made = _GRAMMARS.get((id(schema), prose))
+    if made is not None and made[0] is schema:
+        return made[1]
     # Without this, small models pad the JSON with whitespace until max_tokens cuts it (spec 1.3).
-    strict = {**schema, "x-guidance": {"whitespace_flexible": False}}
-    return "%llguidance {}\nstart: %json " + json.dumps(strict, ensure_ascii=False)
+    strict = {**(hold_prose(schema) if prose else schema), "x-guidance": {"whitespace_flexible": False}}
+    grammar = "%llguidance {}\nstart: %json " + json.dumps(strict, ensure_ascii=False)
+    if len(_GRAMMARS) >= 1024:
+        _GRAMMARS.clear()
+    _GRAMMARS[(id(schema), prose)] = (schema, grammar)
+    return grammar
 
 
 def parse_retry_after(headers: Any) -> float | None:
@@ -90,10 +140,15 @@ class OpenAIChatLLM:
         llama_grammar: bool = False,
         timeout: float = DEFAULT_TIMEOUT,
         no_key_note: str = "",
+        hold_prose: bool = False,
     ) -> None:
         self.base_url = base_url
         self.shown_url = redact_url(base_url)  # what messages and logs show: no URL credentials
         self.llama_grammar = llama_grammar
+        # The grammar holds the texts people read (`hold_prose`): the embedded small model only. Not
+        # part of a request's key (record/replay), as the grammar's other settings are not: it is
+        # this client's, the same for every request it sends.
+        self.prose = hold_prose and llama_grammar
         self.timeout = timeout
         self._api_key = api_key
         self._no_key_note = no_key_note  # why no key was sent, for a 401's message
@@ -167,7 +222,7 @@ class OpenAIChatLLM:
             if request.fresh:  # the slot holds this very prompt: computed afresh (llm/routing.py)
                 args["extra_body"]["cache_prompt"] = False
             if schema is not None:
-                args["extra_body"]["grammar"] = llguidance_grammar(schema)
+                args["extra_body"]["grammar"] = llguidance_grammar(schema, prose=self.prose)
         elif mode == "json_schema" and schema is not None:
             # In the body as it is: the SDK's typed `response_format` walks the whole schema at
             # every call to transform it (the same JSON goes out; ~0.2-1 ms of CPU a call saved).

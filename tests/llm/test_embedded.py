@@ -9,11 +9,13 @@ import sys
 import types
 
 import pytest
+import regex
 
 from ideaco.llm import OpenAIChatLLM, build_llm, resolve_settings
 from ideaco.llm import embedded as embedded_module
 from ideaco.llm.base import ChatRequest
 from ideaco.llm.embedded import EmbeddedError, EmbeddedServer, ModelMissing, default_model, find_default_model
+from ideaco.llm.openai_chat import WORDS, WORDS_OR_NOTHING
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.llm.test_requantize import write_gguf
 
@@ -124,7 +126,7 @@ async def test_build_llm_without_endpoint_starts_the_embedded_server_in_grammar_
         return ChatRequest(
             messages=[{"role": "user", "content": "hi"}],
             model="tiny",
-            json_schema={"type": "object"},
+            json_schema=SAY,
             cache_key=employee,
         )
 
@@ -137,8 +139,13 @@ async def test_build_llm_without_endpoint_starts_the_embedded_server_in_grammar_
     # Each employee keeps its server and slot: ann -> (0, 0), bob -> (1, 0), cyd -> (0, 1).
     assert [r["id_slot"] for r in first] == [0, 1, 0] and [r["id_slot"] for r in second] == [0]
     assert all("grammar" in r for r in first + second)
+    # A GGUF of the user's choosing is held to the schema only: no prose pattern (issue 36, item 2).
+    assert not any("pattern" in r["grammar"] for r in first + second)
     await stack.aclose()
     assert all(s.stopped for s in servers) and stack.servers == []
+
+
+SAY = {"type": "object", "properties": {"say": {"type": "string", "maxLength": 9}}, "required": ["say"]}
 
 
 async def test_without_gguf_the_servers_run_the_shipped_models_q8_0_copy(monkeypatch, tmp_path):
@@ -150,6 +157,11 @@ async def test_without_gguf_the_servers_run_the_shipped_models_q8_0_copy(monkeyp
     stack = build_llm(resolve_settings(env={}), concurrency=1, employees=2)
     (server,) = _FakeEmbeddedServer.instances[-1:]
     assert server.model_path.parent == tmp_path / "cache" and "Q8_0" in server.model_path.name
+    # The shipped small model writes what people read under the prose pattern (issue 36, item 2).
+    await stack.llm.complete(ChatRequest(messages=[{"role": "user", "content": "hi"}], model="m", json_schema=SAY))
+    (body,) = server.fake.requests
+    grammar = json.loads(body["grammar"].split("%json ", 1)[1])
+    assert grammar["properties"]["say"] == SAY["properties"]["say"] | {"pattern": WORDS_OR_NOTHING}
     await stack.aclose()
 
 
@@ -263,3 +275,38 @@ def test_the_wait_policy_is_set_for_llama_cpp_only_and_the_hosts_environment_kep
     assert server.start() == "http://127.0.0.1:5555/v1"
     assert fake.seen == [before or "PASSIVE"]  # what llama.cpp starts with; a user's own value wins
     assert os.environ.get("OMP_WAIT_POLICY") == before  # the host's environment as it was
+
+
+@pytest.mark.embedded
+async def test_real_embedded_model_under_the_prose_pattern_writes_no_debris_and_a_letter():
+    """Issue 36, item 2: the grammar holds the small model at its source. Asked to copy debris, the
+    model copies some of it without the pattern (so this test can fail) and none of it with it."""
+    try:
+        model = default_model()
+    except ModelMissing as exc:
+        pytest.skip(f"SmolLM2 GGUF not installed ({exc})")
+    pytest.importorskip("xllamacpp", reason="xllamacpp wheel not installed")
+    junk = regex.compile(r"[<>{}\[\]|\\]|^[^\p{L}]*$")
+
+    def schema(pattern: str | None) -> dict:
+        say = {"type": "string", "maxLength": 60, "minLength": 1} | ({"pattern": pattern} if pattern else {})
+        return {"type": "object", "properties": {"say": say}, "required": ["say"], "additionalProperties": False}
+
+    texts = ["<<<{{[[||]]}}>>>", "}]{[ 249358716 }]{[", "[insert user name] {task_1} <b>|</b>", "12345 67890"]
+    said: dict[str | None, list[str]] = {None: [], WORDS: []}
+    with EmbeddedServer(model, n_parallel=1, threads=1) as server:
+        llm = OpenAIChatLLM(str(server.base_url), None, llama_grammar=True, timeout=300)
+        for text in texts:
+            for pattern in said:
+                request = ChatRequest(
+                    messages=[{"role": "user", "content": f"Copy this text exactly into say: {text}"}],
+                    model="smollm2-135m",
+                    max_tokens=40,
+                    temperature=0.0,
+                    seed=1,
+                    json_schema=schema(pattern),
+                )
+                said[pattern].append(json.loads((await llm.complete(request)).content)["say"])
+        await llm.aclose()
+    assert any(junk.search(s) for s in said[None]), said[None]
+    assert not any(junk.search(s) for s in said[WORDS]), said[WORDS]
