@@ -33,6 +33,7 @@ from ideaco.ids import EMPLOYEE_ID_HOLDS, SECRETARY, boss_chat_owner, boss_conve
 from ideaco.kinds import ConversationKind, RoomKind
 from ideaco.llm.config import ScenarioLLM
 from ideaco.lookalike import Names, fold
+from ideaco.office.core.documents import folder_clash
 from ideaco.persona import (
     ARCHETYPES,
     Persona,
@@ -286,12 +287,24 @@ class Scenario(_Strict):
                 )
 
         in_department = {m for d in self.departments for m in d.members}
+        named_documents: dict[str, dict[str, str]] = {}  # department -> path -> the field naming it
         for i, e in enumerate(self.employees):
             for j, task in enumerate(e.tasks):
                 if task.document is not None and e.id not in in_department:
                     problems.append(
                         (f"employees[{i}].tasks[{j}].document", f"{e.id!r} is in no department to keep it")
                     )
+                elif task.document is not None:
+                    dept = next(d.id for d in self.departments if e.id in d.members)
+                    named_documents.setdefault(dept, {})[task.document] = f"employees[{i}].tasks[{j}].document"
+        for paths in named_documents.values():  # issue 37, item 4: one of the two could never be written
+            clash = folder_clash(paths)
+            if clash is not None:
+                folder, path = clash
+                problems.append(
+                    (paths[path], f"{path!r} is inside {folder!r}, which {paths[folder]} names as a document: "
+                     "a path cannot be both a document and a folder")
+                )
         targets = (
             {r.id for r in self.rooms}
             | {t.id for t in self.teams}

@@ -335,6 +335,35 @@ def test_unknown_field_and_missing_field(write):
     assert error_of(write(BASE.replace("company: Acme Labs\n", ""))) == "company: required"
 
 
+@pytest.mark.parametrize(
+    ("alice", "bob", "clash"),
+    [
+        ("docs", "docs/a.md", True),
+        ("docs/a.md", "docs", True),
+        ("Docs", "docs/a.md", True),  # one folder on a case-insensitive disk
+        ("设计", "设计/接口.md", True),
+        ("docs/a.md", "docs2/a.md", False),
+        ("docs/a.md", "docs/b.md", False),
+        ("docs.md", "docs/a.md", False),
+    ],
+)
+def test_tasks_naming_a_document_and_a_folder_of_it_are_refused_at_load(write, alice, bob, clash):
+    """Issue 37, item 4: one of the two could never be delivered."""
+    text = BASE.replace(
+        "archetype: anxious-perfectionist}",
+        f"archetype: anxious-perfectionist, tasks: [{{description: Write it, document: '{alice}'}}]}}",
+    ).replace(
+        "archetype: old-hand}",
+        f"archetype: old-hand, tasks: [{{description: Write it, document: '{bob}'}}]}}",
+    )
+    if not clash:
+        load_scenario(write(text))
+        return
+    msg = error_of(write(text))
+    assert msg.startswith("employees[") and ".tasks[0].document: " in msg, msg
+    assert "a path cannot be both a document and a folder" in msg
+
+
 def test_casual_room_id_clash(write):
     msg = error_of(write(BASE.replace("{id: api-design,", "{id: eng-casual,")))
     assert msg.startswith(

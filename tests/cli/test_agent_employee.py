@@ -245,7 +245,7 @@ def test_the_command_runs_only_for_a_call_that_can_succeed(tmp_path: Path) -> No
         _run([*common, "--base-url", fake.base_url, "--out", str(tmp_path / "run"), "--allow-agent-commands"])
     lines = _tool_lines(tmp_path / "run")
     assert lines[:3] == [
-        "write_document refused: 'a b;c.md' in 'docs/a b;c.md': use letters, digits, '.', '_' and '-' only",
+        "write_document refused: 'a b;c.md' in 'docs/a b;c.md': use letters (any script), digits, '.', '_' and '-' only",
         "revise_document refused: no document 'specs/api.md' in your department's workspace",
         f"wrote {PATH} (version {lines[2].split('version ')[1]}",
     ]

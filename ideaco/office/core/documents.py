@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -152,6 +152,35 @@ def with_versions(doc: Document, added: Sequence[Version], content: str) -> Docu
 def version_hash(content: str) -> str:
     """The short hash a prompt shows for a version (and a revision names as its base)."""
     return hashlib.sha256(content.encode("utf-8")).hexdigest()[:HASH_CHARS]
+
+
+def same_path(path: str) -> str:
+    """What makes two paths one document: Unicode normalisation and case aside (issue 37, item 4).
+    `Docs/A.md` and `docs/a.md` are one file on a case-insensitive disk (macOS, Windows), so they
+    are one document everywhere."""
+    return unicodedata.normalize("NFC", path).casefold()
+
+
+def find(documents: Mapping[str, Document], department: str, path: str) -> Document | None:
+    """The department's document at `path`: as named, or named with another case or normalisation."""
+    doc = documents.get(f"{department}/{path}")
+    if doc is not None:
+        return doc
+    want = same_path(path)
+    return next((d for d in documents.values() if d.department == department and same_path(d.path) == want), None)
+
+
+def folder_clash(paths: Iterable[str]) -> tuple[str, str] | None:
+    """Two of `paths` (one department's) that cannot both be files: one is a folder of the other
+    (`docs` and `docs/a.md`), case and normalisation aside; None if there are none."""
+    own = {same_path(p): p for p in paths}
+    for folded, path in own.items():
+        parts = folded.split("/")
+        for n in range(1, len(parts)):
+            folder = own.get("/".join(parts[:n]))
+            if folder is not None:
+                return folder, path
+    return None
 
 
 def check_path(path: str) -> str | Refusal:

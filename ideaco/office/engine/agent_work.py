@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ideaco.agents import runner, scratch
 from ideaco.agents.command import MAX_STDIN_DOCS, AgentOutcome, AgentSpec, would_have_run
 from ideaco.llm.base import LLM, LLMError, ReplayMiss
+from ideaco.office.core.documents import find
 from ideaco.office.core.state import Employee
 from ideaco.office.core.think import ThinkContext
 from ideaco.office.decide.tools.documents import MAKES, makeable, path_of
@@ -125,7 +126,7 @@ def brief(
         lines = [task.description]
     else:
         lines = [asked.text if asked is not None else f"{tool.replace('_', ' ')} {path}"]
-    doc = office.state.documents.get(f"{emp.department}/{path}")
+    doc = find(office.state.documents, emp.department or "", path)
     if tool == "revise_document" and doc is not None and doc.review is not None:
         review = doc.review
         lines += [

@@ -27,6 +27,8 @@ from ideaco.office.core.documents import (
     Review,
     Version,
     check_path,
+    find,
+    same_path,
     version_hash,
     with_versions,
 )
@@ -45,13 +47,16 @@ FOLDER_CLASH = "a document's path may not be another document's folder"
 def in_the_way(documents: dict[str, Document], department: str, path: str) -> str | None:
     """The path of a document of `department` that `path` cannot sit beside on disk: one whose
     folder `path` is (`docs` beside `docs/a.md`), or one that is a folder of `path` (`specs/b.md`
-    beside `specs`). Only whole parts count: `docs2/a.md` and `docsx` sit beside `docs/a.md`."""
-    parts = path.split("/")
+    beside `specs`), case and normalisation aside (`Docs` beside `docs/a.md`: one folder on a
+    case-insensitive disk). Only whole parts count: `docs2/a.md` and `docsx` sit beside `docs/a.md`."""
+    own = {same_path(d.path): d.path for d in documents.values() if d.department == department}
+    parts = same_path(path).split("/")
     for n in range(1, len(parts)):  # a document at one of the folders `path` is in
-        if f"{department}/{'/'.join(parts[:n])}" in documents:
-            return "/".join(parts[:n])
-    inside = f"{department}/{path}/"
-    return next((d.path for k, d in documents.items() if k.startswith(inside)), None)
+        folder = own.get("/".join(parts[:n]))
+        if folder is not None:
+            return folder
+    inside = same_path(path) + "/"
+    return next((p for folded, p in own.items() if folded.startswith(inside)), None)
 
 
 def clashes(documents: dict[str, Document]) -> list[tuple[str, str]]:
@@ -102,10 +107,10 @@ def writable(documents: dict[str, Document], department: str, path: str) -> str 
     checked = check_path(path)
     if isinstance(checked, Refusal):
         return checked
-    if f"{department}/{checked}" in documents:
-        current = documents[f"{department}/{checked}"]
+    current = find(documents, department, checked)  # the same document, case aside
+    if current is not None:
         return Refusal(
-            f"{checked} exists (version {current.version}): revise_document it with base {current.version}"
+            f"{current.path} exists (version {current.version}): revise_document it with base {current.version}"
         )
     if len(documents) >= MAX_DOCUMENTS:
         return Refusal(f"the workspace holds {MAX_DOCUMENTS} documents already")

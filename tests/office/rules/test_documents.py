@@ -269,6 +269,33 @@ def test_names_that_only_share_a_prefix_sit_side_by_side(first: str, second: str
     assert rules.clashes({**_docs(first), out.key: out}) == []
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("docs/a.md", "Docs/A.md"),
+        ("docs/a.md", "DOCS/a.md"),
+        ("notes/café.md", "notes/cafe\u0301.md"),  # é composed and decomposed
+        ("Straße.md", "STRASSE.md"),  # casefold: ß is ss
+        ("接口/Readme.md", "接口/README.md"),
+    ],
+)
+def test_paths_that_differ_only_by_case_or_normalisation_are_one_document(first: str, second: str) -> None:
+    """Issue 37, item 4: one file on a case-insensitive disk (macOS, Windows), so one document."""
+    docs = _docs(first)
+    out = rules.write(docs, "eng", second, "two", "bob", NOW, "t2")
+    assert isinstance(out, Refusal) and out.reason.startswith(f"{first} exists (version ")
+    assert core.find(docs, "eng", second) is docs[f"eng/{first}"]
+    assert core.find(docs, "ops", second) is None  # another department's folder
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [("Docs", "docs/a.md"), ("docs/a.md", "DOCS"), ("A/b.md", "a/B.MD/c.md")]
+)
+def test_a_folder_differing_only_by_case_still_clashes(first: str, second: str) -> None:
+    out = rules.write(_docs(first), "eng", second, "two", "bob", NOW, "t2")
+    assert isinstance(out, Refusal) and out.reason.startswith(rules.FOLDER_CLASH)
+
+
 def test_a_folder_of_another_department_is_no_clash() -> None:
     docs = _docs("docs/a.md")
     assert isinstance(rules.write(docs, "ops", "docs", "two", "bob", NOW, "t2"), core.Document)

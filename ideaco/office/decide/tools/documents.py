@@ -23,7 +23,7 @@ from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import Action, RelationshipOp, TaskOp
 from ideaco.office.core.company import REPORTED, Company
-from ideaco.office.core.documents import APPROVED, FAILED, Document
+from ideaco.office.core.documents import APPROVED, FAILED, Document, find
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import Employee
 from ideaco.office.core.steps import Step, ToolStep
@@ -119,10 +119,10 @@ def _call(
             scratch.documents, department, path, args.get("content"), emp.id, now, thought, task
         )
         return _set(scratch, doc, tool, lambda d: f"wrote {d.path} (version {d.version})")
-    key = f"{department}/{path}"
-    doc = scratch.documents.get(key)
+    doc = find(scratch.documents, department, path)  # the same document, case aside
     if doc is None:
         return Refusal(f"no document {path!r} in your department's workspace")
+    key = doc.key
     if tool == "read_document":
         scratch.employee(emp.id).mind.notes.append(READ_MARK + key)
         return f"{doc.path} (version {doc.version}) is quoted in your next thought"
@@ -193,7 +193,7 @@ def makeable(
             return Refusal(f"{task!r} is not one of your open tasks")
         checked = rules.writable(dict(documents), department, path)
         return checked if isinstance(checked, Refusal) else None
-    doc = documents.get(f"{department}/{path}")
+    doc = find(documents, department, path)
     if doc is None:
         return Refusal(f"no document {path!r} in your department's workspace")
     return rules.revisable(doc, str(args.get("base") or ""), emp.id)
