@@ -1,4 +1,7 @@
-"""Junk shown and drafts refused in a run directory (issue 36, item 2): `python -m benchmarks.junk RUNDIR...`.
+"""Junk shown and drafts refused in a run directory (issue 36, item 2).
+
+`python -m benchmarks.junk [--until HH:MM] RUNDIR...`: `--until` counts only what happened before that
+simulated time (to compare a run cut short with a longer one over the same span).
 
 Read from the logs only (thoughts.jsonl, messages.jsonl):
 - drafts refused per thought: thoughts whose gate is `filtered`, over all thoughts;
@@ -27,21 +30,24 @@ def is_junk(text: str) -> bool:
     return bool(DEBRIS.search(text)) or not LETTER.search(text)
 
 
-def _records(path: Path) -> Iterator[dict[str, Any]]:
+def _records(path: Path, until: str = "") -> Iterator[dict[str, Any]]:
+    """A JSONL log's records, those at `until` (a simulated HH:MM) or later left out."""
     if path.is_file():
         with path.open(encoding="utf-8") as handle:
             for line in handle:
                 if line.strip():
-                    yield json.loads(line)
+                    record = json.loads(line)
+                    if not until or str(record.get("at", ""))[11:16] < until:
+                        yield record
 
 
-def _texts(run: Path) -> dict[str, list[str]]:
+def _texts(run: Path, until: str = "") -> dict[str, list[str]]:
     """The texts people read, by kind."""
     out: dict[str, list[str]] = {"posted": [], "documents": [], "reviews": [], "tasks": [], "memory": []}
-    for message in _records(run / "messages.jsonl"):
+    for message in _records(run / "messages.jsonl", until):
         if message.get("sender") not in NOT_EMPLOYEES and message.get("kind", "chat") == "chat":
             out["posted"].append(message.get("text") or "")
-    for thought in _records(run / "thoughts.jsonl"):
+    for thought in _records(run / "thoughts.jsonl", until):
         for step in (thought.get("applied") or {}).get("steps", []):
             if step.get("step") == "document":
                 if step.get("versions"):
@@ -67,13 +73,14 @@ def _texts(run: Path) -> dict[str, list[str]]:
     return out
 
 
-def measure(run: Path) -> dict[str, Any]:
-    thoughts = list(_records(run / "thoughts.jsonl"))
+def measure(run: Path, until: str = "") -> dict[str, Any]:
+    thoughts = list(_records(run / "thoughts.jsonl", until))
     filtered = sum(1 for t in thoughts if t.get("gate") == "filtered")
-    texts = _texts(run)
+    texts = _texts(run, until)
     junk = {kind: [t for t in items if is_junk(t)] for kind, items in texts.items()}
     return {
         "run": str(run),
+        "until": until or "end",
         "thoughts": len(thoughts),
         "filtered": filtered,
         "refused_per_thought": round(filtered / len(thoughts), 3) if thoughts else 0.0,
@@ -85,8 +92,11 @@ def measure(run: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> None:
+    until = ""
+    if argv[:1] == ["--until"]:
+        until, argv = argv[1], argv[2:]
     for arg in argv:
-        print(json.dumps(measure(Path(arg)), ensure_ascii=False, indent=1))
+        print(json.dumps(measure(Path(arg), until), ensure_ascii=False, indent=1))
 
 
 if __name__ == "__main__":
