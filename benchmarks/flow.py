@@ -102,22 +102,12 @@ def _module(frame: FrameType) -> str | None:
     return frame.f_globals.get("__name__")
 
 
-# Until the office is in stage packages, its flat modules by the stage they will belong to.
-_FLAT = {
-    **dict.fromkeys(
-        ("thinking", "saying", "speaking", "documents", "org", "toolchain", "skillbook"), "decide"
-    ),
-    **dict.fromkeys(("requirements", "scratch", "agent_work"), "decide"),
-    **dict.fromkeys(("applying", "between", "records"), "resolve"),
-    **dict.fromkeys(("office", "ahead", "calls", "build", "persistence", "starting", "upcoming"), "engine"),
-}
-
-
 def _stage(module: str) -> str:
+    """The office stage a module is in (`ideaco.office.<stage>.<module>`), or "" outside the office."""
     parts = module.split(".")
     if len(parts) > 3 and parts[1] == "office":
         return parts[2]
-    return _FLAT.get(parts[2], "") if len(parts) == 3 and parts[1] == "office" else ""
+    return ""
 
 
 @dataclass

@@ -7,6 +7,7 @@ import copy
 import json
 from datetime import datetime, timedelta
 
+from ideaco.office.engine import persistence
 from ideaco.office.engine.build import office_from_state
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.engine.persistence import snapshot
@@ -49,7 +50,7 @@ async def test_a_held_employee_takes_no_thinks_while_the_office_goes_on(make_off
     assert alice.desk.wake_at is None
     assert thoughts_of(office, "bob")  # the others go on
     assert "dm:alice:bob" in office.conversations
-    assert office.snapshot()["employees"][0]["desk"]["hold"] == {
+    assert persistence.snapshot(office)["employees"][0]["desk"]["hold"] == {
         "since": at(0).isoformat(),
         "reason": "focus on the release",
     }

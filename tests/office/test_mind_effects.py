@@ -16,6 +16,7 @@ from ideaco.mind import stamina as stamina_rules
 from ideaco.mind import tasks as task_rules
 from ideaco.mind.stamina import REFLECTION_QUESTIONS, YELLOW_NOTE, Stamina
 from ideaco.mind.tasks import open_claims
+from ideaco.office.engine import persistence
 from ideaco.office.engine.build import office_from_state
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.engine.office import Office
@@ -584,7 +585,7 @@ async def test_the_mind_survives_a_snapshot_and_restore(make_office) -> None:
     await think(office, "bob", BOSS_B, "Help Alice.")
     office.employees["charlie"].mind.stamina = Stamina(patience=33.3, fatigue=12.5, stress=7.25)
 
-    state = json.loads(json.dumps(office.snapshot()))  # what state.json holds
+    state = json.loads(json.dumps(persistence.snapshot(office)))  # what state.json holds
     restored = office_from_state(
         state,
         list(office.journal.messages),

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 from freezegun import freeze_time
 
+from ideaco.office.engine import persistence
 from ideaco.office.engine.build import office_from_state
 from ideaco.office.engine.clock import RealClock, SimClock
 from ideaco.office.resolve.journal import MemoryJournal
@@ -166,7 +167,7 @@ async def test_resume_from_a_state_behind_its_logs_hands_out_fresh_ids(make_offi
     office = make_office(casual=False)
     office.start()
     await office.run(timedelta(minutes=1))
-    snapshot = json.loads(json.dumps(office.snapshot()))
+    snapshot = json.loads(json.dumps(persistence.snapshot(office)))
     office.post_as_boss(ROOM, "A note nobody saved in state.json")  # logged, then the run is killed
     messages = list(office.journal.messages)
 

@@ -10,6 +10,7 @@ import pytest
 from ideaco.ids import SECRETARY
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.tools.org import ToolContext, run_tool
+from ideaco.office.engine import persistence
 from ideaco.office.engine.build import office_from_scenario, office_from_state
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.resolve.journal import MemoryJournal
@@ -105,7 +106,7 @@ async def test_an_empty_company_grows_by_talking_to_the_secretary() -> None:
 
 
 def snapshot_json(office) -> str:
-    snap = office.snapshot()
+    snap = persistence.snapshot(office)
     snap["office"].pop("now")
     return json.dumps(snap, sort_keys=True, default=str)
 
@@ -280,7 +281,7 @@ async def test_the_company_survives_a_resume() -> None:
     office.apply_tool(
         "hire_employee", {"name": "Ann", "role": "Dev", "archetype": "idealist", "department": "eng"}
     )
-    snap = json.loads(json.dumps(office.snapshot()))
+    snap = json.loads(json.dumps(persistence.snapshot(office)))
     again = office_from_state(
         snap, office.journal.messages, llm=ScriptedLLM(), clock=SimClock(START), journal=MemoryJournal()
     )

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 
+from ideaco.office.engine import persistence
 from ideaco.office.engine.build import office_from_state
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.engine.streams import OFFICE, Stream, Streams
@@ -113,7 +114,7 @@ async def test_a_resumed_office_draws_on_from_its_saved_streams(make_office) -> 
     )
     office.start()
     await office.run(timedelta(minutes=5))
-    snapshot = json.loads(json.dumps(office.snapshot()))
+    snapshot = json.loads(json.dumps(persistence.snapshot(office)))
     assert snapshot["office"]["streams"]["drawn"]["alice"] > 0
     resumed = office_from_state(
         snapshot,

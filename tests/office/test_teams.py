@@ -13,6 +13,7 @@ import yaml
 from ideaco.kinds import ConversationKind
 from ideaco.office.core import documents as core
 from ideaco.office.core.refusal import Refusal
+from ideaco.office.engine import persistence
 from ideaco.office.engine.build import office_from_state
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.resolve.journal import MemoryJournal
@@ -83,10 +84,10 @@ def test_create_team_opens_its_work_room_in_the_department() -> None:
 )
 def test_a_bad_team_is_refused_and_changes_nothing(args: dict, reason: str) -> None:
     office = grown()
-    before = json.dumps(office.snapshot(), sort_keys=True, default=str)
+    before = json.dumps(persistence.snapshot(office), sort_keys=True, default=str)
     result = office.apply_tool("create_team", args)
     assert not result.ok and reason in result.message, result.message
-    assert json.dumps(office.snapshot(), sort_keys=True, default=str) == before
+    assert json.dumps(persistence.snapshot(office), sort_keys=True, default=str) == before
 
 
 def test_a_requirement_handed_to_a_team_goes_to_its_lead_with_its_members() -> None:
@@ -102,7 +103,7 @@ def test_a_requirement_handed_to_a_team_goes_to_its_lead_with_its_members() -> N
 def test_teams_survive_a_resume_and_show_in_the_run_log(tmp_path: Path) -> None:
     office = grown()
     office.apply_tool("create_team", {"name": "Payments", "department": "eng", "members": ["ann", "bo"]})
-    snap = json.loads(json.dumps(office.snapshot()))
+    snap = json.loads(json.dumps(persistence.snapshot(office)))
     again = office_from_state(
         snap, office.journal.messages, llm=ScriptedLLM(), clock=SimClock(START), journal=MemoryJournal()
     )

@@ -103,11 +103,6 @@ class Office(StateReads):
         """The random stream of the event being handled: its employee's, or the office's (`streams.py`)."""
         return self.streams.current
 
-    @property
-    def replaying_now(self) -> bool:
-        """Whether logged records are being applied again (nothing is logged or shown then)."""
-        return self._replay_at is not None
-
     def now(self) -> datetime:
         return self._replay_at if self._replay_at is not None else self.clock.now()
 
@@ -321,8 +316,6 @@ class Office(StateReads):
             config=self.config,
             policy=self.policy,
             model_for=self.model_for,
-            end_at=self.end_at,
-            stop_reason=self.stop_reason,
             script=self.script,
             script_next=self.script_next,
             state=self.state,
@@ -430,10 +423,6 @@ class Office(StateReads):
             self._replay_at = None
 
     # ------------------------------------------------------------------ persistence
-
-    def snapshot(self) -> dict[str, Any]:
-        """The whole office as plain data, for state.json."""
-        return persistence.snapshot(self)
 
     def checkpoint(self) -> None:
         """Save the whole office now (state.json)."""

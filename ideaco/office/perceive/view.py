@@ -33,8 +33,6 @@ class OfficeView(Protocol):
     rng: random.Random  # drawn from only while the office applies (a policy is handed it then)
     model_for: Callable[[str | None], str]
     meta: dict[str, Any]
-    end_at: datetime | None
-    stop_reason: str | None
     script: list[dict[str, Any]]
     script_next: int
     stats: RunStats

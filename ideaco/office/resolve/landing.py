@@ -36,8 +36,6 @@ class Landing(StateReads):
     config: OfficeConfig
     policy: WakePolicy
     model_for: Callable[[str | None], str]
-    end_at: datetime | None
-    stop_reason: str | None
     script: list[dict[str, Any]]
     script_next: int
     # What a resolve writes.
@@ -55,7 +53,3 @@ class Landing(StateReads):
 
     def now(self) -> datetime:
         return self.at
-
-    @property
-    def replaying_now(self) -> bool:
-        return not self.live
