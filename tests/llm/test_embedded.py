@@ -17,6 +17,7 @@ from ideaco.llm.base import ChatRequest
 from ideaco.llm.embedded import EmbeddedError, EmbeddedServer, ModelMissing, default_model, find_default_model
 from ideaco.llm.openai_chat import WORDS, WORDS_OR_NOTHING
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.llm.test_prose import SCHEMAS
 from tests.llm.test_requantize import write_gguf
 
 
@@ -145,6 +146,7 @@ async def test_build_llm_without_endpoint_starts_the_embedded_server_in_grammar_
     assert all(s.stopped for s in servers) and stack.servers == []
 
 
+COMPACT_SCHEMAS = [schema for name, schema in SCHEMAS.items() if name.startswith("compact")]
 SAY = {"type": "object", "properties": {"say": {"type": "string", "maxLength": 9}}, "required": ["say"]}
 
 
@@ -307,6 +309,13 @@ async def test_real_embedded_model_under_the_prose_pattern_writes_no_debris_and_
                     json_schema=schema(pattern),
                 )
                 said[pattern].append(json.loads((await llm.complete(request)).content)["say"])
+        # llama.cpp's llguidance takes every held compact schema (tools, documents, ops): a grammar it
+        # refused would fail every thought of a run.
+        held = OpenAIChatLLM(str(server.base_url), None, llama_grammar=True, timeout=300, hold_prose=True)
+        for schema in COMPACT_SCHEMAS:
+            request = ChatRequest(messages=[{"role": "user", "content": "hi"}], model="m", max_tokens=1, json_schema=schema)
+            assert (await held.complete(request)).content.startswith("{")
+        await held.aclose()
         await llm.aclose()
     assert any(junk.search(s) for s in said[None]), said[None]
     assert not any(junk.search(s) for s in said[WORDS]), said[WORDS]
