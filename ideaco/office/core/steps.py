@@ -1,6 +1,6 @@
 """The steps of a resolved think, as values: what the office applies, logs under `applied`, and re-applies on resume.
 
-A think (`thinking.decide`) returns its steps in the order they take effect; `Office.resolve`
+A think (`decide/decision.decide`) returns its steps in the order they take effect; `Office.resolve`
 applies them one by one and writes each, as it landed, into the thought's record. A resume reads
 the records back (`from_record`) and resolves them again, so what a thought did is implemented
 once. Steps that need the run's random generator (how soon an owed think wakes, a new hire's age)

@@ -1,5 +1,5 @@
 """A think's two values: what it read and carries to its finish (`ThinkContext`), and what it did
-(`ThinkResult`), which `Office.resolve` applies. `thinking.py` makes them, `saying.py` fills in what
+(`ThinkResult`), which `Office.resolve` applies. `decide/decision.py` makes them, `decide/acts.py` fills in what
 the thought says; the records, the office and the early calls read them.
 """
 

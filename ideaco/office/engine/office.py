@@ -2,7 +2,7 @@
 
 `Office` owns the state (`OfficeState`) and the event flow (spec 2.1): wakes on adaptive timers,
 nudges and mentions (as its `WakePolicy` says), the typing pause, one conversation per think,
-posting messages. A think (`thinking.decide`) only reads the office and returns a `ThinkResult`;
+posting messages. A think (`decide/decision.decide`) only reads the office and returns a `ThinkResult`;
 `resolve` — and nothing else — applies it: its steps in order, the thought's record, the next
 look. A resume resolves the logged records again (`build.catch_up`). Drive it as the CLI does:
 `run()` for a duration or `step()` event by event, `post_as_boss()` at any moment.
@@ -179,7 +179,7 @@ class Office(StateReads):
         begun = reading.begin_request(self, emp, conv, trigger, note, now, self.streams.of(emp.id))
         mind.stamina, mind.notes = begun.stamina, []  # natural recovery for the idle time; notes read once
         taskboard.mark_shown(self, emp, now)  # the board's open work is in this prompt: not owed again
-        # A call made early for the very same request is this think's call (ahead.py); else one now.
+        # A call made early for the very same request is this think's call (early.py); else one now.
         request = begun.request
         call = self.ahead.take(emp.id, request, again=lambda: self.calls.start(self.llm, request))
         if call is None:

@@ -3,7 +3,7 @@
 `predict` builds the request an employee's next think will send, with the functions its own
 moment uses (`looks.plan_look`, `reading.begin_request`) on a copy of the employee's stream:
 it only reads. `blockers` lists the thinks under way by the conversation they read, with
-whether their answer posts anything as far as known, so that `ahead.py` starts early only the
+whether their answer posts anything as far as known, so that `early.py` starts early only the
 thinks nothing known will change.
 """
 

@@ -2,7 +2,7 @@
 
 `plan_look` only reads (the office, the desk) and draws from the stream it is handed, in the
 order a look always draws (an idle room's chance, then the typing pause); `take_look` applies a
-plan to the employee's desk. The office does both at a wake; `ahead.py` plans the looks still
+plan to the employee's desk. The office does both at a wake; `engine/early.py` plans the looks still
 to come, on copies of the streams, to build the request of a think before its moment.
 """
 

@@ -178,7 +178,7 @@ def begin_request(
 ) -> Beginning:
     """The request of a think of `emp` beginning at `now`; reads only. Draws the perspective, then
     the sampling seed, from `stream` (the employee's own): built again from the same office, the
-    same stream position and moment, it is the same request (`ahead.py` relies on it)."""
+    same stream position and moment, it is the same request (`engine/early.py` relies on it)."""
     recovered = stamina.recover(emp.mind.stamina, now)
     me = replace(emp, mind=replace(emp.mind, stamina=recovered))
     notes = tuple(emp.mind.notes)
