@@ -96,6 +96,35 @@ async def test_a_think_only_reads_the_office_and_resolve_applies_it(monkeypatch:
     assert decided["thoughts"] >= 40 and decided["spoke"] >= 15 and decided["tools"] >= 3
 
 
+async def test_decide_reads_a_frozen_read_and_refuses_the_live_office(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38, item 1: every think is decided against an `OfficeRead` (frozen: none of its fields
+    can be set, and it holds no clock, calls, wakes, journal or random stream), never the live
+    `Office`; handed the live office, decide refuses."""
+    from dataclasses import FrozenInstanceError
+
+    from ideaco.office.perceive.view import OfficeRead
+
+    office = guard_office(1)
+    seen: list[Any] = []
+    real_decide = decision.decide
+
+    def watching(view: Any, ctx: decision.ThinkContext, now: Any) -> Any:
+        seen.append(view)
+        with pytest.raises(TypeError, match="decide reads an OfficeRead"):
+            real_decide(office, ctx, now)  # the live office: refused before anything is read
+        return real_decide(view, ctx, now)
+
+    monkeypatch.setattr(decision, "decide", watching)
+    office.start()
+    await office.run(timedelta(minutes=20))
+    assert len(seen) >= 10 and all(type(v) is OfficeRead for v in seen)
+    read = seen[0]
+    for name in ("clock", "calls", "wakes", "journal", "streams", "rng", "stats", "meta"):
+        assert not hasattr(read, name), name
+    with pytest.raises(FrozenInstanceError):
+        read.state = office.state  # type: ignore[misc]
+
+
 async def test_every_thought_logs_what_it_applied() -> None:
     records = []
     for seed in (1, 2, 3):  # together, the three seeds reach every mechanic (tests/guard)

@@ -33,7 +33,7 @@ from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.speech import escalates
 from ideaco.office.decide.tools import documents
 from ideaco.office.perceive import document_tools, reading, taskboard
-from ideaco.office.perceive.view import OfficeView
+from ideaco.office.perceive.view import OfficeRead, OfficeView
 from ideaco.office.perceive.waking import unread_of
 from ideaco.office.rules import labels, person
 
@@ -83,8 +83,13 @@ def context(
     )
 
 
-def decide(office: OfficeView, ctx: ThinkContext, now: datetime) -> ThinkResult | None:
-    """The result of a finished model call, read against the office at `now`; None if it was cut by a stop."""
+def decide(office: OfficeRead, ctx: ThinkContext, now: datetime) -> ThinkResult | None:
+    """The result of a finished model call, read against the office at `now`; None if it was cut by a stop.
+
+    `office` is a frozen read (`perceive.view.office_read`), never the live office: deciding can
+    reach no writer of the engine's (issue 38)."""
+    if not isinstance(office, OfficeRead):
+        raise TypeError(f"decide reads an OfficeRead (view.office_read), not {type(office).__name__}")
     call = ctx.call
     try:
         answer = call.result()

@@ -39,7 +39,7 @@ from ideaco.office.engine.streams import Streams
 from ideaco.office.engine.upcoming import Typing, kind_of
 from ideaco.office.perceive import looks, reading, taskboard
 from ideaco.office.perceive.policies import policy_for
-from ideaco.office.perceive.view import Observer, StateReads
+from ideaco.office.perceive.view import Observer, StateReads, office_read
 from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve import apply
 from ideaco.office.resolve.journal import Journal
@@ -217,7 +217,8 @@ class Office(StateReads):
         if ctx.call.cancelled() and not self.stop_event.is_set():
             raise asyncio.CancelledError(f"model call of {ctx.thought_id} cancelled")
         prepared = await self.agent_work.prepare(self, ctx, self.calls)  # an agent's documents; False: cut
-        result = decision.decide(self, ctx, self.now()) if prepared else None
+        now = self.now()
+        result = decision.decide(office_read(self, now), ctx, now) if prepared else None
         if self.thinking.get(ctx.employee) is ctx:
             del self.thinking[ctx.employee]
         if result is not None:  # None: cut by a stop; the employee stays mid-think, a resume re-wakes it

@@ -47,6 +47,7 @@ from ideaco.office.engine.calls import InFlight
 from ideaco.office.engine.streams import OFFICE, Streams
 from ideaco.office.engine.upcoming import Prediction
 from ideaco.office.perceive import looks, taskboard
+from ideaco.office.perceive.view import office_read
 from ideaco.office.resolve import apply
 from ideaco.office.resolve.landing import Landing
 from ideaco.office.resolve.wakes import Wakes
@@ -132,7 +133,7 @@ def what_if(office: Any, links: list[Link]) -> WhatIf | None:
             landed.append(link.key)
             continue
         ctx = link.ctx if link.ctx is not None else _begin(view, link)
-        result = decision.decide(view, ctx, finish)
+        result = decision.decide(office_read(view, finish), ctx, finish)
         # (a thought in hand is neither a failure nor a stop: those come of calls that failed)
         if result is None or result.rethink is not None:
             break

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ideaco.ids import display_name
@@ -19,8 +21,6 @@ from ideaco.office.core.directory import Directory
 from ideaco.office.core.state import ConversationState, Employee, OfficeState
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from ideaco.office.core.stats import RunStats
     from ideaco.office.rules.config import OfficeConfig
 
@@ -106,3 +106,35 @@ class StateReads:
     def conversations_of(self, employee: str) -> list[ConversationState]:
         """The conversations `employee` is a member of, in the office's order."""
         return self._directory.conversations_of(employee)
+
+
+@dataclass(frozen=True, eq=False)
+class OfficeRead(StateReads):
+    """What a think's decision reads of the office (issue 38): its name, language, numbers, state and
+    who works where, at the moment it is decided. A frozen value with no way to the engine's writers
+    (no clock, calls, wakes, journal, random stream, stats): `decide` is handed this, never the live
+    `Office`, and works on a copy-on-write scratch of `state`, so deciding changes nothing."""
+
+    company: str
+    language: str
+    config: OfficeConfig
+    state: OfficeState
+    model_for: Callable[[str | None], str]
+    _directory: Directory
+    at: datetime
+
+    def now(self) -> datetime:
+        return self.at
+
+
+def office_read(office: OfficeView, at: datetime) -> OfficeRead:
+    """The read a think is decided against: of the live office, or of a what-if of it."""
+    return OfficeRead(
+        office.company,
+        office.language,
+        office.config,
+        office.state,
+        office.model_for,
+        office._directory,  # type: ignore[attr-defined]  # every view is a StateReads
+        at,
+    )
