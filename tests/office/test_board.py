@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from ideaco.kinds import MessageKind
 from ideaco.mind.board import Offer
+from ideaco.office.core.state import Begin
 from ideaco.office.perceive import taskboard
 from tests.office.conftest import (
     ROOM,
@@ -245,8 +246,12 @@ def test_board_work_is_owed_to_a_member_once_from_its_dibs(make_office) -> None:
     # The red zone may not claim: nothing owed, no look brought forward.
     assert taskboard.opened_alert(office, tired, opens) is None
     assert taskboard.next_opening(office, tired, START) is None
-    # A think whose prompt listed the work counts as being told.
-    taskboard.mark_shown(office, grinder, START + timedelta(seconds=12))
+    # A think whose prompt listed the work counts as being told (reading it changes nothing; the
+    # think's begin applies it).
+    before = dict(grinder.desk.task_alerts)
+    shown = taskboard.shown_alerts(office, grinder, START + timedelta(seconds=12))
+    assert grinder.desk.task_alerts == before and shown["task-1"] == "opened"
+    grinder.begin(Begin(None, False, shown))
     assert taskboard.opened_alert(office, grinder, START + timedelta(seconds=12)) is None
 
 

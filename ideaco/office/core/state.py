@@ -9,6 +9,7 @@ Messages themselves live in messages.jsonl; a conversation keeps a bounded windo
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -17,6 +18,7 @@ from ideaco.cycle import Owed, Phase
 from ideaco.kinds import ConversationKind
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
+from ideaco.mind.stamina import Stamina
 from ideaco.office.core.company import Company
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.documents import Document
@@ -114,6 +116,29 @@ class Desk:
 IDENTITY = ("name", "role", "age", "department", "model", "persona", "dismissed")
 
 
+@dataclass(frozen=True)
+class Begin:
+    """What beginning a think takes (issue 38, item 2), as one value: its stamina after the idle
+    time's recovery, the notes it reads (then gone), and the task alerts its prompt shows (the
+    board's open work among them, not owed again). The live run, the what-if of early calls and the
+    replay of a logged think all apply it with `Employee.begin`; a thought's record keeps it as
+    `applied.began` (`from_record` reads it back)."""
+
+    stamina: Stamina | None
+    notes_read: bool
+    task_alerts: Mapping[str, str]
+
+    @classmethod
+    def from_record(cls, began: Mapping[str, Any]) -> Begin:
+        """A logged think's `began` (older records may lack stamina or alerts)."""
+        held = began.get("stamina")
+        return cls(
+            Stamina.from_dict(held) if held else None,
+            bool(began.get("notes")),
+            began.get("task_alerts") or {},
+        )
+
+
 @dataclass(slots=True)
 class Employee:
     """One employee: who it is, its mind and its desk."""
@@ -132,6 +157,15 @@ class Employee:
     def copy(self) -> Employee:
         """A scratch copy: the mind and desk copied (their items are shared, never mutated)."""
         return replace(self, mind=self.mind.copy(), desk=self.desk.copy())
+
+    def begin(self, began: Begin) -> None:
+        """A think begins: the desk is thinking, the mind takes the think's stamina and has read its notes."""
+        self.desk.phase = Phase.THINKING
+        if began.stamina is not None:
+            self.mind.stamina = began.stamina
+        if began.notes_read:
+            self.mind.notes = []
+        self.desk.task_alerts.update(began.task_alerts)
 
     def identity(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in IDENTITY}

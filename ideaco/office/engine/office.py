@@ -24,7 +24,7 @@ from ideaco.llm.base import LLM
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory
 from ideaco.office.core.refusal import Refusal
-from ideaco.office.core.state import Employee, OfficeState
+from ideaco.office.core.state import Begin, Employee, OfficeState
 from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import DraftStep, NoticeStep
 from ideaco.office.core.think import ThinkContext, ThinkResult
@@ -174,11 +174,10 @@ class Office(StateReads):
             return
         if not rethinks and apply.held_while_typing(emp.desk):
             return
-        emp.desk.phase = Phase.THINKING
-        now, mind = self.now(), emp.mind
+        now = self.now()
         begun = reading.begin_request(self, emp, conv, trigger, note, now, self.streams.of(emp.id))
-        mind.stamina, mind.notes = begun.stamina, []  # natural recovery for the idle time; notes read once
-        taskboard.mark_shown(self, emp, now)  # the board's open work is in this prompt: not owed again
+        # natural recovery for the idle time; notes read once; the board's open work in this prompt
+        emp.begin(Begin(begun.stamina, True, taskboard.shown_alerts(self, emp, now)))
         # A call made early for the very same request is this think's call (early.py); else one now.
         request = begun.request
         call = self.ahead.take(emp.id, request, again=lambda: self.calls.start(self.llm, request))

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any
 
-from ideaco.cycle import Phase, Trigger
+from ideaco.cycle import Trigger
 from ideaco.ids import BOSS, script_line_id
-from ideaco.office.core.state import OfficeState
+from ideaco.office.core.state import Begin, OfficeState
 from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import (
     BoardStep,
@@ -182,9 +182,7 @@ def _begin(view: WhatIf, link: Link) -> ThinkContext:
         looks.take_look(emp.desk, think.plan, look, view.meta["idle_thought_at"])
         emp.desk.wake_at, emp.desk.wake_triggers = None, []
     view.typing.pop(link.employee, None)
-    emp.desk.phase = Phase.THINKING
-    emp.mind.stamina, emp.mind.notes = begun.stamina, []
-    taskboard.mark_shown(view, emp, think.at)
+    emp.begin(Begin(begun.stamina, True, taskboard.shown_alerts(view, emp, think.at)))  # as the office
     return decision.context(
         view,
         emp,

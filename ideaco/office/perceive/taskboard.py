@@ -97,7 +97,7 @@ def opened_alert(office: OfficeView, emp: Employee, now: datetime) -> tuple[Owed
 
     A member who read the room's line before its dibs came saw no claimable task then, and the
     line is read: without this its wake to claim would find nothing unread. Once per offer (a
-    think whose prompt listed the offer counts, `mark_shown`); never for the red zone.
+    think whose prompt listed the offer counts, `shown_alerts`); never for the red zone.
     """
     if not stamina.may_claim(emp.mind.stamina):
         return None
@@ -108,10 +108,13 @@ def opened_alert(office: OfficeView, emp: Employee, now: datetime) -> tuple[Owed
     return None
 
 
-def mark_shown(office: OfficeView, emp: Employee, now: datetime) -> None:
-    """A think starting now lists the board's work open to `emp`: it need not be owed one for it."""
+def shown_alerts(office: OfficeView, emp: Employee, now: datetime) -> dict[str, str]:
+    """The task alerts of `emp` once a think starting now lists the board's work open to it: it need
+    not be owed one for it (read only: `Employee.begin` applies them)."""
+    alerts = dict(emp.desk.task_alerts)
     for offer in visible_to(office, emp, now):
-        emp.desk.task_alerts.setdefault(offer.id, board.OPENED)
+        alerts.setdefault(offer.id, board.OPENED)
+    return alerts
 
 
 def next_opening(office: OfficeView, emp: Employee, now: datetime) -> datetime | None:

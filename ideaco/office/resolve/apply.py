@@ -16,11 +16,10 @@ from ideaco.cycle import LoopRule, Owed, Phase, Trigger
 from ideaco.ids import BOSS, SECRETARY, display_name
 from ideaco.kinds import ConversationKind
 from ideaco.mind import changes as mind_changes
-from ideaco.mind import stamina
 from ideaco.office import rules
 from ideaco.office.core.company import BossVerdict, Company
 from ideaco.office.core.conversation import Message
-from ideaco.office.core.state import ConversationState, Desk, Employee, Hold
+from ideaco.office.core.state import Begin, ConversationState, Desk, Employee, Hold
 from ideaco.office.core.steps import (
     BoardStep,
     CompanyStep,
@@ -295,12 +294,7 @@ def replay_began(emp: Employee, ctx: ThinkContext, *, superseded: bool) -> None:
     taken = Owed.from_dict(owed) if owed else None
     if taken in desk.owed and not superseded:
         desk.owed.remove(taken)
-    desk.phase = Phase.THINKING
-    if began.get("stamina"):
-        emp.mind.stamina = stamina.Stamina.from_dict(began["stamina"])
-    if began.get("notes"):
-        emp.mind.notes = []
-    desk.task_alerts.update(began.get("task_alerts") or {})
+    emp.begin(Begin.from_record(began))  # as the live run began it
 
 
 def restore_cut_think(desk: Desk) -> None:
