@@ -7,8 +7,9 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from ideaco.cycle import Trigger
-from ideaco.ids import script_line_id
+from ideaco.ids import BOSS, script_line_id
 from ideaco.office.core.conversation import Message
+from ideaco.office.decide.speech import build_message
 from ideaco.office.engine.clock import Clock
 from ideaco.office.engine.streams import Streams
 from ideaco.office.perceive import waking
@@ -27,7 +28,9 @@ class StartingOffice(OfficeView, Protocol):
 
     def schedule_wake(self, emp: Any, at: datetime, trigger: Trigger | str) -> None: ...
 
-    def post_as_boss(self, conversation: str, text: str, *, msg_id: str | None = None) -> Message: ...
+    def resolve_conversation(self, target: str) -> str: ...
+
+    def post(self, message: Message) -> Any: ...
 
 
 def line_at(office: OfficeView, index: int) -> datetime:
@@ -56,10 +59,17 @@ def schedule(office: StartingOffice) -> None:
                 office.schedule_wake(emp, at, trigger)
 
 
+def script_message(office: StartingOffice, view: OfficeView, index: int, at: datetime) -> Message:
+    """The boss's script line `index` as the message it posts at `at`, in `view` (the office, or a
+    what-if of it): the one way a script line is made (issue 38, item 2)."""
+    line = office.script[index]
+    conv = view.conversations[office.resolve_conversation(line["to"])]
+    return build_message(conv, BOSS, line["text"], script_line_id(index), view.people, at)
+
+
 def post_script(office: StartingOffice, index: int) -> None:
     """The boss's script line `index`, posted once and in order (a resume does not post it again)."""
     if index != office.script_next:
         return
-    line = office.script[index]
-    office.post_as_boss(line["to"], line["text"], msg_id=script_line_id(index))
+    office.post(script_message(office, office, index, office.now()))
     office.script_next = index + 1

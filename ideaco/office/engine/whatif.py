@@ -41,7 +41,6 @@ from ideaco.office.core.steps import (
 )
 from ideaco.office.core.think import ThinkContext
 from ideaco.office.decide import commands, decision
-from ideaco.office.decide.speech import build_message
 from ideaco.office.engine import starting, upcoming
 from ideaco.office.engine.calls import InFlight
 from ideaco.office.engine.streams import OFFICE, Streams
@@ -159,12 +158,10 @@ def what_if(office: Any, links: list[Link]) -> WhatIf | None:
 def _post_line(office: Any, view: WhatIf, index: int, at: datetime) -> bool:
     """The boss's script line `index` posted on the what-if (as `starting.post_script`); False if it
     cannot be carried (a sign-off)."""
-    line = office.script[index]
-    conv = view.conversations[office.resolve_conversation(line["to"])]
-    if commands.approval(view.state, line["text"], at) is not None:
+    if commands.approval(view.state, office.script[index]["text"], at) is not None:
         return False
-    message = build_message(conv, BOSS, line["text"], script_line_id(index), view.people, at)
-    _own(view, BOSS, [DraftStep("script", conv.id, message=message, message_id=message.id)])
+    message = starting.script_message(office, view, index, at)
+    _own(view, BOSS, [DraftStep("script", message.conversation, message=message, message_id=message.id)])
     view.at, view.rng = at, office.streams.of(OFFICE).copy()
     apply.post(view, message)
     view.script_next = index + 1
