@@ -22,7 +22,7 @@ from ideaco.cycle import LoopRule, Phase, Trigger
 from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.llm.base import LLM
 from ideaco.office.core.conversation import Message
-from ideaco.office.core.directory import Directory
+from ideaco.office.core.directory import Directory, StateReads
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import Begin, Employee, OfficeState
 from ideaco.office.core.stats import RunStats
@@ -39,7 +39,7 @@ from ideaco.office.engine.streams import Streams
 from ideaco.office.engine.upcoming import Typing, kind_of
 from ideaco.office.perceive import looks, reading, taskboard
 from ideaco.office.perceive.policies import policy_for
-from ideaco.office.perceive.view import Observer, StateReads, office_read
+from ideaco.office.perceive.view import Observer, office_read
 from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve import apply
 from ideaco.office.resolve.journal import Journal

@@ -2,7 +2,7 @@
 
 Reading (`reading.py`), deciding (`decide/decision.py`, `decide/speech.py`) and waking (`waking.py`) are
 handed the office through this protocol and only read it; `Office` implements it (its reads are
-`StateReads`, here). Declaring it
+the state's own, `core/directory.StateReads`). Declaring it
 here keeps the arrows pointing one way: those modules never import `office.py`.
 """
 
@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ideaco.ids import display_name
 from ideaco.office.core.company import Company
 from ideaco.office.core.conversation import Message
-from ideaco.office.core.directory import Directory
+from ideaco.office.core.directory import Directory, StateReads
 from ideaco.office.core.state import ConversationState, Employee, OfficeState
 
 if TYPE_CHECKING:
@@ -65,47 +64,6 @@ class Observer(Protocol):
     def on_message(self, office: Any, message: Message) -> None: ...
 
     def on_thought(self, office: Any, record: dict[str, Any]) -> None: ...
-
-
-class StateReads:
-    """What may be read of the office's state, defined here so that whoever reads it (perceive,
-    decide, resolve) reads perceive's code: `Office` is one, over its `state` and `Directory`."""
-
-    state: OfficeState
-    _directory: Directory
-
-    @property
-    def employees(self) -> dict[str, Employee]:
-        return self.state.employees
-
-    @property
-    def conversations(self) -> dict[str, ConversationState]:
-        return self.state.conversations
-
-    @property
-    def company_model(self) -> Company:
-        return self.state.company
-
-    @property
-    def counters(self) -> dict[str, int]:
-        return self.state.counters
-
-    @property
-    def people(self) -> dict[str, str]:
-        """Who works here now: id -> name (the dismissed are gone from mentions and ops). Read only."""
-        return self._directory.people
-
-    def invalidate_index(self) -> None:
-        """Forget who works here and who is in which conversation (after a change to either)."""
-        self._directory.invalidate()
-
-    def name_of(self, who: str) -> str:
-        emp = self.employees.get(who)
-        return display_name(who, emp.name if emp else None)
-
-    def conversations_of(self, employee: str) -> list[ConversationState]:
-        """The conversations `employee` is a member of, in the office's order."""
-        return self._directory.conversations_of(employee)
 
 
 @dataclass(frozen=True, eq=False)

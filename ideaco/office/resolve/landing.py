@@ -16,10 +16,9 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.office.core.conversation import Message
-from ideaco.office.core.directory import Directory
+from ideaco.office.core.directory import Directory, StateReads
 from ideaco.office.core.state import OfficeState
 from ideaco.office.core.stats import RunStats
-from ideaco.office.perceive.view import StateReads
 from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve.journal import Journal
 from ideaco.office.resolve.wakes import Wakes
