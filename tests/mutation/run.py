@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = {
-    "summary": (["ideaco/office/resolve/summary.py"], ["tests/office/test_summary.py"]),
+    "summary": (["ideaco/office/resolve/summary.py"], ["tests/office/resolve/test_summary.py"]),
     "metrics": (
         [f"ideaco/metrics/{m}.py" for m in ("__init__", "text", "responses", "social")],
         ["tests/metrics"],
@@ -39,14 +39,14 @@ TARGETS = {
             "tests/office/engine/test_early.py",
             "tests/office/engine/test_upcoming.py",
             "tests/office/engine/test_whatif.py",
-            "tests/office/test_ahead.py",
+            "tests/office/engine/test_ahead.py",
         ],
     ),
     "whatif": (
         ["ideaco/office/engine/whatif.py"],
-        ["tests/office/engine/test_whatif.py", "tests/office/test_ahead.py"],
+        ["tests/office/engine/test_whatif.py", "tests/office/engine/test_ahead.py"],
     ),
-    "streams": (["ideaco/office/engine/streams.py"], ["tests/office/test_streams.py"]),
+    "streams": (["ideaco/office/engine/streams.py"], ["tests/office/engine/test_streams.py"]),
     "toolcaps": (["ideaco/office/rules/toolcaps.py"], ["tests/office/rules/test_toolcaps.py"]),
     "speech": (["ideaco/office/decide/speech.py"], ["tests/office/decide/test_speech.py"]),
     "command": (["ideaco/agents/command.py"], ["tests/agents/test_command.py"]),
@@ -54,9 +54,9 @@ TARGETS = {
     "commands": (
         ["ideaco/office/decide/commands.py", "ideaco/office/decide/tools/requirements.py"],
         [
-            "tests/office/test_sign_off.py",
-            "tests/office/test_work_commands.py",
-            "tests/office/test_requirement_flow.py",
+            "tests/office/decide/test_sign_off.py",
+            "tests/office/decide/test_work_commands.py",
+            "tests/office/runs/test_requirement_flow.py",
             "tests/test_api_sign_off.py",
             "tests/office/decide/tools/test_requirements.py",
         ],
@@ -72,18 +72,18 @@ TARGETS = {
             "tests/office/core/test_documents.py",
             "tests/office/rules/test_documents.py",
             "tests/office/decide/tools/test_documents.py",
-            "tests/office/test_documents.py",
-            "tests/office/test_sign_off.py",
-            "tests/office/test_requirement_flow.py",
+            "tests/office/decide/test_document_work.py",
+            "tests/office/decide/test_sign_off.py",
+            "tests/office/runs/test_requirement_flow.py",
         ],
     ),
     "apply": (
         ["ideaco/office/resolve/apply.py"],
         [
             "tests/office/resolve/test_apply.py",
-            "tests/office/test_holds.py",
-            "tests/office/test_applied.py",
-            "tests/office/test_between.py",
+            "tests/office/resolve/test_boss_holds.py",
+            "tests/office/resolve/test_applied.py",
+            "tests/office/resolve/test_between.py",
         ],
     ),
 }

@@ -24,7 +24,7 @@ from ideaco.scenario import load_scenario
 from tests.fakes.llm import ScriptedLLM
 from tests.guard.scripted import as_content, respond
 
-GUARD_OFFICE = Path(__file__).resolve().parent.parent / "guard" / "office.yaml"
+GUARD_OFFICE = Path(__file__).resolve().parents[2] / "guard" / "office.yaml"
 
 
 def scripted(request: ChatRequest) -> str:

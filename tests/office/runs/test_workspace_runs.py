@@ -24,8 +24,8 @@ from ideaco.store.rundir import RunDir
 from ideaco.store.workspace import Workspace
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import START, scenario_dict, step_until, thought
-from tests.office.test_documents import PATH, V2, Script, _tool, review_script
-from tests.office.test_requirement_flow import Team
+from tests.office.decide.test_document_work import PATH, V2, Script, _tool, review_script
+from tests.office.runs.test_requirement_flow import Team
 
 
 def _office(tmp_path: Path, name: str, script: Script) -> tuple[Office, RunDir]:

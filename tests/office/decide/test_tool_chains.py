@@ -16,7 +16,7 @@ from ideaco.ids import SECRETARY
 from ideaco.office.rules.toolcaps import CAPS
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import prompt_of, thought, who
-from tests.office.test_secretary import empty_office
+from tests.office.decide.test_secretary import empty_office
 
 NAMES = (f"Eng{n}" for n in itertools.count(1))
 

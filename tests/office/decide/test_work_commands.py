@@ -11,7 +11,7 @@ from ideaco.cli import work_commands
 from ideaco.cli.chat_commands import Command, parse_line
 from ideaco.office.core.documents import version_hash
 from tests.office.conftest import MakeOffice, step_until
-from tests.office.test_requirement_flow import API, API_V2, GUIDE, Team
+from tests.office.runs.test_requirement_flow import API, API_V2, GUIDE, Team
 
 
 async def test_docs_requirement_and_approve_show_and_close_a_requirement(make_office: MakeOffice) -> None:

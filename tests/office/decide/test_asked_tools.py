@@ -15,7 +15,7 @@ from ideaco.office.rules.requests import asked_archetypes, asked_tools, named_de
 from ideaco.persona import ARCHETYPES
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import thought, who
-from tests.office.test_secretary import ASK, empty_office
+from tests.office.decide.test_secretary import ASK, empty_office
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from ideaco.scenario import load_scenario
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import chat_lines, messages_in, prompt_of, thought, who
 
-SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "rest-vs-graphql.yaml"
+SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "rest-vs-graphql.yaml"
 DM = "dm:alice:bob"
 ASK_BOB = {"tool": "send_message", "args": {"to": "bob", "content": "@Bob REST or GraphQL for the new API?"}}
 BOB_SAYS = "REST: plain HTTP caching, and every partner already speaks it."

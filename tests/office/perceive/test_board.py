@@ -21,7 +21,7 @@ from tests.office.conftest import (
     thoughts_of,
     who,
 )
-from tests.office.test_levers import RED, office_of
+from tests.office.decide.test_person_levers import RED, office_of
 
 ASK = {"at": "00:00", "to": "boss:lead", "text": "Please put the quarterly report on the board."}
 

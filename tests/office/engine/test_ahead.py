@@ -36,9 +36,9 @@ from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.scenario import load_scenario
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import ROOM, DelayedLLM, thought, who
-from tests.office.test_applied import scripted
+from tests.office.resolve.test_applied import scripted
 
-GUARD = Path(__file__).resolve().parents[1] / "guard" / "office.yaml"
+GUARD = Path(__file__).resolve().parents[2] / "guard" / "office.yaml"
 
 
 def guard_office(llm: Any, seed: int, limit: int) -> Office:

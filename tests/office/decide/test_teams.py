@@ -23,7 +23,7 @@ from ideaco.scenario import ScenarioError, load_scenario
 from ideaco.store.runlog import RunLog
 from tests.fakes.llm import ScriptedLLM
 from tests.office.conftest import START, scenario_dict
-from tests.office.test_secretary import empty_office
+from tests.office.decide.test_secretary import empty_office
 
 
 def grown():

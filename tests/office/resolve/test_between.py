@@ -22,7 +22,7 @@ from ideaco.office.engine.persistence import snapshot
 from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.store.runlog import RunLog
 from tests.fakes.llm import ScriptedLLM
-from tests.office.test_applied import guard_office
+from tests.office.resolve.test_applied import guard_office
 
 
 def as_run(office: Office) -> RunLog:
