@@ -20,7 +20,7 @@ from ideaco.llm.config import LLMSettings
 from ideaco.llm.factory import LLMStack, build_llm
 from ideaco.office.engine.build import office_from_scenario
 from ideaco.office.engine.clock import Clock, SimClock
-from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.engine.office import Office
 from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve.journal import MemoryJournal, RunJournal
@@ -211,7 +211,7 @@ def open_office(
         journal=journal,
         config=config,
         policy=policy,  # None: ideaco's own (AdaptiveWakes)
-        ahead=Ahead(speculate, budget=stack.budget if stack is not None else None),
+        early_calls=EarlyCalls(speculate, budget=stack.budget if stack is not None else None),
     )
     return Bench(office, stack)
 

@@ -33,7 +33,7 @@ from ideaco.office.engine.build import (
     office_from_state,
 )
 from ideaco.office.engine.clock import Clock, SimClock
-from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.engine.office import Office
 from ideaco.office.resolve.journal import MemoryJournal, RunJournal
 from ideaco.office.resolve.summary import add_session_calls, calls_section, stop_reason, summarize
@@ -91,14 +91,14 @@ class OpenedRun:
         if endpoints:  # several endpoints: the calls each answered, this session and earlier ones
             summary["endpoints"] = endpoints
         summary["filters"] = office.config.filters  # the text rules: strict or standard (docs/posting.md)
-        office.ahead.drop_all()  # the run is over: a call started early and not used is dropped
+        office.early_calls.drop_all()  # the run is over: a call started early and not used is dropped
         limits = self.stack.limits
         flight = limits.flight.to_dict(wall_time_s) if limits is not None else {}
         calls = add_session_calls(
-            office.meta.get("calls"), flight, office.ahead.counts.to_dict(), wall_time_s
+            office.meta.get("calls"), flight, office.early_calls.counts.to_dict(), wall_time_s
         )
         office.meta["calls"] = calls
-        summary["calls"] = calls_section(calls, summary["llm"], office.ahead.limit)
+        summary["calls"] = calls_section(calls, summary["llm"], office.early_calls.limit)
         self.rundir.write_summary(summary)
         office.checkpoint()
         return summary
@@ -288,7 +288,7 @@ def _open_scenario(
             model_for=lambda m: model_for(settings, m, model.model),
             config=config,
             meta=meta,
-            ahead=_ahead(model, run_clock, stack),
+            early_calls=_ahead(model, run_clock, stack),
         )
         office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack, run_secrets(model, settings))
     except BaseException:
@@ -433,7 +433,7 @@ def _reopen(
         journal=journal,
         model_for=lambda m: model_for(settings, m, model.model),
         config=config,
-        ahead=_ahead(model, run_clock, stack),
+        early_calls=_ahead(model, run_clock, stack),
     )
     office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack, run_secrets(model, settings))
     if length is not None:
@@ -451,9 +451,9 @@ def agent_notice(scenario: Scenario, allowed: bool, status: Callable[[str], None
             status(f"{e.name} ({e.id}) would have run {command} (not run without --allow-agent-commands)")
 
 
-def _ahead(model: ModelOptions, clock: Clock, stack: LLMStack) -> Ahead:
+def _ahead(model: ModelOptions, clock: Clock, stack: LLMStack) -> EarlyCalls:
     """The run's early calls: how many (`--speculate`), counted against its budget."""
-    return Ahead(speculate_for(model, isinstance(clock, SimClock)), budget=stack.budget)
+    return EarlyCalls(speculate_for(model, isinstance(clock, SimClock)), budget=stack.budget)
 
 
 class _NotConnected:

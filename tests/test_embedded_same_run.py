@@ -29,7 +29,7 @@ from ideaco.llm.embedded import ModelMissing, find_default_model
 from ideaco.llm.factory import build_llm
 from ideaco.office.engine.build import office_from_scenario
 from ideaco.office.engine.clock import SimClock
-from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.scenario import load_scenario
 
@@ -70,7 +70,7 @@ async def run_office(early: bool) -> tuple[list[dict], list[dict], int]:
             clock=SimClock(scenario.start),
             seed=7,
             journal=MemoryJournal(),
-            ahead=Ahead(2 if early else 0),
+            early_calls=EarlyCalls(2 if early else 0),
         )
         office.config.compact_schema = True
 

@@ -27,7 +27,7 @@ from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import Step, step_from_record
 from ideaco.office.decide.tools.org import secretary_employee
 from ideaco.office.engine.clock import Clock
-from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.engine.office import Office
 from ideaco.office.engine.persistence import restore_streams
 from ideaco.office.engine.streams import Streams
@@ -88,9 +88,9 @@ def office_from_scenario(
     config: OfficeConfig | None = None,
     policy: WakePolicy | None = None,
     meta: dict[str, Any] | None = None,
-    ahead: Ahead | None = None,
+    early_calls: EarlyCalls | None = None,
 ) -> Office:
-    """A new office at the scenario's start; call `start()` then `run()`. `ahead`: early calls (off)."""
+    """A new office at the scenario's start; call `start()` then `run()`. `early_calls`: calls made early (off)."""
     personas = scenario.resolve_personas(base_dir)
     book = skills.library(base_dir, scenario.skills)
     employees = {
@@ -148,7 +148,7 @@ def office_from_scenario(
         policy=policy,
         model_for=model_for,
         meta=office_meta,
-        ahead=ahead,
+        early_calls=early_calls,
     )
     _seed_tasks(office, scenario)
     office.end_at = scenario.start + scenario.duration
@@ -222,7 +222,7 @@ def office_from_state(
     model_for: Callable[[str | None], str] = lambda m: m or "default",
     config: OfficeConfig | None = None,
     policy: WakePolicy | None = None,
-    ahead: Ahead | None = None,
+    early_calls: EarlyCalls | None = None,
 ) -> Office:
     """The office as it was saved, conversations rebuilt from messages.jsonl, caught up with the logs.
 
@@ -256,7 +256,7 @@ def office_from_state(
         model_for=model_for,
         meta=meta,
         stats=RunStats.from_dict(meta.pop("stats", None)),
-        ahead=ahead,
+        early_calls=early_calls,
     )
     catch_up(office, messages, thoughts or [], changes or [])
     clash = clashes(office.state.documents)  # written by an ideaco that did not refuse them yet

@@ -3,7 +3,7 @@
 The office runs its events one at a time in simulated-time order, and a think holds its model
 call only from its start to its finish, so on its own the office keeps about one call in flight.
 But most upcoming thinks read things nothing before them will change. While the office waits for
-a model, `Ahead` builds the requests of the soonest upcoming thinks of employees not thinking now
+a model, `EarlyCalls` builds the requests of the soonest upcoming thinks of employees not thinking now
 (a think already typing; the next look of one who is idle) from the office as it stands, exactly
 as their own moment would (`looks.plan_look`, `reading.begin_request`, on copies of the
 employees' own random streams), and starts their calls.
@@ -112,7 +112,7 @@ class AheadCounts:
 
 
 @dataclass
-class Ahead:
+class EarlyCalls:
     """The office's early calls: at most `limit` waiting to be used (0: none, the office as before)."""
 
     limit: int = 0

@@ -34,7 +34,7 @@ from ideaco.office.decide.tools.org import ToolResult
 from ideaco.office.engine import calls, persistence, starting
 from ideaco.office.engine.agent_work import AgentWork
 from ideaco.office.engine.clock import Clock
-from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.engine.streams import Streams
 from ideaco.office.engine.upcoming import Typing, kind_of
 from ideaco.office.perceive import looks, reading, taskboard
@@ -67,7 +67,7 @@ class Office(StateReads):
         model_for: Callable[[str | None], str] = lambda m: m or "default",
         meta: dict[str, Any] | None = None,
         stats: RunStats | None = None,
-        ahead: Ahead | None = None,
+        early_calls: EarlyCalls | None = None,
     ) -> None:
         self.company = company
         self.language = language
@@ -90,7 +90,7 @@ class Office(StateReads):
         self.failed = False
         self.wakes = Wakes()  # wake versions, wakes not on the clock yet, message ids posted
         self.calls = calls.Calls()  # model calls in flight
-        self.ahead = ahead or Ahead()  # calls started before their think's moment (off by default)
+        self.early_calls = early_calls or EarlyCalls()  # calls started before their think's moment (off by default)
         self.agent_work = AgentWork()  # agent employees' commands: none run unless a session allows them
         self.typing: dict[str, Typing] = {}  # thinks whose typing pause is under way
         self.thinking: dict[str, ThinkContext] = {}  # thinks whose model call is under way
@@ -141,7 +141,7 @@ class Office(StateReads):
         looks.take_look(desk, plan, now, considered)
         conv_id, trigger, note = plan.conversation, plan.trigger, plan.note
         if plan.found.idle:  # the room's idle time starts again: its members' next looks may change
-            self.ahead.touch(self.conversations[conv_id].members)
+            self.early_calls.touch(self.conversations[conv_id].members)
         self.typing[emp.id] = Typing(now + timedelta(seconds=plan.pause), conv_id, trigger, note)
 
         async def think() -> None:
@@ -180,7 +180,7 @@ class Office(StateReads):
         emp.begin(Begin(begun.stamina, True, taskboard.shown_alerts(self, emp, now)))
         # A call made early for the very same request is this think's call (early.py); else one now.
         request = begun.request
-        call = self.ahead.take(emp.id, request, again=lambda: self.calls.start(self.llm, request))
+        call = self.early_calls.take(emp.id, request, again=lambda: self.calls.start(self.llm, request))
         if call is None:
             call = self.calls.start(self.llm, request)
         else:
@@ -204,15 +204,15 @@ class Office(StateReads):
         self.clock.call_at(now + timedelta(seconds=self.config.think_seconds), partial(self._finish, ctx))
 
     async def _finish(self, ctx: ThinkContext) -> None:
-        await self.ahead.settle(ctx.call)  # a model that answers at once leaves nothing to do early
+        await self.early_calls.settle(ctx.call)  # a model that answers at once leaves nothing to do early
         waited = False
         while not ctx.call.done():  # waiting for the model: meanwhile, upcoming thinks' calls start
-            self.ahead.top_up(self)
+            self.early_calls.top_up(self)
             waited = True
             # the call's own failure is the think's result, not ours
-            await self.ahead.wait(ctx.call, (c.call for c in self.thinking.values()))
+            await self.early_calls.wait(ctx.call, (c.call for c in self.thinking.values()))
         if waited:  # its answer is in: the thinks it will wake may start now (`whatif.py`)
-            self.ahead.top_up(self)
+            self.early_calls.top_up(self)
         if ctx.call.cancelled() and not self.stop_event.is_set():
             raise asyncio.CancelledError(f"model call of {ctx.thought_id} cancelled")
         prepared = await self.agent_work.prepare(self, ctx, self.calls)  # an agent's documents; False: cut
@@ -225,7 +225,7 @@ class Office(StateReads):
 
     def cancel_inflight(self) -> None:
         """Cut every model call in flight (a stop); the thinks they belong to are owed again on resume."""
-        self.ahead.drop_all()
+        self.early_calls.drop_all()
         self.calls.cancel()
 
     async def drain(self) -> None:
@@ -249,12 +249,12 @@ class Office(StateReads):
         land = self.landing()
         steps = [apply.apply_step(land, step, posts) for step in result.steps]
         self._landed(land)
-        self.ahead.touch(self._posted_to(steps, posts))  # what the posts' members read changed
-        self.ahead.touch_steps(ctx.employee, steps)
+        self.early_calls.touch(self._posted_to(steps, posts))  # what the posts' members read changed
+        self.early_calls.touch_steps(ctx.employee, steps)
         if result.error_kind:
             self.stats.errors[result.error_kind] = self.stats.errors.get(result.error_kind, 0) + 1
         next_look_at = apply.next_look(land, emp, result)
-        self.ahead.learn(kind_of(ctx.trigger, ctx.rethinks), bool(result.posted))
+        self.early_calls.learn(kind_of(ctx.trigger, ctx.rethinks), bool(result.posted))
         record = thought_record(result, steps, next_look_at, self.now())
         self.stats.count(record)
         if self._replay_at is None:
@@ -292,7 +292,7 @@ class Office(StateReads):
 
     def apply_tool(self, tool: str, args: dict[str, Any]) -> ToolResult:
         """An organization tool called directly (the boss's own command): decided, then applied here."""
-        self.ahead.touch_all()
+        self.early_calls.touch_all()
         outcome, steps = commands.tool(
             self.state, self.company, tool, args, self.now(), self.config.switches.stamina
         )
@@ -345,7 +345,7 @@ class Office(StateReads):
         rule = apply.post(land, message, approval)
         self._landed(land)
         conv = self.conversations.get(message.conversation)
-        self.ahead.touch(conv.members if conv is not None else ())  # what its members read changed
+        self.early_calls.touch(conv.members if conv is not None else ())  # what its members read changed
         return rule
 
     def make_message(

@@ -30,7 +30,7 @@ from ideaco.mind.thought import Thought
 from ideaco.office.engine import upcoming
 from ideaco.office.engine.build import office_from_scenario
 from ideaco.office.engine.clock import SimClock
-from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.engine.office import Office
 from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.scenario import load_scenario
@@ -50,7 +50,7 @@ def guard_office(llm: Any, seed: int, limit: int) -> Office:
         clock=SimClock(scenario.start),
         seed=seed,
         journal=MemoryJournal(),
-        ahead=Ahead(limit, settle_s=0.0),  # the scripted model answers in microseconds
+        early_calls=EarlyCalls(limit, settle_s=0.0),  # the scripted model answers in microseconds
     )
 
 
@@ -78,17 +78,17 @@ async def test_thinking_early_leaves_the_run_exactly_as_one_at_a_time() -> None:
     for seed in (1, 2, 3):
         alone = await run_guard(seed, limit=0, concurrency=1, jitter=None)
         early = await run_guard(seed, limit=8, concurrency=16, jitter=random.Random(seed))
-        assert alone.ahead.counts.started == 0
+        assert alone.early_calls.counts.started == 0
         messages, thoughts = logs(early)
         want_messages, want_thoughts = logs(alone)
         assert len(thoughts) == len(want_thoughts) > 100
         for got, want in zip(thoughts, want_thoughts, strict=True):
             assert got == want, f"seed {seed}: thought {want['id']} differs"
         assert messages == want_messages
-        counts = early.ahead.counts
+        counts = early.early_calls.counts
         # Each early call either answered its think or was dropped (or waits at the end); some
         # were started on answers not landed yet (a chain: whatif.py).
-        assert counts.used > 0 and counts.started == counts.used + counts.dropped + len(early.ahead.early)
+        assert counts.used > 0 and counts.started == counts.used + counts.dropped + len(early.early_calls.early)
         assert counts.chained > 0
         reached |= kinds_of(want_messages, want_thoughts)
     assert {"hire", "dismissal", "hold", "dm", "board"} <= reached
@@ -98,12 +98,12 @@ async def test_the_early_calls_of_a_known_run_are_pinned() -> None:
     """The guard's office, seed 1, answers at once (no timing of their own): how many calls start
     early, how many answer their think and how many are dropped is a property of the engine."""
     office = guard_office(LimitedLLM(ScriptedLLM(handler=scripted), concurrency=16), 1, 8)
-    office.ahead.settle_s = 0.0  # predict at every wait: what is counted depends on no clock
+    office.early_calls.settle_s = 0.0  # predict at every wait: what is counted depends on no clock
     office.start()
     await office.run(timedelta(hours=2))
-    counts = office.ahead.counts
+    counts = office.early_calls.counts
     # (before early calls on early answers, issue 30: 47 started, 39 used, 8 dropped)
-    assert (counts.started, counts.used, counts.dropped, len(office.ahead.early)) == (66, 55, 10, 1)
+    assert (counts.started, counts.used, counts.dropped, len(office.early_calls.early)) == (66, 55, 10, 1)
     assert counts.chained > 0
     assert len(logs(office)[1]) == 127
 
@@ -144,9 +144,9 @@ async def test_an_early_call_that_fails_is_dropped_and_never_the_thinks_error(fa
     office = guard_office(LimitedLLM(ScriptedLLM(handler=fails_early), concurrency=8), 1, 8)
     office.start()
     await office.run(timedelta(hours=2))
-    counts = office.ahead.counts
+    counts = office.early_calls.counts
     assert counts.started > 10
-    assert counts.used == 0 and counts.dropped + len(office.ahead.early) == counts.started
+    assert counts.used == 0 and counts.dropped + len(office.early_calls.early) == counts.started
     assert logs(office) == logs(alone)  # no thought logged an early call's failure
     assert not any("early call" in str(t.get("error")) for t in office.journal.thoughts)
 
@@ -166,7 +166,7 @@ async def test_an_early_call_still_out_at_its_moment_that_then_fails_is_asked_ag
     office = guard_office(LimitedLLM(slow, concurrency=8), 1, 8)
     office.start()
     await office.run(timedelta(hours=2))
-    counts = office.ahead.counts
+    counts = office.early_calls.counts
     assert counts.started > 10 and counts.used == 0  # taken while out, then dropped when it failed
     assert logs(office) == logs(alone)
     assert not any("early call" in str(t.get("error")) for t in office.journal.thoughts)
@@ -175,7 +175,7 @@ async def test_an_early_call_still_out_at_its_moment_that_then_fails_is_asked_ag
 async def test_near_the_budget_nothing_starts_early_and_the_budget_is_never_passed() -> None:
     budget = BudgetLLM(LimitedLLM(ScriptedLLM(handler=scripted), concurrency=8), max_calls=60)
     office = guard_office(budget, 1, 4)
-    office.ahead.budget = budget
+    office.early_calls.budget = budget
     spent_at_early: list[int] = []  # the budget's count when each early call started
     start = office.calls.start
 
@@ -188,9 +188,9 @@ async def test_near_the_budget_nothing_starts_early_and_the_budget_is_never_pass
     office.start()
     await office.run(timedelta(hours=2))
     assert office.stop_reason == "--max-calls 60 reached"
-    assert budget.calls <= 60 and office.ahead.counts.started == len(spent_at_early) > 0
+    assert budget.calls <= 60 and office.early_calls.counts.started == len(spent_at_early) > 0
     # None started once the end was in sight: the reserve is 4 calls an early one (limit 4).
-    reserve = 4 * office.ahead.limit
+    reserve = 4 * office.early_calls.limit
     assert max(spent_at_early) < 60 - reserve, spent_at_early
 
 
@@ -215,7 +215,7 @@ class Spent:
     ],
 )
 def test_the_budget_leaves_room_to_start_early_only_far_from_its_end(spent: Spent, room: int) -> None:
-    assert Ahead(limit=4, budget=spent)._headroom() == room
+    assert EarlyCalls(limit=4, budget=spent)._headroom() == room
 
 
 async def test_a_lone_employee_is_answered_by_the_call_made_for_its_next_look(make_office) -> None:
@@ -226,10 +226,10 @@ async def test_a_lone_employee_is_answered_by_the_call_made_for_its_next_look(ma
         casual=False,
         script=[{"at": "00:00", "to": ROOM, "text": "@Alice status?"}],
     )
-    office.ahead.limit, office.ahead.settle_s = 4, 0.0
+    office.early_calls.limit, office.early_calls.settle_s = 4, 0.0
     office.start()
     await office.run(timedelta(minutes=20))
-    assert office.ahead.counts.used >= 3, office.ahead.counts
+    assert office.early_calls.counts.used >= 3, office.early_calls.counts
 
 
 @pytest.mark.parametrize(("latency", "early"), [(0.0, False), (0.02, True)])
@@ -241,10 +241,10 @@ async def test_nothing_starts_early_while_the_model_answers_at_once(make_office,
         casual=False,
         script=[{"at": "00:00", "to": ROOM, "text": "Status, everyone?"}],
     )
-    office.ahead.limit = 4  # and the default settle_s
+    office.early_calls.limit = 4  # and the default settle_s
     office.start()
     await office.run(timedelta(minutes=10))
-    assert (office.ahead.counts.started > 0) is early
+    assert (office.early_calls.counts.started > 0) is early
 
 
 async def test_permits_go_to_calls_someone_waits_for_before_tentative_ones() -> None:
@@ -318,7 +318,7 @@ def test_what_an_answer_posts_is_read_from_it() -> None:
         loop.close()
 
 
-# --- what holds a think back from starting early (Ahead._blocked), on both sides -------------------
+# --- what holds a think back from starting early (EarlyCalls._blocked), on both sides -------------------
 
 
 def _think(office: Office, employee: str, conversation: str, seconds: float) -> upcoming.Prediction:
@@ -333,7 +333,7 @@ def _think(office: Office, employee: str, conversation: str, seconds: float) -> 
 )
 def test_a_think_waits_behind_one_likely_to_post_where_it_reads(make_office, posted, total, blocked) -> None:
     office = make_office(casual=False)
-    ahead = Ahead(limit=4)
+    ahead = EarlyCalls(limit=4)
     for n in range(total):
         ahead.learn("nudge", n < posted)
     office.employees["alice"].desk.phase = Phase.TYPING  # reads one conversation only
@@ -347,7 +347,7 @@ def test_a_think_waits_behind_one_likely_to_post_where_it_reads(make_office, pos
 def test_a_known_answer_decides_and_a_script_line_blocks(make_office) -> None:
     office = make_office(casual=False, script=[{"at": "00:01", "to": ROOM, "text": "Hello?"}])
     office.start()
-    ahead = Ahead(limit=4)
+    ahead = EarlyCalls(limit=4)
     office.employees["alice"].desk.phase = Phase.TYPING
     early = _think(office, "alice", ROOM, 30)  # before the script's line at 00:01
     late = _think(office, "alice", ROOM, 90)  # after it
@@ -360,7 +360,7 @@ def test_a_known_answer_decides_and_a_script_line_blocks(make_office) -> None:
 
 def test_an_idle_employee_waits_behind_posts_anywhere_it_reads(make_office) -> None:
     office = make_office()  # alice is in the room and the casual room
-    ahead = Ahead(limit=4)
+    ahead = EarlyCalls(limit=4)
     think = _think(office, "alice", ROOM, 60)
     elsewhere = {"eng-casual": [(think.at - timedelta(seconds=5), upcoming.POSTS, "nudge")]}
     office.employees["alice"].desk.phase = Phase.IDLE  # a post there may wake her sooner
@@ -370,7 +370,7 @@ def test_an_idle_employee_waits_behind_posts_anywhere_it_reads(make_office) -> N
 
 
 def test_posting_rates_start_at_a_half_and_follow_what_thinks_of_a_kind_did() -> None:
-    ahead = Ahead(limit=1)
+    ahead = EarlyCalls(limit=1)
     assert ahead.posting_rate("boss") == 0.5
     for posted in (True, True, True, False):
         ahead.learn("boss", posted)

@@ -17,7 +17,7 @@ from ideaco.llm.base import ChatRequest, ChatResult, LLMServerError, LLMTimeout,
 from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind.thought import Thought
 from ideaco.office.engine import upcoming
-from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.engine.office import Office
 from tests.office.conftest import ROOM, SCENARIO, scenario_dict, step_until
 
@@ -48,8 +48,8 @@ class Waiting:
     office: Office
     calls: Calls
 
-    def ahead(self, limit: int, **kw: Any) -> Ahead:
-        return Ahead(limit, settle_s=0.0, **kw)
+    def early_calls(self, limit: int, **kw: Any) -> EarlyCalls:
+        return EarlyCalls(limit, settle_s=0.0, **kw)
 
     def soonest(self, n: int) -> list[str]:
         return [e for _, e in upcoming.upcoming(self.office) if e in PEOPLE][:n]
@@ -78,7 +78,7 @@ def answer(*tokens: int, speak: bool = False) -> StructuredAnswer:
 async def test_at_most_limit_early_calls_wait_to_be_used_the_soonest_first(
     waiting: Waiting, limit: int
 ) -> None:
-    ahead = waiting.ahead(limit)
+    ahead = waiting.early_calls(limit)
     ahead.top_up(waiting.office)
     assert sorted(ahead.early) == sorted(waiting.soonest(limit))
     ahead.top_up(waiting.office)  # the next wait: they still wait to be used, none more starts
@@ -86,7 +86,7 @@ async def test_at_most_limit_early_calls_wait_to_be_used_the_soonest_first(
 
 
 async def test_an_office_without_speculate_starts_nothing_early(waiting: Waiting) -> None:
-    ahead = Ahead()
+    ahead = EarlyCalls()
     await ahead.settle(asyncio.get_running_loop().create_future())
     ahead.top_up(waiting.office)
     assert ahead.early == {} and waiting.calls.started == {}
@@ -95,7 +95,7 @@ async def test_an_office_without_speculate_starts_nothing_early(waiting: Waiting
 
 async def test_nothing_starts_early_once_the_run_is_stopping(waiting: Waiting) -> None:
     waiting.office.stop("the boss ended the run")
-    ahead = waiting.ahead(4)
+    ahead = waiting.early_calls(4)
     ahead.top_up(waiting.office)
     assert ahead.early == {} and waiting.calls.started == {}
 
@@ -120,7 +120,7 @@ async def test_one_free_call_predicts_the_eight_soonest_upcoming_thinks_and_no_m
         return predict(office_, employee, *args)
 
     monkeypatch.setattr(upcoming, "predict", counted)
-    ahead = Ahead(1, settle_s=0.0)
+    ahead = EarlyCalls(1, settle_s=0.0)
     ahead.top_up(office)
     assert predicted == [e for _, e in upcoming.upcoming(office)][:8] and ahead.early == {}
     ahead.top_up(office)
@@ -133,7 +133,7 @@ async def test_one_free_call_predicts_the_eight_soonest_upcoming_thinks_and_no_m
 async def test_the_call_made_early_for_the_very_request_is_the_thinks_own_even_still_running(
     waiting: Waiting,
 ) -> None:
-    ahead = waiting.ahead(1)
+    ahead = waiting.early_calls(1)
     ahead.top_up(waiting.office)
     (employee,) = ahead.early
     request, mark, call = waiting.calls.started[employee]
@@ -144,7 +144,7 @@ async def test_the_call_made_early_for_the_very_request_is_the_thinks_own_even_s
 
 
 async def test_a_call_made_for_another_request_is_cancelled_and_counted_dropped(waiting: Waiting) -> None:
-    ahead = waiting.ahead(1)
+    ahead = waiting.early_calls(1)
     ahead.top_up(waiting.office)
     (employee,) = ahead.early
     request, mark, call = waiting.calls.started[employee]
@@ -170,7 +170,7 @@ async def test_a_call_made_for_another_request_is_cancelled_and_counted_dropped(
 async def test_a_dropped_early_call_counts_the_model_calls_it_made(
     waiting: Waiting, ends, calls: int
 ) -> None:
-    ahead = waiting.ahead(1)
+    ahead = waiting.early_calls(1)
     ahead.top_up(waiting.office)
     (employee,) = ahead.early
     ends(waiting.calls.started[employee][2])
@@ -181,7 +181,7 @@ async def test_a_dropped_early_call_counts_the_model_calls_it_made(
 
 async def test_a_dropped_early_call_whose_repair_failed_counts_both_calls(waiting: Waiting) -> None:
     """The first call was answered (and paid for), the repair failed: two calls were made."""
-    ahead = waiting.ahead(1)
+    ahead = waiting.early_calls(1)
     ahead.top_up(waiting.office)
     (employee,) = ahead.early
     failure = LLMServerError("overloaded", status=503)
@@ -193,7 +193,7 @@ async def test_a_dropped_early_call_whose_repair_failed_counts_both_calls(waitin
 
 
 async def test_what_an_early_calls_employee_reads_changing_drops_it_at_once(waiting: Waiting) -> None:
-    ahead = waiting.ahead(4)
+    ahead = waiting.early_calls(4)
     ahead.top_up(waiting.office)
     assert set(PEOPLE) <= set(ahead.early)
     ahead.touch(["alice"])  # (her conversation changed, say): predicted again, the same request
@@ -230,7 +230,7 @@ async def test_near_a_token_budget_the_answers_so_far_tell_how_many_calls_are_le
 ) -> None:
     """--max-tokens 150000, nothing spent: before any answer, a call is guessed at 4,000 tokens
     (37 calls left, the reserve 16); then it is what the answers took, each call of a repair apart."""
-    ahead = waiting.ahead(4, budget=Spent(max_tokens=150_000))
+    ahead = waiting.early_calls(4, budget=Spent(max_tokens=150_000))
     ahead.top_up(waiting.office)
     assert len(ahead.early) == 4
     first = waiting.calls.started[waiting.soonest(1)[0]][2]
@@ -244,7 +244,7 @@ async def test_near_a_token_budget_the_answers_so_far_tell_how_many_calls_are_le
 async def test_an_early_call_that_fails_or_is_cut_leaves_no_traceback(waiting: Waiting) -> None:
     errors: list[dict[str, Any]] = []
     asyncio.get_running_loop().set_exception_handler(lambda _loop, context: errors.append(context))
-    ahead = waiting.ahead(2)
+    ahead = waiting.early_calls(2)
     ahead.top_up(waiting.office)
     first, second = (waiting.calls.started[e][2] for e in ahead.early)
     first.set_exception(LLMTimeout("no answer in time"))
@@ -261,13 +261,13 @@ async def test_with_early_calls_the_office_first_gives_its_call_a_moment_to_answ
     loop = asyncio.get_running_loop()
     call = loop.create_future()
     loop.call_soon(call.set_result, None)
-    await Ahead(1, settle_s=30.0).settle(call)  # returns as soon as the call answers
+    await EarlyCalls(1, settle_s=30.0).settle(call)  # returns as soon as the call answers
     assert call.done()
 
 
 async def test_without_early_calls_the_office_never_waits_for_its_call() -> None:
     call = asyncio.get_running_loop().create_future()
-    await asyncio.wait_for(Ahead(0, settle_s=30.0).settle(call), timeout=5.0)
+    await asyncio.wait_for(EarlyCalls(0, settle_s=30.0).settle(call), timeout=5.0)
     assert not call.done()
 
 
@@ -279,4 +279,4 @@ def test_a_post_due_at_the_very_moment_a_think_begins_holds_it_back(make_office)
     office.employees["alice"].desk.phase = Phase.TYPING
     at = office.now() + timedelta(seconds=30)
     think = upcoming.Prediction(ROOM, at, Trigger.NUDGE, ChatRequest(messages=(), model="m"))
-    assert Ahead(limit=4)._blocked(office, "alice", think, {ROOM: [(at, upcoming.POSTS, "boss")]}) is True
+    assert EarlyCalls(limit=4)._blocked(office, "alice", think, {ROOM: [(at, upcoming.POSTS, "boss")]}) is True

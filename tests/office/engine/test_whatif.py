@@ -13,7 +13,7 @@ import pytest
 
 from ideaco.llm.base import ChatRequest
 from ideaco.office.engine import upcoming, whatif
-from ideaco.office.engine.early import Ahead
+from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.engine.office import Office
 from tests.office.conftest import CASUAL, ROOM, step_until, thought, who
 
@@ -257,7 +257,7 @@ async def test_the_thinks_an_answer_sets_off_start_early_within_the_limit(make_o
     stands predicts for them can be started (her post lands first), but on the what-if they can,
     as many as `--speculate` leaves room for."""
     office, link = await answered_not_landed(make_office)
-    ahead = Ahead(limit, settle_s=0.0, survival=0.0)  # (nobody held back by another's think)
+    ahead = EarlyCalls(limit, settle_s=0.0, survival=0.0)  # (nobody held back by another's think)
     ahead.top_up(office)
     assert ahead.counts.started == ahead.counts.chained == len(ahead.early) == limit
     assert all(e.chained and SAID in e.request.messages[-1]["content"] for e in ahead.early.values())
@@ -268,7 +268,7 @@ async def test_a_chained_call_is_kept_while_the_answer_it_rests_on_stands_and_us
     make_office,
 ) -> None:
     office, link = await answered_not_landed(make_office)
-    ahead = office.ahead = Ahead(2, settle_s=0.0, survival=0.0)
+    ahead = office.early_calls = EarlyCalls(2, settle_s=0.0, survival=0.0)
     ahead.top_up(office)
     chained = {e: early.request for e, early in ahead.early.items()}
     ahead.touch(list(chained))  # (something they read changed, say): checked again, still the same
@@ -282,7 +282,7 @@ async def test_a_chained_call_whose_answer_is_gone_is_dropped(make_office) -> No
     """The answer it rested on is no longer in (cut, say): the office as it stands sends another
     request, so the call made on the what-if is dropped at the next look."""
     office, link = await answered_not_landed(make_office)
-    ahead = Ahead(2, settle_s=0.0, survival=0.0)
+    ahead = EarlyCalls(2, settle_s=0.0, survival=0.0)
     ahead.top_up(office)
     assert ahead.counts.chained == 2
     del office.thinking["alice"]  # her think gone: nothing to chain on
