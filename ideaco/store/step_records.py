@@ -270,7 +270,7 @@ class DraftStep(Step):
     reopens_at: Moment | None = None
 
 
-class HoldStep(Step):
+class GateHoldStep(Step):
     employee: str
     conversation: str
     reopens_at: Moment
@@ -376,7 +376,7 @@ STEPS: dict[str, type[Step]] = {
     "owe": OweStep,
     "owe_again": OweAgainStep,
     "draft": DraftStep,
-    "hold": HoldStep,
+    "hold": GateHoldStep,
     "board": BoardStep,
     "notice": NoticeStep,
     "tool": ToolStep,

@@ -119,7 +119,7 @@ def samples() -> list[Any]:
         steps.DraftStep(
             "messages[1]", "api", gate=Gate.FILTERED, rule=TextRule.PLACEHOLDER, detail="[x]", kind="hygiene"
         ),
-        steps.HoldStep("ana", "api", T0 + timedelta(minutes=1), owed),
+        steps.GateHoldStep("ana", "api", T0 + timedelta(minutes=1), owed),
         steps.BoardStep((offer,), ("task-4",)),
         steps.NoticeStep("req-1", "t000001-n1"),
         steps.ToolStep("hire_employee", False, "refused", cap="per_hour", counted=True),

@@ -215,7 +215,7 @@ class DraftStep:
 
 
 @dataclass(frozen=True)
-class HoldStep:
+class GateHoldStep:
     """A mentioned employee held back by a gate: re-woken when it opens, its reply owed (spec 2.2)."""
 
     employee: str
@@ -233,7 +233,7 @@ class HoldStep:
         }
 
     @classmethod
-    def from_record(cls, d: dict[str, Any]) -> HoldStep:
+    def from_record(cls, d: dict[str, Any]) -> GateHoldStep:
         return cls(
             d["employee"],
             d["conversation"],
@@ -377,7 +377,7 @@ Step = (
     | OweStep
     | OweAgainStep
     | DraftStep
-    | HoldStep
+    | GateHoldStep
     | BoardStep
     | NoticeStep
     | ToolStep
@@ -392,7 +392,7 @@ _KINDS: dict[str, Any] = {
     "owe": OweStep,
     "owe_again": OweAgainStep,
     "draft": DraftStep,
-    "hold": HoldStep,
+    "hold": GateHoldStep,
     "board": BoardStep,
     "notice": NoticeStep,
     "tool": ToolStep,

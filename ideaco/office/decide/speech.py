@@ -23,7 +23,7 @@ from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import rules
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
-from ideaco.office.core.steps import HoldStep, Step
+from ideaco.office.core.steps import GateHoldStep, Step
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.rules import levers, person, text
 from ideaco.office.rules.config import Switches
@@ -177,7 +177,7 @@ def silence_verdict(emp: Employee, interest: int, addressed: bool, cfg: LeverCon
     return Verdict(Gate.CHOSE_SILENCE, detail=detail)
 
 
-def hold_for(employee: str, conv: str, verdict: Verdict, trigger: Trigger, note: str) -> HoldStep:
+def hold_for(employee: str, conv: str, verdict: Verdict, trigger: Trigger, note: str) -> GateHoldStep:
     """A mentioned employee held back by a gate is re-woken when it opens: delayed, never dropped.
 
     The re-wake keeps its original trigger (spec 1.5), and an engine request keeps its note.
@@ -187,7 +187,7 @@ def hold_for(employee: str, conv: str, verdict: Verdict, trigger: Trigger, note:
     text = f"You were addressed here but held back ({verdict.gate}); reply now if still useful."
     if trigger in ENGINE_TRIGGERS and note:
         text = f"{note} (You were held back earlier by {verdict.gate}.)"
-    return HoldStep(employee, conv, verdict.reopens_at, Owed(conv, trigger, text))
+    return GateHoldStep(employee, conv, verdict.reopens_at, Owed(conv, trigger, text))
 
 
 def target_for(

@@ -39,7 +39,7 @@ from ideaco.office.core.steps import (
     CompanyStep,
     ConversationStep,
     EmployeeStep,
-    HoldStep,
+    GateHoldStep,
     MindStep,
     OweAgainStep,
     OweStep,
@@ -212,7 +212,7 @@ class EarlyCalls:
         its own employee, the employees it owed or held; everyone, for the company, the board, the staff."""
         touched = {employee}
         for step in steps:
-            if isinstance(step, OweStep | OweAgainStep | HoldStep | MindStep):
+            if isinstance(step, OweStep | OweAgainStep | GateHoldStep | MindStep):
                 touched.add(step.employee)
             elif isinstance(step, CompanyStep | ConversationStep | EmployeeStep | BoardStep):
                 self.touch_all()

@@ -32,7 +32,7 @@ from ideaco.office.core.steps import (
     BoardStep,
     ConversationStep,
     DraftStep,
-    HoldStep,
+    GateHoldStep,
     MindStep,
     NoticeStep,
     OweAgainStep,
@@ -51,7 +51,7 @@ from ideaco.office.resolve import apply
 from ideaco.office.resolve.landing import Landing
 from ideaco.office.resolve.wakes import Wakes
 
-CARRIED = (MindStep, DraftStep, NoticeStep, OweStep, OweAgainStep, HoldStep, BoardStep, ConversationStep)
+CARRIED = (MindStep, DraftStep, NoticeStep, OweStep, OweAgainStep, GateHoldStep, BoardStep, ConversationStep)
 MAX_LINKS = 8  # answered thinks landed in one what-if: the soonest to finish
 
 

@@ -27,7 +27,7 @@ from ideaco.office.core.steps import (
     DocumentStep,
     DraftStep,
     EmployeeStep,
-    HoldStep,
+    GateHoldStep,
     MindStep,
     NoticeStep,
     OweAgainStep,
@@ -83,7 +83,7 @@ def apply_step(land: Landing, step: Step, posts: dict[str, Message] | None) -> S
             return step
         rule = post(land, message)
         return landed(step, rule=rule) if rule else step
-    if isinstance(step, HoldStep):
+    if isinstance(step, GateHoldStep):
         emp = land.employees[step.employee]
         emp.desk.held_until[step.conversation] = step.reopens_at
         emp.desk.owed.append(step.owed)

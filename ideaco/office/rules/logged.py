@@ -27,7 +27,7 @@ from ideaco.office.core.steps import (
     ConversationStep,
     DocumentStep,
     EmployeeStep,
-    HoldStep,
+    GateHoldStep,
     MindStep,
     OweAgainStep,
     OweStep,
@@ -91,7 +91,7 @@ def _problem(office: _Office, step: Step) -> str | None:
         return _conversation(office, step)
     if isinstance(step, CompanyStep):
         return _company(office, step.company)
-    if isinstance(step, (MindStep, OweStep, OweAgainStep, HoldStep)):
+    if isinstance(step, (MindStep, OweStep, OweAgainStep, GateHoldStep)):
         return None if step.employee in office.people else f"{step.employee!r} is no employee"
     if isinstance(step, DocumentStep):
         path = check_path(step.path)
