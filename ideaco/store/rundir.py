@@ -14,13 +14,13 @@ from ideaco.errors import IdeacoError
 from ideaco.redact import redact_urls
 from ideaco.store.atomic import atomic_write_text
 from ideaco.store.jsonl import JsonlLog
-from ideaco.store.lock import RunLock, command_line
+from ideaco.store.lock import WRITER_FILE, RunLock, command_line
 from ideaco.store.state import StateStore
 
 STATE = "state.json"
 MESSAGES = "messages.jsonl"
 THOUGHTS = "thoughts.jsonl"
-CHANGES = "changes.jsonl"  # what changed between thoughts (office/resolve/between.py)
+CHANGES = "changes.jsonl"  # what changed between thoughts (office/resolve/change_log.py)
 SUMMARY = "summary.json"
 WORKSPACE = "workspace"  # the departments' documents (store/workspace.py)
 RUN_FILES = (STATE, MESSAGES, THOUGHTS, CHANGES, SUMMARY)
@@ -203,6 +203,13 @@ class RunDir:
         return safejson.loads(self.summary_path.read_bytes())
 
 
+def _own_leftover(name: str) -> bool:
+    """What a run killed before its first log line leaves in its folder (none of the user's)."""
+    return name in (WRITER_FILE, WORKSPACE) or any(
+        name.startswith(f".{kept}.") and name.endswith(".tmp") for kept in (STATE, SUMMARY)
+    )
+
+
 def _refuse_a_run_in(target: Path) -> None:
     """An `--out` that holds a run (continued with --resume), or anything at all (a user's own files,
     which the run's would land among; issue 37, item 6): an empty folder is used."""
@@ -211,8 +218,9 @@ def _refuse_a_run_in(target: Path) -> None:
         raise RunDirError(f"{target} already holds a run (state.json); continue it with --resume {target}")
     if held:
         raise RunDirError(f"{target} already holds run files ({', '.join(held)}); choose another --out")
-    try:
-        other = sorted(entry.name for entry in os.scandir(target))
+    try:  # a run killed before it logged anything leaves only its own: the writer's note, a workspace,
+        # a checkpoint's temp file
+        other = sorted(entry.name for entry in os.scandir(target) if not _own_leftover(entry.name))
     except OSError as exc:
         raise RunDirError(f"{target}: cannot be read ({exc.strerror or exc})") from None
     if other:

@@ -101,7 +101,7 @@ class ThoughtRecord(Record):
 
 
 class ChangeRecord(Record):
-    """A line of changes.jsonl: what changed between thoughts (office/resolve/between.py)."""
+    """A line of changes.jsonl: what changed between thoughts (office/resolve/change_log.py)."""
 
     at: Moment
     cause: str

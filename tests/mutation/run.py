@@ -83,7 +83,7 @@ TARGETS = {
             "tests/office/resolve/test_apply.py",
             "tests/office/resolve/test_boss_holds.py",
             "tests/office/resolve/test_applied.py",
-            "tests/office/resolve/test_between.py",
+            "tests/office/resolve/test_change_log.py",
         ],
     ),
 }

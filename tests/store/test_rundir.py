@@ -75,6 +75,10 @@ def test_out_holding_a_users_own_files_is_refused_and_an_empty_folder_is_used(tm
     empty = tmp_path / "empty"
     empty.mkdir()
     assert RunDir.for_new_run("startup", empty, NOW).path == empty
+    (empty / ".ideaco-writer.json").write_text("{}")  # a run killed before it logged anything
+    (empty / "workspace").mkdir()
+    (empty / ".state.json.wuo54sdr.tmp").write_text("{")  # killed in its first checkpoint
+    assert RunDir.for_new_run("startup", empty, NOW).path == empty
 
 
 def test_out_that_is_a_file_is_refused(tmp_path: Path):

@@ -32,7 +32,7 @@ from ideaco.office.engine.office import Office
 from ideaco.office.engine.persistence import restore_streams
 from ideaco.office.engine.streams import Streams
 from ideaco.office.perceive.waking import WakePolicy
-from ideaco.office.resolve import between
+from ideaco.office.resolve import change_log
 from ideaco.office.resolve.journal import Journal
 from ideaco.office.resolve.records import result_from_record
 from ideaco.office.rules import logged
@@ -304,7 +304,7 @@ def catch_up(
             events.append((datetime.fromisoformat(rec["at"]), 1, n, rec))
     saved_changes = min(int(office.meta.get("changes") or 0), len(changes))
     for n, rec in enumerate(changes[saved_changes:], start=saved_changes):
-        if between.replayed_by_catch_up(rec):
+        if change_log.replayed_by_catch_up(rec):
             events.append((datetime.fromisoformat(rec["at"]), 2, n, rec))
     office.meta["changes"] = len(changes)
     for at, kind, n, rec in sorted(events, key=lambda e: e[:3]):

@@ -9,7 +9,7 @@ from ideaco.office.core.state import OFFICE_FORMAT
 from ideaco.office.core.think import ThinkContext
 from ideaco.office.engine.streams import Streams
 from ideaco.office.perceive.view import OfficeView
-from ideaco.office.resolve import between
+from ideaco.office.resolve import change_log
 from ideaco.office.resolve.journal import Journal
 
 
@@ -75,8 +75,8 @@ class Saves:
         for ctx in list(self.begun.values()):
             if ctx.thought_id not in self._logged:
                 self._logged.add(ctx.thought_id)
-                record = between.begun_record(ctx.at, ctx.employee, ctx.thought_id, ctx.began)
-                between.log(self._journal, self._meta, record)
+                record = change_log.begun_record(ctx.at, ctx.employee, ctx.thought_id, ctx.began)
+                change_log.log(self._journal, self._meta, record)
 
     def save(self, snapshot: dict[str, Any]) -> None:
         """Write `snapshot` (the office as plain data, taken after `begin`) as state.json."""

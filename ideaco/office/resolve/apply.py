@@ -38,7 +38,7 @@ from ideaco.office.core.steps import (
     step_from_record,
 )
 from ideaco.office.core.think import ThinkContext, ThinkResult
-from ideaco.office.resolve import between
+from ideaco.office.resolve import change_log
 from ideaco.office.resolve.landing import Landing
 from ideaco.office.rules import holds, toolcaps
 
@@ -153,7 +153,7 @@ def post(
             verdict, steps = approval
             landed_steps = [apply_step(land, step, None) for step in steps]
             if landed_steps:
-                record = between.approval_record(
+                record = change_log.approval_record(
                     land.now(), verdict.requirement, verdict.verdict, message.id, landed_steps
                 )
                 log_change(land, record)
@@ -203,7 +203,7 @@ def release(land: Landing, emp: Employee, order: Message) -> None:
     emp.desk.hold = None
     arrived = _arrived(land, emp, held.since, skip=order.id)
     emp.mind.notes.append(holds.batch_note(arrived, held.since.strftime("%H:%M")))
-    log_change(land, between.release_record(land.now(), emp.id, order.id, emp.mind.notes))
+    log_change(land, change_log.release_record(land.now(), emp.id, order.id, emp.mind.notes))
     trigger = Trigger.TIMER
     if any(a.from_boss for a in arrived):
         trigger = Trigger.BOSS
@@ -325,7 +325,7 @@ def apply_command(land: Landing, tool: str, args: dict[str, Any], steps: list[St
     """The boss's own organization command (decided by `decide/commands.tool`): its steps land, logged."""
     landed_steps = [apply_step(land, step, None) for step in steps]
     if landed_steps:  # a refused command changed nothing
-        log_change(land, between.command_record(land.now(), tool, args, landed_steps))
+        log_change(land, change_log.command_record(land.now(), tool, args, landed_steps))
 
 
 def log_change(land: Landing, record: dict[str, Any]) -> None:
@@ -333,7 +333,7 @@ def log_change(land: Landing, record: dict[str, Any]) -> None:
     replaying, nothing (it is logged already)."""
     if not land.live:
         return
-    between.log(land.journal, land.meta, record)
+    change_log.log(land.journal, land.meta, record)
 
 
 def apply_logged(land: Landing, record: dict[str, Any]) -> None:
