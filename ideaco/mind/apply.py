@@ -60,6 +60,9 @@ class ThoughtFacts:
     # Documents the thinker's tasks deliver that are not written, nor written by this thought: a
     # task that delivers one is not resolved yet (`tasks.apply_ops`).
     unwritten: Collection[str] = ()
+    # Why a task's text (description, result, reason) may not be shown, by the office's text rules
+    # under the run's `filters` (office/rules/text/), passed in; None: it may.
+    text_problem: Callable[[str], str | None] = lambda _text: None
 
 
 @dataclass
@@ -185,6 +188,7 @@ def _apply_tasks(
         may_claim=stamina.may_claim(new.stamina),
         key_problem=facts.claim_key_problem,
         unwritten=facts.unwritten,
+        text_problem=facts.text_problem,
     )
     new.notes.extend(result.refused)
     out.tasks_touched = bool(thought.taskOps)

@@ -164,6 +164,8 @@ def task_line(task: Task, now: datetime) -> str:
     return line + " (stalled)" if task.stalled else line
 
 
+PLAIN_WORDS = "Say it again in plain words."  # after a task's text the text rules refused
+
 TASKS_HEADER = ("## Primary objective", "Your open tasks come before anything else:")
 RESOLVE_HINT = (
     'When one is done, resolve it: taskOps [{{"op": "resolve", "taskId": "{example}", '
@@ -244,6 +246,7 @@ def apply_ops(
     may_claim: bool = True,
     key_problem: Callable[[str], str | None] = lambda _key: None,
     unwritten: Collection[str] = (),
+    text_problem: Callable[[str], str | None] = lambda _text: None,
 ) -> TaskOpsResult:
     """Apply one thought's taskOps to `tasks` (this owner's; mutated in place: creates appended).
 
@@ -255,6 +258,8 @@ def apply_ops(
     refused, and so is a new task or offer whose key `key_problem` says is none. resolve/fail/release need a pending task of this
     owner; release gives it up (it leaves `tasks`, for the board); offer puts new work on the board.
     A task that delivers a document among `unwritten` is not resolved: the owner writes it first.
+    A task's words people read (a description, a result, a reason) are held to the office's text
+    rules (`text_problem`, office/rules/text/): an op whose text fails is refused with the reason.
     A bad op is dropped with a correction; the other ops still apply.
     """
     res = TaskOpsResult()
@@ -306,6 +311,9 @@ def apply_ops(
                 continue
             if key is not None and (why := key_problem(key)):
                 res.refused.append(f"Your task claim '{key[:60]}' was refused: {why}.")
+                continue
+            if why := text_problem(description):
+                res.refused.append(f"Your new task was refused: its description has {why}. {PLAIN_WORDS}")
                 continue
             if op.op == "offer" and key is not None and (key in board or key in waiting):
                 res.refused.append(f"Your offer '{key}' was refused: that key is on the board already.")
@@ -360,6 +368,10 @@ def apply_ops(
                 f"Your task [{tid}] was not resolved: it delivers {task.document}, which is not written yet. "
                 "Write it (write_document) first, or fail or release the task."
             )
+            continue
+        said = (op.result or op.reason or "").strip()
+        if said and (why := text_problem(said)):
+            res.refused.append(f"Your {op.op} of [{tid}] was refused: its text has {why}. {PLAIN_WORDS}")
             continue
         if task.claim_key and live.get(task.claim_key, (None, None))[1] == task.id:
             del live[task.claim_key]

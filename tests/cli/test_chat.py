@@ -18,7 +18,7 @@ from tests.fakes.openai_server import FakeOpenAIServer, last_user_content
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN_ENV = ("IDEACO_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "IDEACO_MODEL", "FORCE_COLOR")
 # Markup rich would render, and an OSC sequence that would retitle the terminal.
-HOSTILE = "[bold red]Alice here[/] \x1b]0;x\x07 on it"
+HOSTILE = "[bold red]Alice here[/] on it"  # (a control character is refused: tests/faults/test_terminal.py)
 
 SCENARIO = """\
 company: Acme Labs
@@ -159,7 +159,7 @@ def test_the_boss_writes_in_a_1_on_1_and_sees_the_answer_literally(fake, scenari
     reply = messages[1]
     assert reply["sender"] == "alice" and reply["conversation"] == "boss:alice" and reply["text"] == HOSTILE
     # The answer is printed, its markup and escape sequence literally; no ANSI at all in a pipe.
-    assert "Alice: [bold red]Alice here[/] \\x1b]0;x\\x07 on it" in result.stdout
+    assert "Alice: [bold red]Alice here[/] on it" in result.stdout
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     summary = json.loads((out / "summary.json").read_text())
     assert summary["messages"] == 2 and summary["simulated_seconds"] >= 120

@@ -33,6 +33,9 @@ HOSTILE = (
     "[bold red]x[/] [link=http://e]y[/link] \x1b[2J\x1b[31mred \x1b]0;pwned\x07 \x1b]52;c;Zm9v\x07 "
     "bell\x07 bs\x08 cr\r nul\x00 c1\x9b2J rtl\u202eevil"
 )
+# What a model's post or task may hold: markup, never a control character (the text rules' guarantee
+# refuses one, docs/posting.md); the boss's lines and the thoughts and memories still carry HOSTILE.
+SAID = "[bold red]x[/] [link=http://e]y[/link]"
 # What a user must see instead: every control character spelled out, the markup as typed.
 VISIBLE = [
     "[bold red]x[/]",
@@ -77,7 +80,7 @@ def answer(body: dict) -> dict:
         "interestLevel": 9,
         "shouldSpeak": True,
         "reason": f"because {HOSTILE}",
-        "messages": [{"content": f"{who} says {HOSTILE}"}],
+        "messages": [{"content": f"{who} says {SAID}"}],
         "memoryOps": [
             {
                 "op": "add",
@@ -88,7 +91,7 @@ def answer(body: dict) -> dict:
             }
         ],
         "relationshipOps": [],
-        "taskOps": [{"op": "create", "description": f"do {HOSTILE}"[:100], "type": "oneshot"}],
+        "taskOps": [{"op": "create", "description": f"do {SAID}", "type": "oneshot"}],
     }
     if who == "Alice":
         thought["relationshipOps"] = [
@@ -161,7 +164,7 @@ def test_run_shows_hostile_text_literally(run_result: tuple[str, Path]) -> None:
     # The logs keep what was said, byte for byte: only the display is made safe.
     messages = read_jsonl(out / "messages.jsonl")
     assert messages[0]["text"] == "boss says " + HOSTILE
-    assert any(m["text"] == f"Alice says {HOSTILE}" for m in messages)
+    assert any(m["text"] == f"Alice says {SAID}" for m in messages)
 
 
 def test_run_through_a_real_pipe_writes_no_raw_control_bytes(fake: FakeOpenAIServer, scenario: Path) -> None:

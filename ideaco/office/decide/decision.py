@@ -35,7 +35,7 @@ from ideaco.office.decide.tools import documents
 from ideaco.office.perceive import document_tools, reading, taskboard
 from ideaco.office.perceive.view import OfficeRead, OfficeView
 from ideaco.office.perceive.waking import unread_of
-from ideaco.office.rules import labels, person
+from ideaco.office.rules import labels, person, text
 
 SUPERSEDED_NOTE = (
     "While you were thinking, {n} new message(s) arrived from {senders} (marked * above). "
@@ -224,6 +224,7 @@ def _act(
             department=thinker.department,
             name_documents=office.config.compact_schema,
             claim_key_problem=labels.claim_key_problem,
+            text_problem=text.problem_for(office.config.filters),
             unwritten=_unwritten(office, thinker, thought, ctx),
         ),
         now,
@@ -259,7 +260,9 @@ def _unwritten(office: OfficeView, thinker: Employee, thought: Thought, ctx: Thi
     if not any(op.op == "resolve" for op in thought.taskOps):
         return ()
     state = office.state
-    writes = documents.written_by(state.documents, state.company, thinker, thought.actions, ctx.agent)
+    writes = documents.written_by(
+        state.documents, state.company, thinker, thought.actions, ctx.agent, office.config.filters
+    )
     return tuple(p for p in document_tools.unwritten(office, thinker) if p not in writes)
 
 

@@ -33,6 +33,7 @@ from ideaco.office.core.documents import (
     with_versions,
 )
 from ideaco.office.core.refusal import Refusal
+from ideaco.office.rules import text
 
 MAX_BYTES = 16_000  # one document's content, UTF-8
 MAX_DOCUMENTS = 200  # in a run's workspace
@@ -77,6 +78,29 @@ def check_content(content: Any) -> str | Refusal:
     if size > MAX_BYTES:
         return Refusal(f"content of {size} bytes is over the limit of {MAX_BYTES}")
     return content
+
+
+# The arguments of a document tool that people read: a version's content, a review's notes, a
+# rebuttal's argument.
+TEXT_ARGS = {
+    "write_document": "content",
+    "revise_document": "content",
+    "review": "notes",
+    "rebut": "argument",
+}
+
+
+def unfit_text(tool: str, args: dict[str, Any], filters: str) -> Refusal | None:
+    """Why the text a document tool would show people is refused by the office's text rules under
+    `filters` (office/rules/text/: the guarantees, and small-model hygiene under strict), in words
+    its writer reads; None when it may be shown, or when the tool itself refuses it (empty, too
+    long)."""
+    name = TEXT_ARGS.get(tool)
+    said = args.get(name) if name else None
+    if not isinstance(said, str) or isinstance(check_content(said), Refusal):
+        return None  # the tool's own refusal says why (no content, too long)
+    why = text.problem(said, filters)
+    return Refusal(f"its {name} has {why}: write it in plain words") if why else None
 
 
 def write(

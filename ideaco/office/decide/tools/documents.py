@@ -32,6 +32,7 @@ from ideaco.office.decide.tools import requirements
 from ideaco.office.perceive.document_tools import READ_MARK, TOOLS
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import documents as rules
+from ideaco.office.rules.text import STRICT
 
 FEELING_STEP = 6  # a reviewer's affinity toward the author, per verdict
 IMPRESSION = "deliverables repeatedly fail; doubts about {path}"
@@ -84,7 +85,10 @@ def act(
         refused = Refusal(made.reason)
     elif made is not None:  # not allowed: the chat model's words, and what would have run
         called.corrections.append(f"{where}: {made.reason}")
-    outcome = refused or _call(
+    # The model's own words people will read are held to the text rules; an agent command's are its own.
+    own = made is None or not made.ok
+    unfit = rules.unfit_text(action.tool, args, office.config.filters) if own else None
+    outcome = refused or unfit or _call(
         office, scratch, scratch.employees[employee], action.tool, args, ctx, now, called
     )
     ok = not isinstance(outcome, Refusal)
@@ -152,9 +156,11 @@ def written_by(
     emp: Employee,
     actions: list[Action],
     made: Mapping[int, AgentOutcome],
+    filters: str = STRICT,
 ) -> set[str]:
     """The paths a thought's `write_document` calls write: each call no check refuses whose content
-    (an agent command's, when one made it: `made`, by action index) is fit to be a document."""
+    (an agent command's, when one made it: `made`, by action index) is fit to be a document (the
+    model's own content also by the text rules under the run's `filters`)."""
     out: set[str] = set()
     for i, action in enumerate(actions):
         outcome = made.get(i)
@@ -165,8 +171,11 @@ def written_by(
         ):
             continue
         content = outcome.content if outcome and outcome.ok else action.args.get("content")
-        if makeable(documents, company, emp, action.tool, action.args) is None and isinstance(
-            rules.check_content(content), str
+        own = not (outcome and outcome.ok)  # the model's words, not an agent command's
+        if (
+            makeable(documents, company, emp, action.tool, action.args) is None
+            and isinstance(rules.check_content(content), str)
+            and not (own and rules.unfit_text(action.tool, action.args, filters))
         ):
             out.add(path_of(action.args, emp.department))
     return out

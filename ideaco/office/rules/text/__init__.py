@@ -23,6 +23,7 @@ from ideaco.office.rules.text.policy import (
     default_filters,
     finish,
     problem,
+    problem_for,
 )
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "finish",
     "name_ids",
     "problem",
+    "problem_for",
     "quoted_code",
     "talks_code",
 ]

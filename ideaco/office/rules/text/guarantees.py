@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ideaco.cycle import TextRule
+from ideaco.mind import tasks
 from ideaco.mind.prompt import CUT, EngineText
 from ideaco.office.rules.text.ids import name_ids
 from ideaco.office.rules.text.script import unreadable
@@ -97,14 +98,27 @@ def engine_runs(prompt: EngineText) -> PromptRuns:
     return PromptRuns(parts, frozenset().union(*(shingles(p) for p in prompt.people)), values)
 
 
+# The engine's short notes on a task line, its urgency and what it asks (`tasks.URGENCY_HINT`:
+# `overdue: needs immediate attention`): fewer words than a run, but the engine's own, so a copy of
+# one the prompt shows is an echo (issue 37, item 10).
+URGENCY_NOTES = tuple(
+    tuple(text_words(f"{level} {hint}")) for level, hint in tasks.URGENCY_HINT.items() if hint
+)
+
+
 def engine_echo(text: str, prompt: EngineText | None) -> str | None:
-    """The first run of `SHINGLE` words of the engine's own text in `prompt` that the text copies."""
+    """The first run of `SHINGLE` words of the engine's own text in `prompt` that the text copies,
+    or an urgency note of the prompt's."""
     if prompt is None:
         return None
     read = engine_runs(prompt)
-    for run in windows(valued(text_words(text), read.values)):
+    found = valued(text_words(text), read.values)
+    for run in windows(found):
         if run in read:
             return " ".join(run).replace(" ".join(VALUE), "'…'")
+    for note in URGENCY_NOTES:
+        if note in windows(found, len(note)) and f" {' '.join(note)} " in read.parts:
+            return " ".join(note)
     return None
 
 

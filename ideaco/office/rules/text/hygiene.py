@@ -34,6 +34,7 @@ SIGNATURES = (
     *(f.casefold() for f in ("innerThoughts", "topicSaturation", "interestLevel", "shouldSpeak")),
     *(f.casefold() for f in ("memorySummary", "memoryOps", "relationshipOps", "taskOps")),
     "what you say here",  # the compact answer format's `say`, which SmolLM2 posts as it is
+    "true to speak",  # the compact answer format's `speak: true to speak` (release-docs, startup-s2)
 )
 # The answer format's words as a weak model rewrites them: a field split into words with its capital
 # (`task Op`, `memory_ops`; not "memory ops on ARM", which is English), an example value with its

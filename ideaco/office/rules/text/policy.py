@@ -3,7 +3,9 @@ small-model hygiene; the verdict says which rule refused it and of which kind.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache, partial
 
 from ideaco.cycle import TextRule
 from ideaco.mind.prompt import EngineText
@@ -60,9 +62,23 @@ def check(
 
 def problem(text: str, filters: str = STRICT, prompt: EngineText | None = None) -> str | None:
     """Why a text people will read (a document, a review note, a task's words) cannot be shown, in
-    words its writer reads (None: it can)."""
+    words its writer reads, e.g. "markup debris '}}'" (None: it can)."""
     verdict = check(text, filters=filters, prompt=prompt)
-    return f"{verdict.rule.value}: {verdict.detail}" if verdict is not None else None
+    if verdict is None:
+        return None
+    if verdict.rule is TextRule.PROMPT_ECHO:
+        return "words copied from your instructions: " + verdict.detail.removeprefix("repeats the prompt: ")
+    if verdict.rule is TextRule.PLACEHOLDER:
+        return "a template slot left unfilled: " + verdict.detail.removeprefix("placeholder ")
+    if verdict.rule is TextRule.LEAKED_THOUGHT:
+        return "your private thought in it"
+    return verdict.detail
+
+
+@lru_cache(maxsize=len(FILTERS))
+def problem_for(filters: str) -> Callable[[str], str | None]:
+    """`problem` under one setting, as the mind's rules take it (`mind/apply.ThoughtFacts`)."""
+    return partial(problem, filters=filters)
 
 
 def finish(text: str, bound: int) -> str | None:

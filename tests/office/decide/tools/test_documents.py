@@ -113,7 +113,7 @@ def test_a_write_delivers_the_task_it_names_or_else_the_open_task_naming_its_pat
 def test_what_a_thoughts_writes_will_write_is_known_before_they_run(desk: Desk) -> None:
     """`written_by` (a task that delivers a document stays open unless it is written): a write every
     check passes, and no other; an agent command's content in place of the model's."""
-    desk.ok("bob", "write_document", path="docs/a.md", content="# A\n")
+    desk.ok("bob", "write_document", path="docs/a.md", content="# Plan A\n")
     bob = desk.scratch.employees["bob"]
 
     def written(*calls: dict[str, Any], made: dict[int, AgentOutcome] | None = None) -> set[str]:
