@@ -43,9 +43,8 @@ from ideaco.office.perceive.view import Observer, office_read
 from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve import apply
 from ideaco.office.resolve.journal import Journal
-from ideaco.office.resolve.landing import Landing
+from ideaco.office.resolve.landing import Landing, Wakes
 from ideaco.office.resolve.records import thought_record
-from ideaco.office.resolve.wakes import Wakes
 from ideaco.office.rules.config import OfficeConfig
 
 
@@ -117,7 +116,7 @@ class Office(StateReads):
         self.schedule_due()
 
     def schedule_due(self) -> None:
-        """Put the wakes set since (by this office or a resolve, `resolve/wakes.py`) on the clock, in order."""
+        """Put the wakes set since (by this office or a resolve, `resolve/landing.Wakes`) on the clock, in order."""
         for wake in self.wakes.take_due():
             if self._replay_at is None:  # while replaying, wakes stay on the desk: start() schedules them
                 self.clock.call_at(wake.at, partial(self._on_wake, wake.employee, wake.version))

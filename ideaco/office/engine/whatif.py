@@ -48,8 +48,7 @@ from ideaco.office.engine.upcoming import Prediction
 from ideaco.office.perceive import looks, taskboard
 from ideaco.office.perceive.view import office_read
 from ideaco.office.resolve import apply
-from ideaco.office.resolve.landing import Landing
-from ideaco.office.resolve.wakes import Wakes
+from ideaco.office.resolve.landing import Landing, Wakes
 
 CARRIED = (MindStep, DraftStep, NoticeStep, OweStep, OweAgainStep, GateHoldStep, BoardStep, ConversationStep)
 MAX_LINKS = 8  # answered thinks landed in one what-if: the soonest to finish
