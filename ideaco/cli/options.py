@@ -91,6 +91,7 @@ TextFilters = Annotated[
         help="The rules people's texts are held to: strict (the guarantees and small-model hygiene) or "
         "standard (the guarantees only); docs/posting.md.",
         show_default="strict for the embedded model, standard for an endpoint",
+        metavar="strict|standard",
     ),
 ]
 Seed = Annotated[int, typer.Option("--seed", help="Seed of the run's one random generator.")]
