@@ -67,3 +67,27 @@ def test_the_opening_line_and_summary_say_which(filters: str, tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     assert f"· filters {filters} ·" in result.output.splitlines()[0]
     assert json.loads((tmp_path / "run" / "summary.json").read_text())["filters"] == filters
+
+
+def test_a_filtered_draft_records_its_rule_and_kind_and_summary_counts_them(tmp_path: Path) -> None:
+    """The startup guard on the embedded model (strict): its first 17 minutes hold drafts refused by
+    hygiene (a placeholder, the answer format) and by a guarantee (the engine's words)."""
+    run = next(r for r in RUNS if r.name == "startup-s1")
+    flags = run.args(tmp_path / "run")
+    flags[flags.index("--duration") + 1] = "17m"
+    env = {"OPENAI_API_KEY": None, "IDEACO_BASE_URL": None, "OPENAI_BASE_URL": None, "IDEACO_MODEL": None}
+    result = CliRunner().invoke(app, flags, env=env)
+    assert result.exit_code == 0, result.output
+    thoughts = (tmp_path / "run" / "thoughts.jsonl").read_text(encoding="utf-8").splitlines()
+    filtered = [
+        (step["rule"], step["kind"])
+        for line in thoughts
+        for step in json.loads(line)["applied"]["steps"]
+        if step.get("gate") == "filtered"
+    ]
+    assert ("placeholder", "hygiene") in filtered and ("prompt_echo", "guarantee") in filtered
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["filters"] == "strict"
+    assert summary["drafts_filtered_by_kind"] == {
+        kind: sum(1 for _, k in filtered if k == kind) for kind in ("guarantee", "hygiene")
+    }
