@@ -28,6 +28,7 @@ from ideaco.office.engine.office import Office
 from ideaco.scenario import parse_duration
 
 MIND_DEFAULT = 5  # thoughts shown by /mind
+ZONE_STYLES = {st.Zone.GREEN: "green", st.Zone.YELLOW: "yellow", st.Zone.RED: "red"}  # a zone's colour
 HELP_WIDTH = 24  # /help's column of descriptions
 
 
@@ -271,7 +272,7 @@ def who_lines(office: Office) -> list[Text]:
         line = _line(
             (emp.id.ljust(10), "bold"),
             f" {safe_text(emp.name)} · {safe_text(emp.role)} · ",
-            (zone, {"green": "green", "yellow": "yellow"}.get(zone, "red")),
+            (zone, ZONE_STYLES[zone]),
             f" · {emp.desk.phase} · ",
         )
         hold = emp.desk.hold
@@ -403,6 +404,6 @@ def stamina_lines(office: Office, employee: str) -> list[Text]:
         _line(
             f"patience {stamina.patience:.0f} · fatigue {stamina.fatigue:.0f} · stress {stamina.stress:.0f}"
             f" · comfort {st.comfort(stamina):.0f} · ",
-            (zone, {"green": "green", "yellow": "yellow"}.get(zone, "red")),
+            (zone, ZONE_STYLES[zone]),
         )
     ]

@@ -23,9 +23,9 @@ SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 FEELINGS = {
-    "green": "You feel fine: rested and patient.",
-    "yellow": "You feel a bit worn: tired or stressed, and your patience is thinning.",
-    "red": "You feel worn out and stuck.",
+    stamina.Zone.GREEN: "You feel fine: rested and patient.",
+    stamina.Zone.YELLOW: "You feel a bit worn: tired or stressed, and your patience is thinning.",
+    stamina.Zone.RED: "You feel worn out and stuck.",
 }
 
 

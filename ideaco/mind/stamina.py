@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from ideaco.cycle import Words
 from ideaco.mind.relationships import SWING_ABOVE
 
 # event -> (patience, fatigue, stress) deltas
@@ -164,20 +165,28 @@ def comfort(st: Stamina) -> float:
     return _clamp(st.patience - (0.4 * st.fatigue + 0.6 * st.stress))
 
 
-def zone(st: Stamina) -> str:
+class Zone(Words):
+    """A stamina zone (spec 2.6), named once: what the logs, the report, the chat and the levers say."""
+
+    GREEN = "green"
+    YELLOW = "yellow"
+    RED = "red"
+
+
+def zone(st: Stamina) -> Zone:
     """green above 70, yellow 40 to 70 (both included), red below 40."""
     c = comfort(st)
     if c > GREEN_ABOVE:
-        return "green"
+        return Zone.GREEN
     if c < RED_BELOW:
-        return "red"
-    return "yellow"
+        return Zone.RED
+    return Zone.YELLOW
 
 
 def prompt_note(st: Stamina, thoughts: str = "innerThoughts") -> str:
     """The stamina note of the prompt: nothing in green, a cost note in yellow, reflection in red
     (`thoughts`: the answer's field for private thoughts, as the wire names it)."""
-    return {"green": "", "yellow": YELLOW_NOTE, "red": RED_NOTE.format(thoughts=thoughts)}[zone(st)]
+    return {Zone.GREEN: "", Zone.YELLOW: YELLOW_NOTE, Zone.RED: RED_NOTE.format(thoughts=thoughts)}[zone(st)]
 
 
 def may_claim(st: Stamina) -> bool:

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ideaco.mind.stamina import Zone
 from ideaco.office.rules.gates import GateConfig, KindGates
 from ideaco.office.rules.timers import TimerConfig
 
@@ -36,7 +37,7 @@ class LeverConfig:
 
     pace_at_0: float = 2.0  # talkativeness 0: looks and nudged wakes twice as far apart
     pace_at_1: float = 0.5  # talkativeness 1: half as far apart (0.5: the spec's own)
-    zone_pace: tuple[tuple[str, float], ...] = (("green", 1.0), ("yellow", 1.25), ("red", 2.0))
+    zone_pace: tuple[tuple[str, float], ...] = ((Zone.GREEN, 1.0), (Zone.YELLOW, 1.25), (Zone.RED, 2.0))
     speech_at_0: float = 2.0  # talkativeness 0: cooldowns and anti-spam windows twice as long
     speech_at_1: float = 0.5  # talkativeness 1: half as long (0.5: the spec's own)
     idle_chance_per_talk: float = 2.0  # idle-think chance x (2 x talkativeness): 15% at 0.5
@@ -113,7 +114,7 @@ def look_timers(timers: TimerConfig, pace: float) -> TimerConfig:
 
 def idle_chance(talkativeness: float, zone: str, base: float, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
     """The chance an empty look in a quiet casual room thinks anyway: none in the red zone."""
-    if zone == "red" and not cfg.red_idle_thinks:
+    if zone == Zone.RED and not cfg.red_idle_thinks:
         return 0.0
     return min(1.0, base * cfg.idle_chance_per_talk * talkativeness)
 
