@@ -117,6 +117,9 @@ _VOID_CLOSE = re.compile(r"</(?:" + "|".join(VOID_TAGS) + r")\s*>", re.I)
 _TEMPLATE_CODE = re.compile(r"\{\{[^{}\n]{0,60}\}\}|\{%[^{}\n]{0,60}%\}")
 _ESCAPES = re.compile(r'\\n|\\"')  # a literal \n or \": debris, unless the message talks about code
 _LETTERS = regex.compile(r"^[\p{L}\p{M}]+$")
+# A bracket, or an angle bracket that opens a tag (`<li`, `</`, `<!`): a comparison or an arrow
+# (`C++ > Rust?`, `=> done`) is none.
+_FRAGMENT = regex.compile(r"[\[\]{}]|<[/!]?\p{L}")
 
 
 @dataclass(frozen=True)
@@ -168,7 +171,7 @@ def degenerate(text: str, prose: str, code_talk: bool) -> str | None:
     text = URL.sub(" ", prose)
     if code_talk:  # a template's own {{ expression }} or {% tag %}, named as such
         text = _TEMPLATE_CODE.sub(" ", text)
-    stripped = "".join(_EMPHASIS.sub(r"\2", text).split())
+    stripped = "".join(_EMPHASIS.sub(r"\2", script.EMOTICON.sub(" ", text)).split())
     symbols = sum(1 for c in stripped if script.symbol(c))
     if symbols >= MIN_SYMBOLS and symbols / len(stripped) > MAX_SYMBOLS:
         return f"{symbols} symbols in {len(stripped)} characters"
@@ -190,7 +193,7 @@ def degenerate(text: str, prose: str, code_talk: bool) -> str | None:
     )
     if debris:
         return f"markup debris {debris.group(0)!r}"
-    if script.word_count(text) < 2 and re.search(r"[\[\]{}<>]", text):
+    if script.word_count(text) < 2 and _FRAGMENT.search(text):
         return "a fragment in brackets"
     return None
 

@@ -13,9 +13,11 @@ import unicodedata
 import regex
 
 # A word: two letters or more in a row (with their combining marks: `ครับ`), one letter with its
-# marks (`हाँ`: a syllable), or one ideograph, kana or Hangul syllable (`好`, `네`): those scripts
-# write a whole word in one.
-WORD = regex.compile(r"\p{L}\p{M}*(?:\p{L}\p{M}*)+|\p{L}\p{M}+|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+# marks (`हाँ`: a syllable), a letter and its number (`v1`, `Q3`, `x86`), or one ideograph, kana or
+# Hangul syllable (`好`, `네`): those scripts write a whole word in one.
+WORD = regex.compile(
+    r"\p{L}\p{M}*(?:\p{L}\p{M}*)+|\p{L}\p{M}+|\p{L}\p{N}+|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
+)
 # Letters whose one character is a syllable or a word: five in a row are laughter or emphasis
 # (`哈哈哈哈哈`, `ㅋㅋㅋㅋㅋ`), as `hahahaha` is, never a letter stuck in a run.
 SYLLABIC = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
@@ -54,12 +56,21 @@ def only_emoji(text: str, most: int = 8) -> bool:
     return 0 < len(chars) <= most and all(emoji(c) for c in chars)
 
 
-# A reply of no word that people send: one letter (`k`), or sentence punctuation alone (`?`, `...`,
-# `？！`); not digits or brackets (`18-09:56A`, `}]{[`).
-_BARE_REPLY = regex.compile(r"\s*(?:\p{L}|[.!?…。！？]{1,3})\s*")
+# Emoticons people type (`:)`, `;-)`, `xD`, `^^`, `T_T`, `<3`, `¯\_(ツ)_/¯`): a reply, and no symbols.
+EMOTICON = regex.compile(
+    r"(?<![\p{L}\p{N}])(?:[:;=8][-'^o]?[)(\]\[DPpO3/|*]|[xX][dD]|\^[_.-]?\^|[Tt]_[Tt]|-_-|<3|\\o/"
+    r"|¯\\_\(ツ\)_/¯)(?![\p{L}\p{N}])"
+)
+# A reply of no word that people send: one letter (`k`), sentence punctuation alone (`?`, `...`,
+# `？！`), emoticons, Thai laughter (`555`); not other digits or brackets (`18-09:56A`, `}]{[`).
+_BARE_REPLY = regex.compile(r"\s*(?:\p{L}|[.!?…。！？]{1,3}|5{3,}\+?)\s*")
 
 
 def bare_reply(text: str) -> bool:
+    if EMOTICON.search(text):
+        text = EMOTICON.sub("", text)
+        if not text.strip():
+            return True
     return _BARE_REPLY.fullmatch(text) is not None
 
 

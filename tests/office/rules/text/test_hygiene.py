@@ -53,6 +53,14 @@ def rule(text: str) -> TextRule | None:
         ("...", "18-09:56A"),
         ("好", "---"),
         ("네", "http://www."),
+        (":)", "#$%"),  # an emoticon is a reply
+        ("^^", "}]{["),
+        ("¯\\_(ツ)_/¯", "ok $$$ ###"),
+        ("555", "249358716"),  # Thai laughter; other digits are no word
+        ("v1 -> v2", "18-09:56A"),  # a letter and its number is a word
+        # a comparison or an arrow is no bracket of a fragment; a tag's start is
+        ("C++ > Rust? 🤔", "C++ <li Rust"),
+        ("=> done", "[done"),
     ],
 )
 def test_each_rule_on_both_sides(passes: str, refused: str) -> None:
