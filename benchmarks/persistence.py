@@ -3,7 +3,7 @@
 A startup office writing a real run directory (`RunJournal`: messages.jsonl, thoughts.jsonl,
 state.json) is driven straight through the engine, without a model or a clock loop, so that 100k
 events take seconds: three thoughts for each message, every thought an answer already in hand that
-the engine decides on and resolves as a finished model call (`thinking.decide`, `Office.resolve`:
+the engine decides on and resolves as a finished model call (`decision.decide` on the office's `OfficeRead`, `Office.resolve`:
 a memory every third thought, an impression every third, a task created every 20th and resolved
 10 thoughts later, a rolling summary), logged with its `applied` record, each message posted with
 `Office.post`; simulated time advances 30 s per event.
@@ -33,6 +33,7 @@ from ideaco.office.core.think import ThinkContext
 from ideaco.office.decide.decision import decide
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.engine.office import Office
+from ideaco.office.perceive.view import office_read
 
 NAME = "persistence"
 FLAT = 1.25  # "flat": the cost at 100x the events within this factor
@@ -122,7 +123,7 @@ class Driver:
                 office.next_id("thought"), emp.id, conv.id, Trigger.NUDGE, now, conv.count, False, call
             )
             emp.desk.phase = Phase.THINKING
-            office.resolve(decide(office, ctx, now))  # type: ignore[arg-type]
+            office.resolve(decide(office_read(office, now), ctx, now))
             emp.desk.owed.clear()  # owed thinks (task reports) are what the next thinks do
         self.events += 1
 
