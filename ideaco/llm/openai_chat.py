@@ -49,8 +49,12 @@ LLAMA_REPEAT_PENALTY = 1.3
 # Devanagari, Cyrillic...). llguidance reads a JSON-schema `pattern` in Rust's regex syntax, Unicode
 # classes included; anchored, since a JSON-schema pattern is a search.
 DEBRIS = r"<>{}\[\]|\\"
-WORDS = rf"^[^{DEBRIS}]*\p{{L}}[^{DEBRIS}]*$"  # at least one letter, no debris
-WORDS_OR_NOTHING = rf"^(?:[^{DEBRIS}]*\p{{L}}[^{DEBRIS}]*)?$"  # the same, or "" where "" means none
+# Control characters but tab and newline are kept out too: with them in the class, llama.cpp's
+# llguidance lets the JSON escape `\\` through whatever the class says (measured: SmolLM2 asked to
+# copy a Windows path wrote `and\\Nash` under `[^\\]`, and never once they were out).
+TEXT = rf"[^{DEBRIS}\x00-\x08\x0b-\x1f\x7f]"
+WORDS = rf"^{TEXT}*\p{{L}}{TEXT}*$"  # at least one letter, no debris
+WORDS_OR_NOTHING = rf"^(?:{TEXT}*\p{{L}}{TEXT}*)?$"  # the same, or "" where "" means none
 # The texts people read, by their name on the compact wire (mind/thought/compact.py): a message
 # (`say`, a DM's `content`), a document (`content`), review `notes`, a rebuttal's `argument`, a
 # task's `description`, `result` and `reason`, a memory's `content`, a requirement's `description`

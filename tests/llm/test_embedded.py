@@ -309,6 +309,20 @@ async def test_real_embedded_model_under_the_prose_pattern_writes_no_debris_and_
                     json_schema=schema(pattern),
                 )
                 said[pattern].append(json.loads((await llm.complete(request)).content)["say"])
+        # A backslash, which llguidance lets through a class that holds control characters: asked to
+        # copy a Windows path, the model writes one without the pattern, and never with it.
+        windows = "Copy into say: C:\\Users\\ann\\n\\r\\t \\\\server\\share  happy-and\\n"
+        for pattern in said:
+            for seed in (0, 4):
+                request = ChatRequest(
+                    messages=[{"role": "user", "content": windows}],
+                    model="smollm2-135m",
+                    max_tokens=90,  # 60 characters, whatever they cost: the answer is whole
+                    temperature=1.0,
+                    seed=seed,
+                    json_schema=schema(pattern),
+                )
+                said[pattern].append(json.loads((await llm.complete(request)).content)["say"])
         # llama.cpp's llguidance takes every held compact schema (tools, documents, ops): a grammar it
         # refused would fail every thought of a run.
         held = OpenAIChatLLM(str(server.base_url), None, llama_grammar=True, timeout=300, hold_prose=True)
@@ -318,4 +332,5 @@ async def test_real_embedded_model_under_the_prose_pattern_writes_no_debris_and_
         await held.aclose()
         await llm.aclose()
     assert any(junk.search(s) for s in said[None]), said[None]
+    assert any("\\" in s for s in said[None]), said[None]
     assert not any(junk.search(s) for s in said[WORDS]), said[WORDS]

@@ -89,6 +89,12 @@ def test_the_junk_the_embedded_model_wrote_cannot_be_written(junk):
     assert not HELD.fullmatch(junk) and not HELD_OR_NOTHING.fullmatch(junk)
 
 
+@pytest.mark.parametrize("control", ["\r", "\x00", "\x1b[31m", "\x08", "\x7f", "\x0b"])
+def test_control_characters_are_kept_out_but_tab_and_newline_are_text(control):
+    assert not HELD.fullmatch(f"ok{control}done") and not HELD_OR_NOTHING.fullmatch(f"ok{control}")
+    assert HELD.fullmatch("ok\tdone") and HELD.fullmatch("# Notes\n\n- 好的\n- done")
+
+
 def test_nothing_is_possible_only_where_nothing_means_none():
     assert HELD_OR_NOTHING.fullmatch("") and not HELD.fullmatch("")
 
