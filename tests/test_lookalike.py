@@ -71,3 +71,12 @@ def test_names_finds_the_one_a_new_name_would_be_taken_for():
     assert names.alike("ａｍｉｅ") == "amie"
     assert names.alike("\u0410rnie") == "amie"  # a Cyrillic А: mixed, and its skeleton is Amie's
     assert names.alike("章伟") is None
+
+
+def test_a_script_outside_the_table_is_named_by_its_characters_names() -> None:
+    """Tagalog and Buhid letters are in no pattern of the table: each is its own script (the first
+    word of its Unicode name), so one name in Tagalog is one script and a mix of the two is mixed."""
+    from ideaco.lookalike import scripts
+
+    assert scripts("\u1700\u170a") == frozenset({"TAGALOG"})
+    assert scripts("\u1700\u1740") == frozenset()

@@ -51,6 +51,8 @@ TARGETS = {
     "speech": (["ideaco/office/decide/speech.py"], ["tests/office/decide/test_speech.py"]),
     "command": (["ideaco/agents/command.py"], ["tests/agents/test_command.py"]),
     "routing": (["ideaco/llm/routing.py"], ["tests/llm/test_routing.py"]),
+    "wording": (["ideaco/wording.py"], ["tests/test_wording.py"]),
+    "lookalike": (["ideaco/lookalike.py"], ["tests/test_lookalike.py"]),
     "commands": (
         ["ideaco/office/decide/commands.py", "ideaco/office/decide/tools/requirements.py"],
         [
