@@ -128,8 +128,8 @@ def test_a_piped_chat_prints_each_message_on_one_line(fake: FakeOpenAIServer, sc
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")
     output = proc.stdout.decode()
     assert sorted(line[9:] for line in boss_lines(output)) == [
+        "★ Boss (script): Morning. REST or GraphQL?",  # the scenario's line, marked in the chat
         "★ Boss: And the tests?",
-        "★ Boss: Morning. REST or GraphQL?",
     ]
     assert f"fine by me⏎{FORGED}⏎⏎{FORGED}" in output
 

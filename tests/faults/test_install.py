@@ -146,5 +146,5 @@ def test_a_name_that_is_no_shipped_scenario_is_one_line(installed, tmp_path) -> 
     result = ideaco_from(installed, tmp_path, "run", "startp", "--base-url", "http://127.0.0.1:9/v1")
     assert result.returncode == 2
     assert result.stderr == (
-        "ideaco: error: startp: file not found (did you mean 'startup'?) (a shipped scenario runs by its name: release-docs, rest-vs-graphql, startup, workday)\n"
+        "ideaco: error: startp: file not found (did you mean 'startup'?) (a shipped scenario runs by its name: release-docs, rest-vs-graphql, startup, startup-zh, workday)\n"
     )
