@@ -114,6 +114,11 @@ _BROKEN_TAG = re.compile(r"</?[A-Za-z][\w-]*[}\]]|</[A-Za-z][\w-]*[)]|</[A-Za-z]
 # cut short (`&amp;`, `&#34;`, `&right:`; not `T&Cs:`, whose letters are capitals).
 _MARKUP = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[a-z]{2,})[;:]")
 _VOID_CLOSE = re.compile(r"</(?:" + "|".join(VOID_TAGS) + r")\s*>", re.I)
+# In a message that does not talk about code: a separator glued to its first word (`,text=True`,
+# `;drop`) or an assignment left with nothing after it at the very end (`17+48;value=`): what the
+# small model leaves of a string it broke off (the README's first command posted
+# `,text=True 17+48;value=`).
+_BROKEN_OFF = regex.compile(r"^[,;]\p{L}|[\p{L}_]=\s*$")
 _TEMPLATE_CODE = re.compile(r"\{\{[^{}\n]{0,60}\}\}|\{%[^{}\n]{0,60}%\}")
 _ESCAPES = re.compile(r'\\n|\\"')  # a literal \n or \": debris, unless the message talks about code
 _LETTERS = regex.compile(r"^[\p{L}\p{M}]+$")
@@ -189,7 +194,14 @@ def degenerate(text: str, prose: str, code_talk: bool) -> str | None:
         _DEBRIS.search(text)
         or _BROKEN_TAG.search(text)
         or _ANGLES.search(text)
-        or (None if code_talk else _ESCAPES.search(text) or _MARKUP.search(text) or _VOID_CLOSE.search(text))
+        or (
+            None
+            if code_talk
+            else _ESCAPES.search(text)
+            or _MARKUP.search(text)
+            or _VOID_CLOSE.search(text)
+            or _BROKEN_OFF.search(prose.strip())
+        )
     )
     if debris:
         return f"markup debris {debris.group(0)!r}"
