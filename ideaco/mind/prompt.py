@@ -122,7 +122,7 @@ CUT = "\x00"  # where `engine_text` cut out what people wrote: a run of words en
 
 @dataclass(frozen=True)
 class EngineText:
-    """What the engine itself wrote into one prompt, as the echo filter reads it (office/rules/drafts.py).
+    """What the engine itself wrote into one prompt, as the echo guarantee reads it (office/rules/text/guarantees.py).
 
     `text` is the rendered prompt with what people wrote cut out (each cut, `CUT`, ends a run of
     words): the conversation's messages, the summary, the documents quoted. The engine's notes and

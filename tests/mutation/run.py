@@ -29,7 +29,7 @@ TARGETS = {
     ),
     "gates": (["ideaco/office/rules/gates.py"], ["tests/office/rules/test_gates.py"]),
     "drafts": (
-        ["ideaco/office/rules/drafts.py"],
+        ["ideaco/office/rules/text/guarantees.py", "ideaco/office/rules/text/hygiene.py"],
         ["tests/office/rules/test_drafts.py", "tests/office/rules/test_drafts_capable.py"],
     ),
     "stamina": (["ideaco/mind/stamina.py"], ["tests/mind/test_stamina.py"]),

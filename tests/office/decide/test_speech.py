@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from ideaco.cycle import Gate, LoopRule, Trigger
+from ideaco.cycle import Gate, LoopRule, TextRule, Trigger
 from ideaco.mind.thought import WIRE_LIMITS
 from ideaco.office.core.conversation import Message
 from ideaco.office.decide.scratch import Scratch
@@ -23,7 +23,6 @@ from ideaco.office.decide.speech import (
     tell_outsiders,
 )
 from ideaco.office.rules.config import Switches
-from ideaco.office.rules.drafts import TextRule
 from tests.office.conftest import CASUAL, ROOM, START
 
 NOW = START + timedelta(minutes=30)

@@ -1,21 +1,18 @@
-"""What a draft must not be (office/rules/drafts.py), each filter on both sides of its threshold."""
+"""What a draft must not be (office/rules/text/, under strict), each filter on both sides of its threshold."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
+from ideaco.cycle import TextRule
 from ideaco.mind.prompt import CUT, EngineText
-from ideaco.office.rules.drafts import (
-    FIXED_SHINGLE,
-    MAX_SYMBOLS,
-    RUN,
-    SHINGLE,
-    THOUGHT_OVERLAP,
-    TextRule,
-    check_text,
-    finish,
-    name_ids,
-)
+from ideaco.office.rules.text import STRICT, check, finish, name_ids
+from ideaco.office.rules.text.guarantees import SHINGLE, THOUGHT_OVERLAP
+from ideaco.office.rules.text.hygiene import FIXED_SHINGLE, MAX_SYMBOLS, RUN
+
+check_text = partial(check, filters=STRICT)  # a draft, as the embedded model's run checks it
 
 
 def rule(text: str, **kw: object) -> TextRule | None:
