@@ -5,7 +5,7 @@ Plain data, persisted in state.json next to the employees; the secretary's tools
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +15,18 @@ from typing import Any
 UNSIGNED, REPORTED, ASKED, REOPENED = "open", "reported", "asked", "reopened"
 WAITING = frozenset((REPORTED, ASKED))  # waiting for the boss's `/approve` or `/reopen`
 APPROVE, REOPEN = "approve", "reopen"  # the boss's two verdicts on a requirement
+
+
+def requirements_of(
+    company: Company, conversations: Mapping[str, Any], department: str, statuses: Iterable[str]
+) -> tuple[str, ...]:
+    """The requirements (work rooms) of `department` whose sign-off is one of `statuses`, in order."""
+    wanted = set(statuses)
+    return tuple(
+        room
+        for room, status in sorted(company.signoffs.items())
+        if status in wanted and getattr(conversations.get(room), "department", None) == department
+    )
 
 
 @dataclass(frozen=True)

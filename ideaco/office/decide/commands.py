@@ -11,7 +11,7 @@ from typing import Any
 import regex
 
 from ideaco.ids import boss_chat_owner, boss_conversation_id
-from ideaco.office.core.company import APPROVE, REOPEN, UNSIGNED, WAITING, BossVerdict
+from ideaco.office.core.company import APPROVE, REOPEN, UNSIGNED, WAITING, BossVerdict, requirements_of
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import OfficeState
 from ideaco.office.core.steps import OweStep, Step
@@ -88,8 +88,7 @@ def sign_off_hint(state: OfficeState, conversation: str, text: str) -> str | Non
     dept = state.company.departments.get(emp.department or "") if emp is not None else None
     if dept is None or dept.lead != lead:
         return None
-    rooms = {c.id for c in state.conversations.values() if c.department == dept.id}
-    waiting = sorted(r for r, status in state.company.signoffs.items() if status in WAITING and r in rooms)
+    waiting = requirements_of(state.company, state.conversations, dept.id, WAITING)
     if not waiting:
         return None
     room = waiting[0]

@@ -12,7 +12,7 @@ and requirements) are choices in the grammar, so a small model cannot name what 
 from __future__ import annotations
 
 from ideaco.mind.thought.model import DOCUMENT_TOOLS
-from ideaco.office.core.company import REPORTED
+from ideaco.office.core.company import REPORTED, requirements_of
 from ideaco.office.core.documents import REBUTTED, REJECTED, REQUESTED
 from ideaco.office.core.state import Employee
 from ideaco.office.perceive.view import OfficeView
@@ -86,9 +86,7 @@ def _waiting_for_the_boss(office: OfficeView, emp: Employee) -> tuple[str, ...]:
     dept = office.company_model.departments.get(emp.department or "")
     if dept is None or dept.lead != emp.id:
         return ()
-    rooms = {c.id for c in office.conversations.values() if c.department == dept.id}
-    signoffs = office.company_model.signoffs
-    return tuple(r for r in sorted(signoffs) if signoffs[r] == REPORTED and r in rooms)
+    return requirements_of(office.company_model, office.conversations, dept.id, (REPORTED,))
 
 
 def help_for(offered: tuple[Call, ...]) -> str:

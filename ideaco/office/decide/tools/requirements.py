@@ -112,7 +112,8 @@ def sign_off(
 
 def lead_of_room(scratch: Scratch, room: str) -> str | None:
     """The lead of the department whose work room `room` is (None if it has none here)."""
-    dept = next((d for d in scratch.company.departments.values() if room in _rooms_of(scratch, d.id)), None)
+    conv = scratch.conversations.get(room)
+    dept = scratch.company.departments.get(conv.department or "") if conv is not None else None
     lead = dept.lead if dept else None
     return lead if lead is not None and lead in scratch.employees else None
 
@@ -155,10 +156,6 @@ def _delivered(scratch: Scratch, room: str, names: dict[str, str]) -> list[str]:
         )
         out.append(f"{doc.key} version {doc.count}{said}")
     return out
-
-
-def _rooms_of(scratch: Scratch, department: str) -> set[str]:
-    return {c.id for c in scratch.conversations.values() if c.department == department}
 
 
 def boss_verdict(text: str) -> BossVerdict | None:
