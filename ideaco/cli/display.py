@@ -23,6 +23,7 @@ from rich.text import Text
 from ideaco.ids import BOSS, SECRETARY, SYSTEM, display_name, script_line_number
 from ideaco.kinds import MessageKind
 from ideaco.office.core.conversation import Message
+from ideaco.viewer.work import WORK_TOOLS, line_text
 
 PALETTE = (
     "cyan",
@@ -43,7 +44,6 @@ _CONTROL = re.compile(
 NEWLINE = "⏎"  # how a line break inside someone's text is shown
 # The tools whose success changes the workspace or a review: printed as a line of work (not
 # read_document, which changes nothing).
-WORK_TOOLS = frozenset(("write_document", "revise_document", "request_review", "review", "rebut", "sign_off"))
 TIME_WIDTH = 8  # "09:01:15": a transcript line's text wraps to the right of it
 
 
@@ -201,8 +201,8 @@ class Transcript:
         at = datetime.fromisoformat(applied.get("at") or record["at"]).strftime("%H:%M:%S")
         who = safe_text(office.name_of(record["employee"]))
         for step in done:
-            line = Text(f"✎ {who} " + ("signed off: " if step["tool"] == "sign_off" else ""), style="bold")
-            line.append(safe_text(str(step.get("message") or step["tool"])), style="italic")
+            line = Text(f"✎ {who} ", style="bold")
+            line.append(safe_text(line_text(step)), style="italic")
             self.console.print(transcript_line(at, line, wraps=self._wraps))
         self._last_conversation = None  # the next message names its room again
 

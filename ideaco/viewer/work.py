@@ -11,10 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-# The tools whose success changes the workspace or a review (not read_document, which changes
-# nothing): the terminal's `cli/display.WORK_TOOLS`, which tests/viewer/test_work.py keeps equal.
+# The tools whose success changes the workspace, a review or a requirement (not read_document, which
+# changes nothing): the terminal's ✎ lines (`cli/display.py`) and the viewer's, defined here once.
 WORK_TOOLS = frozenset(("write_document", "revise_document", "request_review", "review", "rebut", "sign_off"))
-SIGN_OFF = "sign_off"
 
 
 def landed(record: dict[str, Any]) -> str | None:
@@ -35,9 +34,9 @@ def offset(at: Any, start: datetime) -> float | None:
 
 
 def line_text(step: dict[str, Any]) -> str:
-    """What a work line says after who did it, as the terminal words it."""
-    said = str(step.get("message") or step.get("tool") or "")
-    return ("signed off: " + said) if step.get("tool") == SIGN_OFF else said
+    """What a work line says after who did it, in the terminal and the viewer alike: the tool's own
+    message (`asked the boss to sign off requirement req-1`), or its name."""
+    return str(step.get("message") or step.get("tool") or "")
 
 
 def work_rows(thoughts: list[dict[str, Any]], start: datetime) -> list[dict[str, Any]]:

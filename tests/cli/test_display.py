@@ -299,7 +299,7 @@ def test_a_sign_off_and_a_message_after_work_name_their_room():
     assert shown(con).splitlines() == [
         "── API design [api-design]",
         "09:00:10 Alice: Done.",
-        "09:00:20 ✎ Alice signed off: requirement req-1 approved by the boss",
+        "09:00:20 ✎ Alice requirement req-1 approved by the boss",
         "── API design [api-design]",
         "09:00:30 Bob: Great.",
     ]

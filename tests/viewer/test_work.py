@@ -93,7 +93,7 @@ def test_a_work_line_is_the_tool_s_message_at_the_moment_it_landed(message):
         ({"step": "document", "tool": "write_document", "path": "docs/a.md"}, []),  # the change, not the call
         (
             {"step": "tool", "tool": "sign_off", "ok": True, "message": "asked the boss"},
-            ["signed off: asked the boss"],
+            ["asked the boss"],  # the request says what it did (issue 37: a lead only asks)
         ),
         ({"step": "tool", "tool": "rebut", "ok": True}, ["rebut"]),  # no message: the tool's name
     ],
@@ -108,7 +108,8 @@ def test_a_work_line_lands_at_applied_at_and_an_older_record_at_its_own_at():
     assert [r["t"] for r in work_rows([_record(step, applied_at=None)], START)] == [60.0]
     assert landed({"at": "2026-01-05T09:01:00"}) == "2026-01-05T09:01:00"  # no applied at all
     assert work_rows([{"at": "2026-01-05T09:01:00", "employee": "bob"}], START) == []  # format 1: no steps
-    assert line_text({"tool": "sign_off", "message": "要求 req-1"}) == "signed off: 要求 req-1"
+    assert line_text({"tool": "sign_off", "message": "要求 req-1"}) == "要求 req-1"
+    assert line_text({"tool": "rebut"}) == "rebut"
 
 
 def test_the_page_is_given_the_terminal_s_work_lines(doc_run):
