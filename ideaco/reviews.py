@@ -46,6 +46,17 @@ class DocumentEvent:
     review: dict[str, Any]  # the review after the step; {} when none was asked
 
 
+# The tools whose success changes the workspace, a review or a requirement (not read_document, which
+# changes nothing): the terminal's ✎ lines (`cli/display.py`) and the viewer's, defined here once.
+WORK_TOOLS = frozenset(("write_document", "revise_document", "request_review", "review", "rebut", "sign_off"))
+
+
+def line_text(step: dict[str, Any]) -> str:
+    """What a work line says after who did it, in the terminal and the viewer alike: the tool's own
+    message (`asked the boss to sign off requirement req-1`), or its name."""
+    return str(step.get("message") or step.get("tool") or "")
+
+
 def _verdict(review: dict[str, Any]) -> str:
     status = review.get("status")
     if status == REQUESTED and review.get("final"):  # the last rejection handed it to the lead

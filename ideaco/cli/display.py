@@ -23,7 +23,7 @@ from rich.text import Text
 from ideaco.ids import BOSS, SECRETARY, SYSTEM, display_name, script_line_number
 from ideaco.kinds import MessageKind
 from ideaco.office.core.conversation import Message
-from ideaco.viewer.work import WORK_TOOLS, line_text
+from ideaco.reviews import WORK_TOOLS, line_text
 
 PALETTE = (
     "cyan",

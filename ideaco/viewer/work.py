@@ -11,9 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-# The tools whose success changes the workspace, a review or a requirement (not read_document, which
-# changes nothing): the terminal's ✎ lines (`cli/display.py`) and the viewer's, defined here once.
-WORK_TOOLS = frozenset(("write_document", "revise_document", "request_review", "review", "rebut", "sign_off"))
+from ideaco.reviews import WORK_TOOLS, line_text
 
 
 def landed(record: dict[str, Any]) -> str | None:
@@ -31,12 +29,6 @@ def offset(at: Any, start: datetime) -> float | None:
         return round((datetime.fromisoformat(str(at)) - start).total_seconds(), 3)
     except ValueError:
         return None
-
-
-def line_text(step: dict[str, Any]) -> str:
-    """What a work line says after who did it, in the terminal and the viewer alike: the tool's own
-    message (`asked the boss to sign off requirement req-1`), or its name."""
-    return str(step.get("message") or step.get("tool") or "")
 
 
 def work_rows(thoughts: list[dict[str, Any]], start: datetime) -> list[dict[str, Any]]:
