@@ -78,17 +78,17 @@ class Simulation:
             raise RuntimeError("this simulation is closed")
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
-    def _ensure_started(self) -> None:
+    async def _ensure_started(self) -> None:
         if not self._started:
-            self.office.start()
             self._started = True
+            await self._opened.begin()
 
     def run(self, duration: str | timedelta | None = None) -> None:
         """Run for a simulated duration ("30m", "2h", a timedelta), or to the run's end."""
         length = parse_run_duration(duration) if isinstance(duration, str) else duration
 
         async def go() -> None:
-            self._ensure_started()
+            await self._ensure_started()
             await self.office.run(length) if length is not None else await self.office.run()
 
         began = time.monotonic()
@@ -101,7 +101,7 @@ class Simulation:
         """Run the next scheduled event (a wake, a think, a script line); False when none is left."""
 
         async def go() -> bool:
-            self._ensure_started()
+            await self._ensure_started()
             return await self.office.step()
 
         return self._call(go())
@@ -113,7 +113,7 @@ class Simulation:
         """
 
         async def go() -> Message:
-            self._ensure_started()
+            await self._ensure_started()
             return self.office.post_as_boss(conversation, text)
 
         message = self._call(go())
@@ -133,7 +133,7 @@ class Simulation:
 
     def _sign_off(self, requirement: str, verdict: str, notes: str) -> dict[str, Any]:
         async def go() -> Message:
-            self._ensure_started()
+            await self._ensure_started()
             return self.office.sign_off(requirement, verdict, notes)
 
         return self._call(go()).to_record()

@@ -61,6 +61,14 @@ class OpenedRun:
     resumed: bool
     model_options: ModelOptions = field(default_factory=ModelOptions)
     lock: RunLock | None = None  # the one-writer lock, released by close()
+    fork: Any = None  # a fork's plan (`fork.ForkPlan`): its past retraced, then its changes, at `begin()`
+
+    async def begin(self) -> None:
+        """Schedule what is pending (the script, the wakes); a fork first retraces its past."""
+        if self.fork is not None:
+            await self.fork.retrace(self.office)
+        else:
+            self.office.start()
 
     def describe_model(self) -> str:
         """The model, and the text rules its people's texts are held to (`filters`)."""

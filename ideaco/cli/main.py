@@ -216,6 +216,86 @@ def inspect(
 
 
 @app.command()
+def fork(
+    rundir: Path = typer.Argument(..., help="The run directory to fork (never changed).", show_default=False),
+    at: str = typer.Option(..., "--at", help="The moment to fork at: HH:MM, HH:MM:SS or an ISO date-time."),
+    out: Out = None,
+    duration: str | None = typer.Option(
+        None, "--duration", help="Simulated time to run after the moment.", show_default="to the run's end"
+    ),
+    say: list[str] | None = typer.Option(
+        None,
+        "--say",
+        help="A boss line at the moment: ROOM=TEXT (a room id, boss:ID for a 1-on-1, or an employee id); repeatable.",
+    ),
+    switch: list[str] | None = typer.Option(
+        None, "--switch", help="Turn a part of the engine off from the moment on, e.g. gates=off; repeatable."
+    ),
+    archetype: list[str] | None = typer.Option(
+        None, "--archetype", help="Give an employee another personality: EMPLOYEE=ARCHETYPE; repeatable."
+    ),
+    drop_script: bool = typer.Option(
+        False, "--drop-script", help="The scenario's boss lines after the moment are not posted."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help="Another future from the same past: a new seed."),
+    base_url: BaseUrl = None,
+    model: ModelName = None,
+    api_key_env: ApiKeyEnv = None,
+    gguf: Gguf = None,
+    record: Record = None,
+    replay: Replay = None,
+    max_calls: MaxCalls = None,
+    max_tokens: MaxTokens = None,
+    concurrency: Concurrency = 2,
+    speculate: Speculate = None,
+    threads: Threads = None,
+    slots: Slots = None,
+    trust_scenario_endpoint: TrustScenarioEndpoint = False,
+    rate: Rate = None,
+    filters: TextFilters = None,
+    allow_agent_commands: AllowAgentCommands = False,
+    show_thoughts: bool = typer.Option(False, "--show-thoughts", help="Also print silent thoughts (dimmed)."),
+) -> None:
+    """Fork a run at a past moment: the same past, one change or a few, then a new future (the original is never touched)."""
+    from ideaco.cli.display import cli_console
+    from ideaco.cli.fork import fork_command
+    from ideaco.session import ModelOptions
+
+    options = ModelOptions(**model_flags(locals()))
+    try:
+        code = fork_command(
+            rundir,
+            at=at,
+            out=out,
+            duration=duration,
+            say=say or [],
+            switches=switch_flags(switch or []),
+            archetypes=pairs("--archetype", archetype or [], "EMPLOYEE=ARCHETYPE, e.g. zoe=perfectionist"),
+            drop_script=drop_script,
+            seed=seed,
+            model=options,
+            show_thoughts=show_thoughts,
+            console=cli_console(),
+        )
+    except UserError as exc:
+        fail(str(exc))
+    except Interrupted as stop:
+        interrupted(stop.signum)
+    raise typer.Exit(code)
+
+
+def pairs(flag: str, items: list[str], example: str) -> dict[str, str]:
+    """`NAME=VALUE` flags as a mapping; one line for a malformed one."""
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            fail(f"{flag} {item!r}: expected {example}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+@app.command()
 def report(
     rundir: Path = typer.Argument(..., help="A run directory."),
     as_json: bool = typer.Option(False, "--json", help="The metrics as one JSON document."),

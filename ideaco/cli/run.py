@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -15,7 +16,6 @@ from rich.text import Text
 from ideaco.cli import signals
 from ideaco.cli.display import Transcript, format_duration, safe_text, summary_table
 from ideaco.cli.errors import UserError, warn, write_failure
-from ideaco.office.engine.office import Office
 from ideaco.office.resolve.summary import ENDED, calls_line
 from ideaco.session import ModelOptions, OpenedRun, open_existing, open_new
 from ideaco.store import runlog
@@ -31,12 +31,16 @@ class RunOptions:
     show_thoughts: bool
     model: ModelOptions
     switches: dict[str, str] = field(default_factory=dict)  # an ablation: parts of the engine off
+    # Another way to open the run (a fork, `cli/fork.py`), given the status line's printer.
+    opener: Callable[[Callable[[str], None]], OpenedRun] | None = None
 
 
 def open_run(options: RunOptions, console: Console) -> OpenedRun:
     def status(line: str) -> None:
         console.print(Text(line, style="dim"))
 
+    if options.opener is not None:
+        return options.opener(status)
     if options.resume is not None:
         return open_existing(options.resume, model=options.model, duration=options.duration, status=status)
     assert options.scenario is not None
@@ -61,16 +65,21 @@ def run_command(options: RunOptions, console: Console) -> int:
     start_sim = office.clock.now()
     console.print(
         Text.assemble(
-            (f"{'resuming' if opened.resumed else 'running'} {safe_text(office.company)}", "bold"),
+            (
+                f"{'resuming' if opened.resumed else 'forking' if opened.fork else 'running'} {safe_text(office.company)}",
+                "bold",
+            ),
             f" · {opened.describe_model()} · seed {office.meta.get('seed')} · run directory {opened.rundir.path}",
         )
     )
     if opened.resumed:
         console.print(Text(resume_plan(opened, options.duration)))
+    if opened.fork is not None:
+        console.print(Text(opened.fork.plan_line(office)))
     wall_start = time.monotonic()
     try:
         caught: list[int] = []  # read after the loop is gone: a signal its last steps handled counts too
-        asyncio.run(_run(office, transcript, start_sim, caught))
+        asyncio.run(_run(opened, transcript, start_sim, caught))
         stopped_by = caught[0] if caught else None
         with signals.held():  # a second Ctrl-C waits for the save
             summary = opened.finish(time.monotonic() - wall_start)
@@ -119,8 +128,9 @@ STOP_REASONS = {
 }
 
 
-async def _run(office: Office, transcript: Transcript, start_sim: datetime, caught: list[int]) -> None:
+async def _run(opened: OpenedRun, transcript: Transcript, start_sim: datetime, caught: list[int]) -> None:
     """Run the office to its end; the signals that stopped it go to `caught`."""
+    office = opened.office
     assert office.end_at is not None
     loop = asyncio.get_running_loop()
 
@@ -133,6 +143,6 @@ async def _run(office: Office, transcript: Transcript, start_sim: datetime, caug
             loop.add_signal_handler(signum, stop, signum)
     except (NotImplementedError, RuntimeError, ValueError):  # not on the main thread, or no signals here
         pass
-    office.start()
+    await opened.begin()  # a fork's past is retraced here, its lines not shown again
     with transcript.start_progress(start_sim, office.end_at):
         await office.run(until=office.end_at)

@@ -29,6 +29,7 @@ from ideaco.office.decide.tools.org import secretary_employee
 from ideaco.office.engine.clock import Clock
 from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.engine.office import Office
+from ideaco.office.engine.past import Past
 from ideaco.office.engine.persistence import restore_streams
 from ideaco.office.engine.streams import Streams
 from ideaco.office.perceive.waking import WakePolicy
@@ -89,8 +90,10 @@ def office_from_scenario(
     policy: WakePolicy | None = None,
     meta: dict[str, Any] | None = None,
     early_calls: EarlyCalls | None = None,
+    past: Past | None = None,
 ) -> Office:
-    """A new office at the scenario's start; call `start()` then `run()`. `early_calls`: calls made early (off)."""
+    """A new office at the scenario's start; call `start()` then `run()`. `early_calls`: calls made early
+    (off); `past`: a fork's logged past, whose thinks its records answer (`past.py`)."""
     personas = scenario.resolve_personas(base_dir)
     book = skills.library(base_dir, scenario.skills)
     employees = {
@@ -149,6 +152,7 @@ def office_from_scenario(
         model_for=model_for,
         meta=office_meta,
         early_calls=early_calls,
+        past=past,
     )
     _seed_tasks(office, scenario)
     office.end_at = scenario.start + scenario.duration

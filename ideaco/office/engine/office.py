@@ -35,6 +35,7 @@ from ideaco.office.engine import calls, persistence, starting
 from ideaco.office.engine.agent_work import AgentWork
 from ideaco.office.engine.clock import Clock
 from ideaco.office.engine.early import EarlyCalls
+from ideaco.office.engine.past import Past
 from ideaco.office.engine.streams import Streams
 from ideaco.office.engine.upcoming import Typing, kind_of
 from ideaco.office.perceive import looks, reading, taskboard
@@ -67,6 +68,7 @@ class Office(StateReads):
         meta: dict[str, Any] | None = None,
         stats: RunStats | None = None,
         early_calls: EarlyCalls | None = None,
+        past: Past | None = None,
     ) -> None:
         self.company = company
         self.language = language
@@ -96,6 +98,7 @@ class Office(StateReads):
         self._replay_at: datetime | None = None  # set while logged records are applied again
         self._saves = persistence.Saves(journal, self.meta)  # and the thinks begun, not logged yet
         self._directory = Directory(state)
+        self.past = past  # a fork's logged past, retraced: its thinks answered by their records (past.py)
 
     @property
     def rng(self) -> random.Random:
@@ -179,11 +182,14 @@ class Office(StateReads):
         emp.begin(Begin(begun.stamina, True, taskboard.shown_alerts(self, emp, now)))
         # A call made early for the very same request is this think's call (early.py); else one now.
         request = begun.request
-        call = self.early_calls.take(emp.id, request, again=lambda: self.calls.start(self.llm, request))
-        if call is None:
-            call = self.calls.start(self.llm, request)
+        if self.past is not None and self.past.holds(emp.id, now):  # its record answers it: no call
+            call = self.past.answered()
         else:
-            self.calls.track(call)  # a stop cuts it with the rest
+            call = self.early_calls.take(emp.id, request, again=lambda: self.calls.start(self.llm, request))
+            if call is None:
+                call = self.calls.start(self.llm, request)
+            else:
+                self.calls.track(call)  # a stop cuts it with the rest
         thought_id, notes = self.next_id("thought"), list(begun.notes)
         ctx = decision.context(
             self,
@@ -203,6 +209,12 @@ class Office(StateReads):
         self.clock.call_at(now + timedelta(seconds=self.config.think_seconds), partial(self._finish, ctx))
 
     async def _finish(self, ctx: ThinkContext) -> None:
+        logged = self.past.outcome(ctx) if self.past is not None else None
+        if logged is not None:  # a think of the retraced past: it does what its record says
+            if self.thinking.get(ctx.employee) is ctx:
+                del self.thinking[ctx.employee]
+            self.resolve(logged.result, posts=logged.posts)
+            return
         await self.early_calls.settle(ctx.call)  # a model that answers at once leaves nothing to do early
         waited = False
         while not ctx.call.done():  # waiting for the model: meanwhile, upcoming thinks' calls start
