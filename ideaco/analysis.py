@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from ideaco.kinds import StepKind
 from ideaco.mind import relationships, stamina, tasks
 from ideaco.reviews import documents, requirements
 from ideaco.store.runlog import RunLog, RunLogError
@@ -104,10 +105,10 @@ def history(run: RunLog) -> History:
 def _steps(out: History, steps: Iterable[dict[str, Any]], at: datetime, thinker: str | None) -> None:
     """What one thought's steps (or one change between thoughts, `thinker` None) did to the minds."""
     for step in steps:
-        if step.get("step") == "employee" and step.get("joined"):
+        if step.get("step") == StepKind.EMPLOYEE and step.get("joined"):
             joined = step["joined"]
             out.point(joined["id"], StaminaPoint.of(at, joined["mind"]["stamina"], "hired"))
-        if step.get("step") != "mind":
+        if step.get("step") != StepKind.MIND:
             continue
         who = step["employee"]
         if "stamina" in step:

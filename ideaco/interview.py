@@ -16,6 +16,7 @@ from datetime import date, datetime
 from typing import Any
 
 from ideaco.ids import SECRETARY
+from ideaco.kinds import StepKind
 from ideaco.llm.base import LLM, ChatRequest
 from ideaco.llm.structured import parse_json_lenient
 from ideaco.mind import changes as mind_changes
@@ -75,7 +76,7 @@ def minds_at(run: RunLog, at: datetime | None = None) -> dict[str, Mind]:
         step["id"]
         for rec in (*run.thoughts, *run.changes)
         for step in (rec.get("applied") or rec).get("steps") or ()
-        if step.get("step") == "employee" and step.get("joined")
+        if step.get("step") == StepKind.EMPLOYEE and step.get("joined")
     }
     minds = {e.id: Mind() for e in run.employees if e.id not in joined}
     for landed in run.landed():
@@ -89,9 +90,9 @@ def minds_at(run: RunLog, at: datetime | None = None) -> dict[str, Mind]:
         if mind is not None and began.get("notes"):
             mind.notes = []
         for step in applied.get("steps") or ():
-            if step.get("step") == "employee" and step.get("joined"):
+            if step.get("step") == StepKind.EMPLOYEE and step.get("joined"):
                 minds[step["id"]] = Mind.from_dict(step["joined"].get("mind") or {})
-            elif step.get("step") == "mind" and step["employee"] in minds:
+            elif step.get("step") == StepKind.MIND and step["employee"] in minds:
                 mind_changes.apply(minds[step["employee"]], mind_changes.MindChanges.from_record(step))
     return minds
 

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.ids import BOSS
+from ideaco.kinds import StepKind
 from ideaco.office.core.company import REPORTED, UNSIGNED
 from ideaco.office.core.documents import APPROVED, FAILED, REBUTTED, REJECTED, REQUESTED
 
@@ -74,7 +75,7 @@ def history(thoughts: Iterable[dict[str, Any]]) -> list[DocumentEvent]:
     seen: dict[str, tuple[int, str | None]] = {}  # key -> versions so far, the last one's hash
     for record in thoughts:
         for step in (record.get("applied") or {}).get("steps") or ():
-            if not isinstance(step, dict) or step.get("step") != "document":
+            if not isinstance(step, dict) or step.get("step") != StepKind.DOCUMENT:
                 continue
             doc = step.get("document") or step  # an older ideaco logged the whole document
             key = f"{doc.get('department')}/{doc.get('path')}"
@@ -154,7 +155,7 @@ def requirements(
     signoffs: dict[str, str] = {}
     for at, step, by in sorted(events, key=lambda e: e[0]):
         kind = step.get("step") if isinstance(step, dict) else None
-        if kind == "mind":
+        if kind == StepKind.MIND:
             for task in (step.get("tasks") or {}).get("added") or ():
                 room = task.get("requirement")
                 if room and task.get("origin") == BOSS and room not in rows:
@@ -167,7 +168,7 @@ def requirements(
                         "approved_by": None,
                         "status": UNSIGNED,
                     }
-        elif kind == "company":
+        elif kind == StepKind.COMPANY:
             now = (step.get("company") or {}).get("signoffs") or {}
             for room, status in now.items():
                 if signoffs.get(room) != status:

@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ideaco.ids import BOSS, SECRETARY, SYSTEM, display_name, script_line_number
-from ideaco.kinds import MessageKind
+from ideaco.kinds import MessageKind, StepKind
 from ideaco.office.core.conversation import Message
 from ideaco.reviews import WORK_TOOLS, line_text
 
@@ -194,7 +194,7 @@ class Transcript:
         done = [
             s
             for s in applied.get("steps") or []
-            if s.get("step") == "tool" and s.get("ok") and s.get("tool") in WORK_TOOLS
+            if s.get("step") == StepKind.TOOL and s.get("ok") and s.get("tool") in WORK_TOOLS
         ]
         if not done:
             return

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ideaco.cli.display import safe_text
 from ideaco.cycle import Gate
+from ideaco.kinds import StepKind
 from ideaco.mind.tasks import FAILED, RESOLVED
 
 # Gates under which a thought held no draft back: `inspect` shows them as "silent".
@@ -74,39 +75,39 @@ def applied_lines(record: dict[str, Any], view: View) -> Iterable[tuple[str, lis
             if step.get("employee") in (None, emp)
             else f"{_clip(view.name_of(str(step['employee'])), 40)}: "
         )
-        if kind == "draft" and not step.get("posted"):
+        if kind == StepKind.DRAFT and not step.get("posted"):
             rule = f" ({step['rule']})" if step.get("rule") else ""
             reopens = f", reopens {_when(step['reopens_at'], view)}" if step.get("reopens_at") else ""
             detail = f": {_clip(step['detail'], 80)}" if step.get("detail") else ""
             rows.setdefault("held", []).append(
                 f"{step.get('where')} in {_clip(step.get('conversation'), 40)}: {step.get('gate')}{rule}{reopens}{detail}"
             )
-        elif kind == "draft" and step.get("rule"):
+        elif kind == StepKind.DRAFT and step.get("rule"):
             rows.setdefault("reach", []).append(f"{step['posted']}: {step['rule']}, woke fewer")
-        elif kind == "mind":
+        elif kind == StepKind.MIND:
             for label, lines in _mind_lines(step, view):
                 rows.setdefault(label, []).extend(whose + line for line in lines)
-        elif kind == "owe":
+        elif kind == StepKind.OWE:
             rows.setdefault("owed", []).append(
                 f"{whose}{step.get('trigger')} in {_clip(step.get('conversation'), 40)}: {_clip(step.get('note'), 80)}"
             )
-        elif kind == "hold":
+        elif kind == StepKind.GATE_HOLD:
             rows.setdefault("owed", []).append(
                 f"{whose}a reply in {_clip(step.get('conversation'), 40)} when the gate reopens"
             )
-        elif kind == "tool":
+        elif kind == StepKind.TOOL:
             mark = "✓" if step.get("ok") else "✗"
             rows.setdefault("tools", []).append(f"{mark} {_clip(step.get('message'))}")
-        elif kind == "employee" and step.get("joined"):
+        elif kind == StepKind.EMPLOYEE and step.get("joined"):
             joined = step["joined"]
             rows.setdefault("company", []).append(
                 f"+ {_clip(joined.get('name'), 40)} ({joined.get('id')}), {_clip(joined.get('role'), 60)}"
             )
-        elif kind == "employee" and step.get("fields", {}).get("dismissed"):
+        elif kind == StepKind.EMPLOYEE and step.get("fields", {}).get("dismissed"):
             rows.setdefault("company", []).append(f"- {_clip(view.name_of(str(step.get('id'))), 40)} left")
-        elif kind == "conversation" and step.get("opened"):
+        elif kind == StepKind.CONVERSATION and step.get("opened"):
             rows.setdefault("company", []).append(f"+ room {_clip(step['opened'].get('id'), 40)}")
-        elif kind == "conversation" and step.get("fields", {}).get("closed_until"):
+        elif kind == StepKind.CONVERSATION and step.get("fields", {}).get("closed_until"):
             rows.setdefault("held", []).append(
                 f"{_clip(step.get('id'), 40)} closed until {_when(step['fields']['closed_until'], view)}"
             )
@@ -312,7 +313,7 @@ def render_change(record: dict[str, Any], view: View) -> Group:
     for label, lines in applied_lines(as_thought, view):
         rows.add_row(Text("  " + label), Text(safe_text("\n".join(lines))))
     for step in record.get("steps") or ():
-        if step.get("step") == "mind" and step.get("notes"):
+        if step.get("step") == StepKind.MIND and step.get("notes"):
             rows.add_row(Text("  note"), Text(_clip(step["notes"][-1], 2 * CLIP)))
     return Group(head, rows, Text())
 

@@ -18,6 +18,7 @@ from ideaco import reviews
 from ideaco.analysis import History, history, relationship_table
 from ideaco.cycle import Gate
 from ideaco.ids import BOSS, SECRETARY
+from ideaco.kinds import StepKind
 from ideaco.metrics import responses, social, text
 from ideaco.mind.tasks import FAILED, PENDING, RESOLVED
 from ideaco.office.core.documents import APPROVED
@@ -221,7 +222,7 @@ def _claims_refused(run: RunLog) -> int:
     refused = 0
     for rec in sorted(run.thoughts, key=applied_at):
         for step in (rec.get("applied") or {}).get("steps") or ():
-            if step.get("step") != "mind" or "notes" not in step:
+            if step.get("step") != StepKind.MIND or "notes" not in step:
                 continue
             before = seen.get(step["employee"], [])
             refused += sum(1 for n in step["notes"] if n.startswith(REFUSED_CLAIM) and n not in before)
@@ -235,7 +236,7 @@ def affinity_trajectories(run: RunLog) -> dict[str, dict[str, list[dict[str, Any
     for rec in sorted(run.thoughts, key=applied_at):
         at = applied_at(rec).isoformat()
         for step in (rec.get("applied") or {}).get("steps") or ():
-            if step.get("step") != "mind":
+            if step.get("step") != StepKind.MIND:
                 continue
             for change in step.get("relationships") or ():
                 if change.get("removed"):

@@ -17,10 +17,10 @@ from pydantic import AfterValidator, Field, ValidationError
 
 from ideaco.kinds import MessageKind
 from ideaco.store.rundir import CHANGES, MESSAGES, THOUGHTS
-from ideaco.store.step_records import Count, Moment, Record, StaminaAt, check_steps
+from ideaco.store.step_records import Count, LogRecord, Moment, StaminaAt, check_steps
 
 
-class MessageRecord(Record):
+class MessageRecord(LogRecord):
     """A line of messages.jsonl."""
 
     id: str
@@ -32,7 +32,7 @@ class MessageRecord(Record):
     kind: str = MessageKind.CHAT
 
 
-class Usage(Record):
+class UsageRecord(LogRecord):
     """A thought's `llm`: what its model calls cost."""
 
     model: str | None = None
@@ -43,16 +43,16 @@ class Usage(Record):
     calls: Count = 1
 
 
-class Said(Record):
+class Said(LogRecord):
     content: str = ""
 
 
-class Act(Record):
+class Act(LogRecord):
     tool: str = ""
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-class Thought(Record):
+class FlowRecord(LogRecord):
     """A thought's `thought`: the Flow-of-Thought as validated (mind.thought), in the parts readers use."""
 
     innerThoughts: str = ""  # noqa: N815 - the wire names
@@ -68,12 +68,12 @@ class Thought(Record):
     taskOps: list[dict[str, Any]] = Field(default_factory=list)  # noqa: N815
 
 
-class Began(Record):
+class Began(LogRecord):
     stamina: StaminaAt | None = None
     notes: list[str] = Field(default_factory=list)
 
 
-class Applied(Record):
+class Applied(LogRecord):
     """A thought's `applied`: when it landed, what starting it took, its steps (`step_records`)."""
 
     at: Moment | None = None
@@ -81,7 +81,7 @@ class Applied(Record):
     steps: Annotated[list[Any], AfterValidator(check_steps)] = Field(default_factory=list)
 
 
-class ThoughtRecord(Record):
+class ThoughtRecord(LogRecord):
     """A line of thoughts.jsonl."""
 
     id: str
@@ -89,10 +89,10 @@ class ThoughtRecord(Record):
     employee: str
     conversation: str
     trigger: str | None = None
-    thought: Thought | None = None
+    thought: FlowRecord | None = None
     spoke: bool = False
     gate: str | None = None
-    llm: Usage | None = None
+    llm: UsageRecord | None = None
     corrections: list[str] = Field(default_factory=list)
     next_look_at: Moment | None = None
     messages: list[str] = Field(default_factory=list)
@@ -100,7 +100,7 @@ class ThoughtRecord(Record):
     error: str | None = None
 
 
-class ChangeRecord(Record):
+class ChangeRecord(LogRecord):
     """A line of changes.jsonl: what changed between thoughts (office/resolve/change_log.py)."""
 
     at: Moment
@@ -111,7 +111,7 @@ class ChangeRecord(Record):
     steps: Annotated[list[Any], AfterValidator(check_steps)] = Field(default_factory=list)
 
 
-SHAPES: dict[str, type[Record]] = {MESSAGES: MessageRecord, THOUGHTS: ThoughtRecord, CHANGES: ChangeRecord}
+SHAPES: dict[str, type[LogRecord]] = {MESSAGES: MessageRecord, THOUGHTS: ThoughtRecord, CHANGES: ChangeRecord}
 WHAT = {MESSAGES: "a message", THOUGHTS: "a thought", CHANGES: "a change"}
 _JSON_TYPE = {bool: "true or false", int: "number", float: "number", str: "string", list: "list"}
 SAID = 160  # a problem quotes at most this much of what it found

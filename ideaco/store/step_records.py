@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ideaco.bounds import check_start
 from ideaco.cycle import Gate, Trigger
+from ideaco.kinds import StepKind
 from ideaco.mind.tasks import SELF
 
 
@@ -49,12 +50,12 @@ TriggerWord = Annotated[str, _word(Trigger)]
 GateWord = Annotated[str, _word(Gate)]
 
 
-class Record(BaseModel):
+class LogRecord(BaseModel):
     # strict: a "5" is not a number nor a 5 a string; a field nobody reads is not checked.
     model_config = ConfigDict(extra="ignore", strict=True)
 
 
-class Part(Record):
+class Part(LogRecord):
     """An object of another module in its own logged form: the fields read are declared."""
 
 
@@ -68,13 +69,13 @@ class StaminaAt(Part):
     zone: str | None = None
 
 
-class StaminaChange(Record):
+class StaminaChange(LogRecord):
     events: list[str] = Field(default_factory=list)
     delta: dict[str, Number] = Field(default_factory=dict)
     after: StaminaAt
 
 
-class Relation(Part):
+class RelationRecord(Part):
     employee: str
     removed: bool = False
     before: Number
@@ -83,7 +84,7 @@ class Relation(Part):
     impression: str | None = None
 
     @model_validator(mode="after")
-    def _landed(self) -> Relation:
+    def _landed(self) -> RelationRecord:
         if self.after is None and not self.removed:
             raise ValueError("an affinity that changed needs its value after")
         return self
@@ -99,49 +100,53 @@ class TaskPatch(Part):
     resolved_at: Moment | None = None
 
 
-class TaskChanges(Record):
+class TaskChanges(LogRecord):
     added: list[TaskPatch] = Field(default_factory=list)
     updated: list[TaskPatch] = Field(default_factory=list)
     removed: list[str] = Field(default_factory=list)
 
 
-class MemoryItem(Part):
+class MemoryItemRecord(Part):
     id: str
     content: str | None = None
 
 
-class MemoryLayer(Record):
-    added: list[MemoryItem] = Field(default_factory=list)
-    updated: list[MemoryItem] = Field(default_factory=list)
+class MemoryLayer(LogRecord):
+    added: list[MemoryItemRecord] = Field(default_factory=list)
+    updated: list[MemoryItemRecord] = Field(default_factory=list)
     removed: list[str] = Field(default_factory=list)
 
 
-class MemoryChanges(Record):
+class MemoryChanges(LogRecord):
     long_term: MemoryLayer | None = None
     short_term: MemoryLayer | None = None
     summaries: dict[str, str] = Field(default_factory=dict)
     next_id: Count | None = None
 
 
-class Read(Record):
+class Read(LogRecord):
     conversation: str
     upto: Count
 
 
-class Mood(Record):
+class Mood(LogRecord):
     interest: int
     saturation: int
 
 
-class Step(Record):
+class StepRecord(LogRecord):
+    """A step's record; `KIND`, the name it carries in `step`."""
+
+    KIND: ClassVar[StepKind]
     step: str
 
 
-class MindStep(Step):
+class MindStepRecord(StepRecord):
+    KIND: ClassVar[StepKind] = StepKind.MIND
     employee: str
     read: Read | None = None
     memory: MemoryChanges | None = None
-    relationships: list[Relation] = Field(default_factory=list)
+    relationships: list[RelationRecord] = Field(default_factory=list)
     tasks: TaskChanges | None = None
     stamina: StaminaChange = Field(default=None)  # absent, or a change: readers test `"stamina" in step`
     mood: Mood | None = None
@@ -159,7 +164,7 @@ class Joined(Part):
     mind: dict[str, Any]
 
 
-class _Fields(Record):
+class _Fields(LogRecord):
     # The fields a step sets on an employee or a conversation: no others (the office sets them by name).
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -176,7 +181,8 @@ class EmployeeFields(_Fields):
     dismissed: bool = Field(default=None)
 
 
-class EmployeeStep(Step):
+class EmployeeStepRecord(StepRecord):
+    KIND: ClassVar[StepKind] = StepKind.EMPLOYEE
     id: str
     joined: Joined | None = None
     fields: EmployeeFields = Field(default_factory=EmployeeFields)
@@ -203,20 +209,21 @@ class ConversationFields(_Fields):
     blocked_pair: Annotated[list[str], Field(min_length=2, max_length=2)] | None = None
 
 
-class ConversationStep(Step):
+class ConversationStepRecord(StepRecord):
+    KIND: ClassVar[StepKind] = StepKind.CONVERSATION
     id: str
     opened: Opened | None = None
     fields: ConversationFields = Field(default_factory=ConversationFields)
 
 
-class TeamRecord(Record):
+class TeamRecord(LogRecord):
     id: str
     name: str
     members: list[str] = Field(default_factory=list)
     lead: str | None = None
 
 
-class DepartmentRecord(Record):
+class DepartmentRecord(LogRecord):
     id: str
     name: str
     mission: str = ""
@@ -225,21 +232,22 @@ class DepartmentRecord(Record):
     teams: list[TeamRecord] = Field(default_factory=list)
 
 
-class CompanyRecord(Record):
+class CompanyRecord(LogRecord):
     name: str
     departments: list[DepartmentRecord] = Field(default_factory=list)
     requirements: Count = 0
     signoffs: dict[str, str] = Field(default_factory=dict)
 
 
-class CompanyStep(Step):
+class CompanyStepRecord(StepRecord):
+    KIND: ClassVar[StepKind] = StepKind.COMPANY
     company: CompanyRecord
 
 
 # ---------------------------------------------------------------------------- owed thinks, posts, holds
 
 
-class OwedRecord(Record):
+class OwedRecord(LogRecord):
     conversation: str
     trigger: TriggerWord
     note: str = ""
@@ -248,18 +256,21 @@ class OwedRecord(Record):
     refused: list[str] = Field(default_factory=list)
 
 
-class OweStep(Step, OwedRecord):
+class OweStepRecord(StepRecord, OwedRecord):
+    KIND: ClassVar[StepKind] = StepKind.OWE
     employee: str
     wake_at: Moment | None = None
 
 
-class OweAgainStep(Step):
+class OweAgainStepRecord(StepRecord):
+    KIND: ClassVar[StepKind] = StepKind.OWE_AGAIN
     employee: str
     trigger: TriggerWord
     owed: OwedRecord | None = None
 
 
-class DraftStep(Step):
+class DraftStepRecord(StepRecord):
+    KIND: ClassVar[StepKind] = StepKind.DRAFT
     where: str
     conversation: str
     posted: str | None = None
@@ -270,14 +281,15 @@ class DraftStep(Step):
     reopens_at: Moment | None = None
 
 
-class GateHoldStep(Step):
+class GateHoldStepRecord(StepRecord):
+    KIND: ClassVar[StepKind] = StepKind.GATE_HOLD
     employee: str
     conversation: str
     reopens_at: Moment
     owed: OwedRecord
 
 
-class OfferRecord(Record):
+class OfferRecord(LogRecord):
     id: str
     description: str
     claim_key: str
@@ -292,17 +304,20 @@ class OfferRecord(Record):
     document: str | None = None
 
 
-class BoardStep(Step):
+class BoardStepRecord(StepRecord):
+    KIND: ClassVar[StepKind] = StepKind.BOARD
     added: list[OfferRecord] = Field(default_factory=list)
     removed: list[str] = Field(default_factory=list)
 
 
-class NoticeStep(Step):
+class NoticeStepRecord(StepRecord):
+    KIND: ClassVar[StepKind] = StepKind.NOTICE
     conversation: str
     posted: str
 
 
-class ToolStep(Step):
+class ToolStepRecord(StepRecord):
+    KIND: ClassVar[StepKind] = StepKind.TOOL
     tool: str
     ok: bool
     message: str
@@ -313,14 +328,14 @@ class ToolStep(Step):
 # ---------------------------------------------------------------------------- documents
 
 
-class VersionRecord(Record):
+class VersionRecord(LogRecord):
     hash: str
     author: str
     at: Moment
     thought: str = ""
 
 
-class ReviewRecord(Record):
+class ReviewRecord(LogRecord):
     reviewer: str
     status: str
     round: Count = 0
@@ -331,7 +346,7 @@ class ReviewRecord(Record):
     judged: str = ""
 
 
-class WholeDocument(Record):
+class WholeDocument(LogRecord):
     """A document step of an ideaco before issue 28 (item 6) logged the whole document each time."""
 
     department: str
@@ -343,9 +358,10 @@ class WholeDocument(Record):
     review: ReviewRecord | None = None
 
 
-class DocumentStep(Step):
+class DocumentStepRecord(StepRecord):
     """What a document tool changed: the versions it added with the text now, the review after."""
 
+    KIND: ClassVar[StepKind] = StepKind.DOCUMENT
     tool: str = ""
     department: str = ""
     path: str = ""
@@ -357,7 +373,7 @@ class DocumentStep(Step):
     document: WholeDocument | None = None  # an older ideaco's record (then none of the above)
 
     @model_validator(mode="after")
-    def _whole(self) -> DocumentStep:
+    def _whole(self) -> DocumentStepRecord:
         if self.document is not None:
             return self
         if not (self.department and self.path and self.author):
@@ -367,20 +383,23 @@ class DocumentStep(Step):
         return self
 
 
-# Every step kind, by the name its records carry in `step`.
-STEPS: dict[str, type[Step]] = {
-    "mind": MindStep,
-    "employee": EmployeeStep,
-    "conversation": ConversationStep,
-    "company": CompanyStep,
-    "owe": OweStep,
-    "owe_again": OweAgainStep,
-    "draft": DraftStep,
-    "hold": GateHoldStep,
-    "board": BoardStep,
-    "notice": NoticeStep,
-    "tool": ToolStep,
-    "document": DocumentStep,
+# Every step kind's record, by the name its records carry in `step` (every `StepKind` has one).
+STEPS: dict[StepKind, type[StepRecord]] = {
+    shape.KIND: shape
+    for shape in (
+        MindStepRecord,
+        EmployeeStepRecord,
+        ConversationStepRecord,
+        CompanyStepRecord,
+        OweStepRecord,
+        OweAgainStepRecord,
+        DraftStepRecord,
+        GateHoldStepRecord,
+        BoardStepRecord,
+        NoticeStepRecord,
+        ToolStepRecord,
+        DocumentStepRecord,
+    )
 }
 
 

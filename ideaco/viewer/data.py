@@ -15,7 +15,7 @@ from typing import Any
 
 from ideaco.analysis import History, history
 from ideaco.ids import boss_chat_owner, display_name, dm_members
-from ideaco.kinds import GROUP_KINDS, ConversationKind
+from ideaco.kinds import GROUP_KINDS, ConversationKind, StepKind
 from ideaco.metrics import evaluate
 from ideaco.store.runlog import RunLog
 from ideaco.viewer.documents import documents
@@ -87,7 +87,7 @@ def _people(run: RunLog) -> list[dict[str, Any]]:
 def _withheld(rec: dict[str, Any]) -> dict[str, Any]:
     """Why a silent thought posted nothing: the first draft a gate held, with its rule and detail."""
     for step in (rec.get("applied") or {}).get("steps") or ():
-        if step.get("step") == "draft" and step.get("gate"):
+        if step.get("step") == StepKind.DRAFT and step.get("gate"):
             return {k: step[k] for k in ("gate", "rule", "detail", "reopens_at") if step.get(k)}
     return {}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ideaco.kinds import StepKind
 from ideaco.reviews import WORK_TOOLS, line_text
 
 
@@ -40,7 +41,7 @@ def work_rows(thoughts: list[dict[str, Any]], start: datetime) -> list[dict[str,
         if not isinstance(applied, dict):
             continue  # an old run's format logs no applied steps
         for step in applied.get("steps") or ():
-            if not isinstance(step, dict) or step.get("step") != "tool" or not step.get("ok"):
+            if not isinstance(step, dict) or step.get("step") != StepKind.TOOL or not step.get("ok"):
                 continue
             if step.get("tool") not in WORK_TOOLS:
                 continue

@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 from ideaco.cycle import Gate, LoopRule, Owed, TextRule, Trigger
-from ideaco.kinds import ConversationKind
+from ideaco.kinds import ConversationKind, StepKind
 from ideaco.mind.board import Offer
 from ideaco.mind.changes import ListChanges, MindChanges, RelationChange
 from ideaco.mind.memory import MemoryItem
@@ -32,7 +32,7 @@ from ideaco.store import step_records
 from ideaco.store.step_records import STEPS, Part, step_problem
 
 T0 = datetime(2026, 1, 5, 9, 0)
-LEGACY = {("DocumentStep", "document")}  # read from older logs, written no more
+LEGACY = {("DocumentStepRecord", "document")}  # read from older logs, written no more
 
 
 def _memory(n: int) -> MemoryItem:
@@ -161,7 +161,8 @@ def _declared(model: type[BaseModel], out: dict[str, set[str]]) -> dict[str, set
 
 
 def test_every_step_kind_has_one_shape() -> None:
-    assert set(STEPS) == set(steps._KINDS)
+    assert set(STEPS) == set(steps._KINDS) == set(StepKind)
+    assert all(cls.RECORD is STEPS[kind] for kind, cls in steps._KINDS.items())
     assert {type(s).__name__ for s in samples()} == {k.__name__ for k in steps._KINDS.values()}
 
 
@@ -202,4 +203,4 @@ def test_the_fields_a_step_may_set_are_the_offices() -> None:
 
 def test_the_checker_finds_a_field_one_side_does_not_know() -> None:
     record = steps.ToolStep("x", True, "done").to_record() | {"cost": 3}
-    assert _walk(record, STEPS["tool"], {}) == ["ToolStep.cost"]
+    assert _walk(record, STEPS["tool"], {}) == ["ToolStepRecord.cost"]

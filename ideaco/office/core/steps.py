@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar, get_args
 
 from ideaco.cycle import Gate, LoopRule, Owed, TextRule, Trigger
+from ideaco.kinds import StepKind
 from ideaco.mind.board import Offer
 from ideaco.mind.changes import MindChanges
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.documents import Document, Review, Version, check_path, with_versions
 from ideaco.office.core.refusal import Refusal
-from ideaco.store.step_records import step_problem
+from ideaco.store import step_records
+from ideaco.store.step_records import StepRecord, step_problem
 
 _TIMES = ("closed_until", "last_boss_at", "reset_at", "reopens_at", "wake_at", "escalated_at")
 
@@ -58,12 +60,14 @@ def _fields_in(fields: dict[str, Any]) -> dict[str, Any]:
 class MindStep:
     """An employee's mind changed (memory, relationships, tasks, stamina, mood); `read` moved its cursor."""
 
+    RECORD: ClassVar[type[StepRecord]] = step_records.MindStepRecord  # its logged form
+
     employee: str
     changes: MindChanges
     read: tuple[str, int] | None = None  # (conversation, messages read up to)
 
     def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"step": "mind", "employee": self.employee}
+        out: dict[str, Any] = {"step": self.RECORD.KIND.value, "employee": self.employee}
         if self.read is not None:
             out["read"] = {"conversation": self.read[0], "upto": self.read[1]}
         return out | self.changes.to_record()
@@ -80,12 +84,14 @@ class MindStep:
 class EmployeeStep:
     """Someone joined (`joined`: the whole employee) or changed (`fields`: role, department, dismissed)."""
 
+    RECORD: ClassVar[type[StepRecord]] = step_records.EmployeeStepRecord  # its logged form
+
     id: str
     joined: dict[str, Any] | None = None
     fields: dict[str, Any] = field(default_factory=dict)
 
     def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"step": "employee", "id": self.id}
+        out: dict[str, Any] = {"step": self.RECORD.KIND.value, "id": self.id}
         if self.joined is not None:
             out["joined"] = self.joined
         return out | ({"fields": _fields_out(self.fields)} if self.fields else {})
@@ -99,12 +105,14 @@ class EmployeeStep:
 class ConversationStep:
     """A conversation opened (`opened`) or changed (`fields`: members, a ring's closure, a reset)."""
 
+    RECORD: ClassVar[type[StepRecord]] = step_records.ConversationStepRecord  # its logged form
+
     id: str
     opened: dict[str, Any] | None = None
     fields: dict[str, Any] = field(default_factory=dict)
 
     def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"step": "conversation", "id": self.id}
+        out: dict[str, Any] = {"step": self.RECORD.KIND.value, "id": self.id}
         if self.opened is not None:
             out["opened"] = self.opened
         return out | ({"fields": _fields_out(self.fields)} if self.fields else {})
@@ -118,10 +126,12 @@ class ConversationStep:
 class CompanyStep:
     """The company's departments and requirements changed: the whole company as it is now."""
 
+    RECORD: ClassVar[type[StepRecord]] = step_records.CompanyStepRecord  # its logged form
+
     company: dict[str, Any]
 
     def to_record(self) -> dict[str, Any]:
-        return {"step": "company", "company": self.company}
+        return {"step": self.RECORD.KIND.value, "company": self.company}
 
     @classmethod
     def from_record(cls, d: dict[str, Any]) -> CompanyStep:
@@ -132,13 +142,15 @@ class CompanyStep:
 class OweStep:
     """A think the engine owes `employee`, soon (1-5 s): `wake_at` is drawn when it is applied."""
 
+    RECORD: ClassVar[type[StepRecord]] = step_records.OweStepRecord  # its logged form
+
     employee: str
     owed: Owed
     wake_at: datetime | None = None
 
     def to_record(self) -> dict[str, Any]:
         return {
-            "step": "owe",
+            "step": self.RECORD.KIND.value,
             "employee": self.employee,
             **self.owed.to_dict(),
             "wake_at": _out(self.wake_at),
@@ -153,12 +165,14 @@ class OweStep:
 class OweAgainStep:
     """A think that did not happen (the model failed) stays owed: its trigger, and its note if any."""
 
+    RECORD: ClassVar[type[StepRecord]] = step_records.OweAgainStepRecord  # its logged form
+
     employee: str
     trigger: Trigger
     owed: Owed | None = None
 
     def to_record(self) -> dict[str, Any]:
-        out = {"step": "owe_again", "employee": self.employee, "trigger": self.trigger.value}
+        out = {"step": self.RECORD.KIND.value, "employee": self.employee, "trigger": self.trigger.value}
         return out | ({"owed": self.owed.to_dict()} if self.owed else {})
 
     @classmethod
@@ -170,6 +184,8 @@ class OweAgainStep:
 @dataclass(frozen=True)
 class DraftStep:
     """One draft's verdict: posted (`message`), or held by a gate (and the loop-breaker rule)."""
+
+    RECORD: ClassVar[type[StepRecord]] = step_records.DraftStepRecord  # its logged form
 
     where: str  # messages[0], actions[1]
     conversation: str
@@ -186,7 +202,11 @@ class DraftStep:
         return self.message_id is not None
 
     def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"step": "draft", "where": self.where, "conversation": self.conversation}
+        out: dict[str, Any] = {
+            "step": self.RECORD.KIND.value,
+            "where": self.where,
+            "conversation": self.conversation,
+        }
         if self.posted:  # a rule here limited whom the post woke (pair streak, unanswered ceiling)
             return out | {"posted": self.message_id} | ({"rule": self.rule.value} if self.rule else {})
         out["gate"] = self.gate.value if self.gate else None
@@ -218,6 +238,8 @@ class DraftStep:
 class GateHoldStep:
     """A mentioned employee held back by a gate: re-woken when it opens, its reply owed (spec 2.2)."""
 
+    RECORD: ClassVar[type[StepRecord]] = step_records.GateHoldStepRecord  # its logged form
+
     employee: str
     conversation: str
     reopens_at: datetime
@@ -225,7 +247,7 @@ class GateHoldStep:
 
     def to_record(self) -> dict[str, Any]:
         return {
-            "step": "hold",
+            "step": self.RECORD.KIND.value,
             "employee": self.employee,
             "conversation": self.conversation,
             "reopens_at": self.reopens_at.isoformat(),
@@ -246,11 +268,13 @@ class GateHoldStep:
 class BoardStep:
     """The task board changed: work put on it (`added`), and ids taken off it (claimed)."""
 
+    RECORD: ClassVar[type[StepRecord]] = step_records.BoardStepRecord  # its logged form
+
     added: tuple[Offer, ...] = ()
     removed: tuple[str, ...] = ()
 
     def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"step": "board"}
+        out: dict[str, Any] = {"step": self.RECORD.KIND.value}
         if self.added:
             out["added"] = [o.to_dict() for o in self.added]
         return out | ({"removed": list(self.removed)} if self.removed else {})
@@ -264,12 +288,14 @@ class BoardStep:
 class NoticeStep:
     """A line the engine posts for a think (sender `system`): a room told of work put on the board."""
 
+    RECORD: ClassVar[type[StepRecord]] = step_records.NoticeStepRecord  # its logged form
+
     conversation: str
     message_id: str
     message: Message | None = None  # None when read back from a record (the log has the message)
 
     def to_record(self) -> dict[str, Any]:
-        return {"step": "notice", "conversation": self.conversation, "posted": self.message_id}
+        return {"step": self.RECORD.KIND.value, "conversation": self.conversation, "posted": self.message_id}
 
     @classmethod
     def from_record(cls, d: dict[str, Any]) -> NoticeStep:
@@ -280,6 +306,8 @@ class NoticeStep:
 class ToolStep:
     """One organization tool call of the secretary: done or refused, and what it said (its changes follow)."""
 
+    RECORD: ClassVar[type[StepRecord]] = step_records.ToolStepRecord  # its logged form
+
     tool: str
     ok: bool
     message: str
@@ -287,7 +315,7 @@ class ToolStep:
     counted: bool = False  # a costly call made: it counts against the per-hour cap
 
     def to_record(self) -> dict[str, Any]:
-        out = {"step": "tool", "tool": self.tool, "ok": self.ok, "message": self.message}
+        out = {"step": self.RECORD.KIND.value, "tool": self.tool, "ok": self.ok, "message": self.message}
         return out | ({"cap": self.cap} if self.cap else {}) | ({"counted": True} if self.counted else {})
 
     @classmethod
@@ -301,6 +329,8 @@ class DocumentStep:
     they made, and the review as it stands. `on(before)` is the document after it: the office, a
     resume and every reader (`ideaco/reviews.history`) rebuild a document from its steps in order,
     so the log grows with the versions, not with their square (issue 28, item 6)."""
+
+    RECORD: ClassVar[type[StepRecord]] = step_records.DocumentStepRecord  # its logged form
 
     department: str
     path: str
@@ -335,7 +365,11 @@ class DocumentStep:
         return replace(after, review=self.review)
 
     def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"step": "document", "tool": self.tool, "department": self.department}
+        out: dict[str, Any] = {
+            "step": self.RECORD.KIND.value,
+            "tool": self.tool,
+            "department": self.department,
+        }
         out |= {"path": self.path, "author": self.author, "task": self.task}
         if self.added:
             out |= {"versions": [v.to_dict() for v in self.added], "content": self.content}
@@ -384,20 +418,8 @@ Step = (
     | DocumentStep
 )
 
-_KINDS: dict[str, Any] = {
-    "mind": MindStep,
-    "employee": EmployeeStep,
-    "conversation": ConversationStep,
-    "company": CompanyStep,
-    "owe": OweStep,
-    "owe_again": OweAgainStep,
-    "draft": DraftStep,
-    "hold": GateHoldStep,
-    "board": BoardStep,
-    "notice": NoticeStep,
-    "tool": ToolStep,
-    "document": DocumentStep,
-}
+# Each step kind's class, by the name its records carry in `step` (every `StepKind` has one).
+_KINDS: dict[StepKind, Any] = {cls.RECORD.KIND: cls for cls in get_args(Step)}
 
 
 def step_from_record(d: dict[str, Any]) -> Step:

@@ -20,7 +20,7 @@ from ideaco.office.core.think import ThinkContext, ThinkResult
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.speech import (
     GROUP_KINDS,
-    Verdict,
+    DraftVerdict,
     build_message,
     clean_draft,
     escalates,
@@ -55,7 +55,7 @@ def owe(scratch: Scratch, employee: str, owed: Owed, now: datetime) -> list[Step
 
 def _clean(
     office: OfficeView, thought: Thought, draft: str, where: str, result: ThinkResult, me: Employee
-) -> tuple[str, Verdict | None]:
+) -> tuple[str, DraftVerdict | None]:
     """A draft as it can be posted, or why it is not fit to (the text rules under the run's
     `filters`: no echo, private text, and under `strict` no placeholder or debris); the engine's ids
     it shows read as what they name."""

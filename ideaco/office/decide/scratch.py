@@ -13,6 +13,7 @@ import copy
 from datetime import datetime
 from typing import Any
 
+from ideaco.kinds import StepKind
 from ideaco.mind import changes as mind_changes
 from ideaco.mind.board import Offer
 from ideaco.mind.tasks import task_id
@@ -50,8 +51,8 @@ class Scratch:
         self._documents_taken = dict(state.documents)  # as of the last take()
         self._document_tools: dict[str, str] = {}  # key -> the tool that changed it since the last take
         self._company: Company | None = None  # a copy, once changed
-        self._before: dict[tuple[str, str], Any] = {}  # (kind, id) -> object as of the last take()
-        self._new: set[tuple[str, str]] = set()
+        self._before: dict[tuple[StepKind, str], Any] = {}  # (kind, id) -> object as of the last take()
+        self._new: set[tuple[StepKind, str]] = set()
         self._events: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------------ reading
@@ -68,7 +69,7 @@ class Scratch:
 
     def employee(self, employee_id: str) -> Employee:
         """The employee, to change (copied on its first change since the last take)."""
-        key = ("employee", employee_id)
+        key = (StepKind.EMPLOYEE, employee_id)
         if key not in self._before and key not in self._new:
             self._before[key] = self.employees[employee_id]
             self.employees[employee_id] = self.employees[employee_id].copy()
@@ -76,14 +77,14 @@ class Scratch:
 
     def conversation(self, conversation_id: str) -> ConversationState:
         """The conversation, to change (copied on its first change since the last take)."""
-        key = ("conversation", conversation_id)
+        key = (StepKind.CONVERSATION, conversation_id)
         if key not in self._before and key not in self._new:
             self._before[key] = self.conversations[conversation_id]
             self.conversations[conversation_id] = self.conversations[conversation_id].copy()
         return self.conversations[conversation_id]
 
     def edit_company(self) -> Company:
-        key = ("company", "")
+        key = (StepKind.COMPANY, "")
         if key not in self._before:
             self._before[key] = self.company
             self._company = copy.deepcopy(self.company)
@@ -91,13 +92,13 @@ class Scratch:
 
     def add_employee(self, employee: Employee) -> None:
         self.employees[employee.id] = employee
-        self._new.add(("employee", employee.id))
-        self._before.setdefault(("employee", employee.id), None)
+        self._new.add((StepKind.EMPLOYEE, employee.id))
+        self._before.setdefault((StepKind.EMPLOYEE, employee.id), None)
 
     def add_conversation(self, conversation: ConversationState) -> None:
         self.conversations[conversation.id] = conversation
-        self._new.add(("conversation", conversation.id))
-        self._before.setdefault(("conversation", conversation.id), None)
+        self._new.add((StepKind.CONVERSATION, conversation.id))
+        self._before.setdefault((StepKind.CONVERSATION, conversation.id), None)
 
     def stamina_event(self, employee_id: str, event: str) -> None:
         """Note a stamina event of `employee_id` (logged with its next mind step)."""
@@ -119,9 +120,9 @@ class Scratch:
         steps: list[Step] = []
         read = dict(read or {})
         for (kind, ident), before in self._before.items():
-            if kind == "employee":
+            if kind == StepKind.EMPLOYEE:
                 steps += self._employee_steps(ident, before, now, read.pop(ident, None))
-            elif kind == "conversation":
+            elif kind == StepKind.CONVERSATION:
                 steps += self._conversation_steps(ident, before)
             elif self.company.to_dict() != before.to_dict():
                 steps.append(CompanyStep(self.company.to_dict()))

@@ -34,7 +34,7 @@ ALL_ON = Switches()
 
 
 @dataclass(frozen=True)
-class Verdict:
+class DraftVerdict:
     """Why a draft may not go out now: the gate, the rule (loop breaker or text rule, with the text
     rule's kind: guarantee or hygiene), when the gate reopens."""
 
@@ -52,7 +52,7 @@ def clean_draft(
     compact: bool,
     prompt: EngineText | None = None,
     filters: str = STRICT,
-) -> tuple[str, Verdict | None, str]:
+) -> tuple[str, DraftVerdict | None, str]:
     """The text as it can be posted, or why it cannot; and a note if it was cut back to its last
     sentence (it ran into its wire bound). The text rules (`rules/text/`: the guarantees, and
     small-model hygiene under `strict`) come before any gate: a draft not fit to post is no speech;
@@ -62,11 +62,11 @@ def clean_draft(
     finished = text.finish(draft, bound)
     if finished is None and filters == STRICT:
         detail = f"ran into its {bound}-character bound mid-sentence"
-        return draft, Verdict(Gate.FILTERED, TextRule.UNFINISHED, detail, kind=text.HYGIENE), ""
+        return draft, DraftVerdict(Gate.FILTERED, TextRule.UNFINISHED, detail, kind=text.HYGIENE), ""
     finished = draft.strip() if finished is None else finished
     verdict = text.check(finished, filters=filters, inner_thoughts=inner_thoughts, prompt=prompt)
     if verdict is not None:
-        return finished, Verdict(Gate.FILTERED, verdict.rule, verdict.detail, kind=verdict.kind), ""
+        return finished, DraftVerdict(Gate.FILTERED, verdict.rule, verdict.detail, kind=verdict.kind), ""
     cut = finished != draft.strip()
     return (
         finished,
@@ -124,7 +124,7 @@ def gate_draft(
     now: datetime,
     gates: rules.GateConfig,
     switches: Switches = ALL_ON,
-) -> Verdict | None:
+) -> DraftVerdict | None:
     """None when the draft may be posted now, else why not (its consequences made on `scratch`).
 
     With the gates switched off (an ablation) the speech gates hold nothing; the loop breakers stay.
@@ -133,10 +133,10 @@ def gate_draft(
         own = [m.at for m in conv.recent if m.sender == employee]
         speech = rules.check_speech(conv.kind, own, saturation, mentioned, now, gates)
         if not speech.allowed:
-            return Verdict(speech.gate, reopens_at=speech.reopens_at)
+            return DraftVerdict(speech.gate, reopens_at=speech.reopens_at)
     if rules.is_closed(conv.closed_until, now):
         detail = f"closed to agent posts until {conv.closed_until.isoformat()}"  # type: ignore[union-attr]
-        return Verdict(Gate.LOOP_BREAKER, LoopRule.RING, detail)
+        return DraftVerdict(Gate.LOOP_BREAKER, LoopRule.RING, detail)
     history = list(conv.recent)
     elsewhere = [
         m
@@ -152,15 +152,15 @@ def gate_draft(
             scratch.stamina_event(employee, "repetition")
         mind.stamina = stamina.apply(mind.stamina, "repetition", now)
     if not duplicate.allowed:
-        return Verdict(Gate.LOOP_BREAKER, LoopRule.DUPLICATE, duplicate.detail)
+        return DraftVerdict(Gate.LOOP_BREAKER, LoopRule.DUPLICATE, duplicate.detail)
     ring = rules.check_ring(history, employee, now)
     if not ring.allowed:
         scratch.conversation(conv.id).closed_until = ring.closed_until
-        return Verdict(Gate.LOOP_BREAKER, LoopRule.RING, ring.detail)
+        return DraftVerdict(Gate.LOOP_BREAKER, LoopRule.RING, ring.detail)
     return None
 
 
-def silence_verdict(emp: Employee, interest: int, addressed: bool, cfg: LeverConfig) -> Verdict | None:
+def silence_verdict(emp: Employee, interest: int, addressed: bool, cfg: LeverConfig) -> DraftVerdict | None:
     """A draft the employee keeps to itself: its interest under its silence threshold, and nobody asked.
 
     The threshold comes from the persona's silence_bias (`levers.silence_threshold`); being
@@ -174,10 +174,10 @@ def silence_verdict(emp: Employee, interest: int, addressed: bool, cfg: LeverCon
         f"interest {interest} is under {emp.name}'s silence threshold {threshold} "
         f"(silence_bias {bias:.2f}): {emp.name} keeps it to themself"
     )
-    return Verdict(Gate.CHOSE_SILENCE, detail=detail)
+    return DraftVerdict(Gate.CHOSE_SILENCE, detail=detail)
 
 
-def hold_for(employee: str, conv: str, verdict: Verdict, trigger: Trigger, note: str) -> GateHoldStep:
+def hold_for(employee: str, conv: str, verdict: DraftVerdict, trigger: Trigger, note: str) -> GateHoldStep:
     """A mentioned employee held back by a gate is re-woken when it opens: delayed, never dropped.
 
     The re-wake keeps its original trigger (spec 1.5), and an engine request keeps its note.

@@ -6,6 +6,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
+from ideaco.kinds import StepKind
 from ideaco.store.usage import USAGE_KEYS, usage_of, usage_totals
 
 ENDED = "reached the end of the simulated time"
@@ -58,10 +59,10 @@ def summarize(
         if rec.get("gate"):
             gates[rec["gate"]] += 1
         for step in (rec.get("applied") or {}).get("steps") or ():
-            if step.get("step") == "draft" and step.get("gate") and step.get("rule"):
+            if step.get("step") == StepKind.DRAFT and step.get("gate") and step.get("rule"):
                 rules[f"{step['gate']}:{step['rule']}"] += 1
                 kinds.update([step["kind"]] if step.get("kind") else [])
-            elif step.get("step") == "tool":
+            elif step.get("step") == StepKind.TOOL:
                 tools["made" if step.get("ok") else "refused"] += 1
                 capped.update([step["cap"]] if step.get("cap") else [])
         usage = usage_of(rec)

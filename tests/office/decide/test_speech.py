@@ -12,7 +12,7 @@ from ideaco.mind.thought import WIRE_LIMITS
 from ideaco.office.core.conversation import Message
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.speech import (
-    Verdict,
+    DraftVerdict,
     build_message,
     clean_draft,
     escalates,
@@ -49,14 +49,21 @@ def test_a_draft_that_ran_into_its_bound_is_cut_back_to_its_last_sentence() -> N
 
 def test_a_draft_cut_mid_sentence_with_no_sentence_to_keep_is_not_posted() -> None:
     text, verdict, note = clean_draft("we should " * (BOUND // 10), inner_thoughts="", compact=False)
-    assert verdict == Verdict(
-        Gate.FILTERED, TextRule.UNFINISHED, f"ran into its {BOUND}-character bound mid-sentence", kind="hygiene"
+    assert verdict == DraftVerdict(
+        Gate.FILTERED,
+        TextRule.UNFINISHED,
+        f"ran into its {BOUND}-character bound mid-sentence",
+        kind="hygiene",
     )
 
 
 def test_under_standard_filters_a_draft_cut_mid_sentence_is_posted_as_written() -> None:
     draft = "we should " * (BOUND // 10)
-    assert clean_draft(draft, inner_thoughts="", compact=False, filters="standard") == (draft.strip(), None, "")
+    assert clean_draft(draft, inner_thoughts="", compact=False, filters="standard") == (
+        draft.strip(),
+        None,
+        "",
+    )
 
 
 # --- whom a message addresses -------------------------------------------------------------------------
@@ -166,7 +173,7 @@ def test_a_room_closed_by_a_ring_holds_every_agent_draft(make_office) -> None:
 # --- the reply owed to a held employee ----------------------------------------------------------------
 
 REOPENS = NOW + timedelta(seconds=40)
-COOLDOWN = Verdict(Gate.COOLDOWN, reopens_at=REOPENS)
+COOLDOWN = DraftVerdict(Gate.COOLDOWN, reopens_at=REOPENS)
 
 
 @pytest.mark.parametrize(
