@@ -19,12 +19,13 @@ import asyncio
 import threading
 import time
 import warnings
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ideaco.fork import ForkChanges, open_fork
 from ideaco.interview import Answer, ask_everyone, interviewees, interviewees_now, parse_at, staff
 from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
@@ -230,6 +231,44 @@ class Simulation:
 
         return {a.employee: a.answer for a in self._call(go())}
 
+    # ------------------------------------------------------------------ forking
+
+    def fork(
+        self,
+        *,
+        at: str | datetime,
+        out: str | Path | None = None,
+        say: Sequence[tuple[str, str]] = (),
+        switches: dict[str, str] | None = None,
+        archetypes: dict[str, str] | None = None,
+        drop_script: bool = False,
+        seed: int | None = None,
+        duration: str | None = None,
+        **model: Any,
+    ) -> Simulation:
+        """A new run whose past up to `at` is this one's, with the changes made at that moment
+        (`say`: boss lines as (room, text); `switches`, `archetypes` {employee: archetype}, `drop_script`,
+        `seed`), ready to run; on this run's model unless model options are given (as `load` takes them).
+        This run is only read, and goes on as it was."""
+        changes = ForkChanges(
+            say=tuple((room, text) for room, text in say),
+            switches=dict(switches or {}),
+            archetypes=dict(archetypes or {}),
+            drop_script=drop_script,
+            seed=seed,
+        )
+        options = _model_options(**model) if model else self._opened.model_options
+        opened = open_fork(
+            self.path,
+            at=at,
+            changes=changes,
+            model=options,
+            out=out,
+            duration=duration,
+            lock_held=not self._closed,
+        )
+        return Simulation(opened)
+
     # ------------------------------------------------------------------ closing
 
     def close(self) -> dict[str, Any]:
@@ -280,13 +319,13 @@ def load(
     Takes the same model options as `ideaco run` (`rate="60/min"` is `--rate`); with none, the embedded model. `switches`
     turn parts of the engine off for a new run, e.g. `{"gates": "off"}` (docs/evaluation.md).
     """
-    options = ModelOptions(
+    options = _model_options(
         base_url=base_url,
         model=model,
         api_key_env=api_key_env,
-        gguf=Path(gguf) if gguf else None,
-        record=Path(record) if record else None,
-        replay=Path(replay) if replay else None,
+        gguf=gguf,
+        record=record,
+        replay=replay,
         max_calls=max_calls,
         max_tokens=max_tokens,
         concurrency=concurrency,
@@ -298,3 +337,31 @@ def load(
     else:
         opened = open_new(path, model=options, seed=seed, out=out, duration=duration, switches=switches)
     return Simulation(opened)
+
+
+def _model_options(
+    *,
+    base_url: str | list[str] | None = None,
+    model: str | None = None,
+    api_key_env: str | None = None,
+    gguf: str | Path | None = None,
+    record: str | Path | None = None,
+    replay: str | Path | None = None,
+    max_calls: int | None = None,
+    max_tokens: int | None = None,
+    concurrency: int = 2,
+    rate: str | None = None,
+) -> ModelOptions:
+    """The model options `load` and `fork` take, as `ModelOptions`."""
+    return ModelOptions(
+        base_url=base_url,
+        model=model,
+        api_key_env=api_key_env,
+        gguf=Path(gguf) if gguf else None,
+        record=Path(record) if record else None,
+        replay=Path(replay) if replay else None,
+        max_calls=max_calls,
+        max_tokens=max_tokens,
+        concurrency=concurrency,
+        rate=rate,
+    )

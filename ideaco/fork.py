@@ -27,7 +27,7 @@ from ideaco.office.engine.agent_work import AgentWork
 from ideaco.office.engine.build import office_from_scenario
 from ideaco.office.engine.clock import SimClock
 from ideaco.office.engine.office import Office
-from ideaco.office.engine.past import Past, PastJournal
+from ideaco.office.engine.past import Past, PastDiverged, PastJournal
 from ideaco.office.engine.streams import Streams
 from ideaco.office.perceive.policies import policy_for
 from ideaco.office.resolve.change_log import replayed_by_catch_up
@@ -105,6 +105,11 @@ class ForkPlan:
         shown, office.observers = office.observers, []  # the past is not shown again
         try:
             await self._retrace(office)
+        except PastDiverged as exc:
+            raise IdeacoError(
+                f"the past up to {self.moment:%H:%M:%S} cannot be retraced from its logs ({exc}); "
+                "were they edited? The fork's directory holds only part of it: delete it"
+            ) from None
         finally:
             office.observers = shown
 
@@ -179,20 +184,23 @@ def open_fork(
     clock: ClockFactory = SimClock,
     status: Callable[[str], None] = lambda _line: None,
     root: str | Path = DEFAULT_ROOT,
+    lock_held: bool = False,
 ) -> OpenedRun:
     """Check the original and the changes, then make the fork's directory and office (not run yet:
-    `OpenedRun.begin()` retraces the past and makes the changes, `office.run()` goes on)."""
+    `OpenedRun.begin()` retraces the past and makes the changes, `office.run()` goes on).
+    `lock_held`: the caller writes the original itself and is not writing now (`Simulation.fork`)."""
     changes = changes or ForkChanges()
     model = model or ModelOptions()
     source = RunDir.open_existing(Path(origin))  # a RunDirError is one line for the user
     try:
-        lock = source.lock()  # a run another process writes is not forked mid-write
+        lock = None if lock_held else source.lock()  # a run another process writes is not forked mid-write
     except RunLockedError as exc:
         raise IdeacoError(f"{source.path}: {exc}; fork it once that run has stopped") from None
     try:
         read = _read_original(source, at)
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
     scenario, meta, moment, logs = read.scenario, read.meta, read.moment, read.logs
     _check_changes(changes, read)
     settings = resolve_model_settings(model, scenario)

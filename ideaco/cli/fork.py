@@ -64,4 +64,7 @@ def fork_command(
         model=model,
         opener=opener,
     )
-    return run_command(options, console)
+    try:
+        return run_command(options, console)
+    except IdeacoError as exc:  # the past could not be retraced: one line
+        raise UserError(str(exc)) from None

@@ -213,7 +213,7 @@ class Office(StateReads):
         if logged is not None:  # a think of the retraced past: it does what its record says
             if self.thinking.get(ctx.employee) is ctx:
                 del self.thinking[ctx.employee]
-            self.resolve(logged.result, posts=logged.posts)
+            logged.check(self.resolve(logged.result, posts=logged.posts))
             return
         await self.early_calls.settle(ctx.call)  # a model that answers at once leaves nothing to do early
         waited = False

@@ -38,6 +38,20 @@ class Logged:
 
     result: ThinkResult
     posts: dict[str, Message]
+    record: dict[str, Any]  # as logged
+
+    def check(self, landed: dict[str, Any]) -> None:
+        """The think, resolved again, did what its record says: the same steps with the same values
+        drawn (wakes, ages), the same next look; else `PastDiverged` naming the thought."""
+        logged = self.record
+        if landed.get("next_look_at") != logged.get("next_look_at"):
+            raise PastDiverged(
+                f"thought {logged['id']}'s next look was {landed.get('next_look_at')} when run again, "
+                f"{logged.get('next_look_at')} in the log"
+            )
+        again, then = landed["applied"]["steps"], (logged.get("applied") or {}).get("steps") or []
+        if [_drawn(s) for s in again] != [_drawn(s) for s in then]:
+            raise PastDiverged(f"thought {logged['id']} drew other values when run again")
 
 
 class Past:
@@ -81,7 +95,7 @@ class Past:
             posted = step.get("posted") if step.get("step") == "notice" else None
             if posted in self._posts:
                 posts[posted] = Message.from_record(self._posts[posted])
-        return Logged(result, posts)
+        return Logged(result, posts, record)
 
 
 def _undrawn(step: Step, record: dict[str, Any]) -> Step:
@@ -155,6 +169,11 @@ class PastJournal:
 
     def close(self) -> None:
         self.inner.close()
+
+
+def _drawn(step: dict[str, Any]) -> tuple[Any, ...]:
+    """A logged step's kind and the values applying it drew (an owed think's wake, a hire's age)."""
+    return (step.get("step"), step.get("wake_at"), (step.get("joined") or {}).get("age"))
 
 
 def _canonical(record: dict[str, Any]) -> str:
