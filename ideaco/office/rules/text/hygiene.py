@@ -30,6 +30,7 @@ FIXED_SHINGLE = 5
 # The answer format's own words, which a weak model copies into its message most often.
 SIGNATURES = (
     "your private thoughts",
+    "your private thought",  # the compact answer format's `think: your private thought` (startup)
     "never shown",
     *(f.casefold() for f in ("innerThoughts", "topicSaturation", "interestLevel", "shouldSpeak")),
     *(f.casefold() for f in ("memorySummary", "memoryOps", "relationshipOps", "taskOps")),

@@ -71,7 +71,7 @@ def test_the_opening_line_and_summary_say_which(filters: str, tmp_path: Path) ->
 
 def test_a_filtered_draft_records_its_rule_and_kind_and_summary_counts_them(tmp_path: Path) -> None:
     """The startup guard on the embedded model (strict): its first 17 minutes hold drafts refused by
-    hygiene (a placeholder, the answer format) and by a guarantee (the engine's words)."""
+    hygiene (the answer format's words) and by a guarantee (the engine's words)."""
     run = next(r for r in RUNS if r.name == "startup-s1")
     flags = run.args(tmp_path / "run")
     flags[flags.index("--duration") + 1] = "17m"
@@ -85,7 +85,7 @@ def test_a_filtered_draft_records_its_rule_and_kind_and_summary_counts_them(tmp_
         for step in json.loads(line)["applied"]["steps"]
         if step.get("gate") == "filtered"
     ]
-    assert ("placeholder", "hygiene") in filtered and ("prompt_echo", "guarantee") in filtered
+    assert ("prompt_echo", "hygiene") in filtered and ("prompt_echo", "guarantee") in filtered
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["filters"] == "strict"
     assert summary["drafts_filtered_by_kind"] == {
