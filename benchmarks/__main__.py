@@ -1,7 +1,7 @@
 """Run the benchmarks and print one table: `python -m benchmarks [--quick] [--only NAME ...]`.
 
 NAME is one of: engine, life, prompt, persistence, embedded, secretary, profile, sweep, people, viewer,
-concurrency, costs, requirement, flow, filters, labels (comma-separated or repeated).
+concurrency, costs, requirement, flow, filters, labels, fork (comma-separated or repeated).
 `--quick` uses tiny sizes (a smoke run: 18-24 s measured on 2 shared cores) and skips the embedded model.
 """
 
@@ -35,6 +35,7 @@ BENCHES = (
     "flow",
     "filters",
     "labels",
+    "fork",
 )
 
 
