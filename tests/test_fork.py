@@ -118,18 +118,31 @@ def test_a_boss_line_at_the_moment_changes_the_future_not_the_past(original: Pat
     fork = tmp_path / "fork"
     with FakeOpenAIServer(handler=lambda body: json.dumps(respond(body))) as fake:
         done = ideaco(
-            "fork", str(original), "--at", "10:00", "--out", str(fork),
-            "--say", "sync=Stop everything: the sync bug ships as is.",
-            "--drop-script", "--base-url", fake.base_url, "--model", "scripted",
-        )  # fmt: skip
+            "fork",
+            str(original),
+            "--at",
+            "10:00",
+            "--out",
+            str(fork),
+            "--say",
+            "sync=Stop everything: the sync bug ships as is.",
+            "--drop-script",
+            "--base-url",
+            fake.base_url,
+            "--model",
+            "scripted",
+        )
     assert done.returncode == 0, done.stderr
     mine, theirs = records(fork, "messages.jsonl"), records(original, "messages.jsonl")
     past = [m for m in theirs if m["at"] <= "2026-01-05T10:00:00"]
     assert lines(fork, "messages.jsonl")[: len(past)] == lines(original, "messages.jsonl")[: len(past)]
     said = mine[len(past)]
     assert (said["id"], said["sender"], said["conversation"], said["at"]) == (
-        "fork-1", "boss", "sync", "2026-01-05T10:00:00",
-    )  # fmt: skip
+        "fork-1",
+        "boss",
+        "sync",
+        "2026-01-05T10:00:00",
+    )
     assert mine[len(past) :] != theirs[len(past) :]
     # --drop-script: the scenario's boss lines after the moment are not posted; before it, they were
     later_script = [
