@@ -76,17 +76,8 @@ class ToolName(Words):
     LOAD_SKILL = "load_skill"
 
 
-# The secretary's organization tools and the document tools (issue 20), each in the order the
-# model's schema lists them.
-ORG_TOOLS = (
-    ToolName.CREATE_DEPARTMENT,
-    ToolName.HIRE_EMPLOYEE,
-    ToolName.CREATE_ROOM,
-    ToolName.CREATE_TEAM,
-    ToolName.ASSIGN_REQUIREMENT,
-    ToolName.DISMISS_EMPLOYEE,
-    ToolName.SUMMARIZE,
-)
+# The document tools (issue 20), in the order the model's schema lists them (the secretary's
+# organization tools are `mind/thought/model.TOOL_ARGS`, with their arguments).
 DOCUMENT_TOOLS = (
     ToolName.WRITE_DOCUMENT,
     ToolName.REVISE_DOCUMENT,

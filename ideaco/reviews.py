@@ -18,16 +18,16 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.ids import BOSS
-from ideaco.kinds import StepKind
+from ideaco.kinds import StepKind, ToolName
 from ideaco.office.core.company import REPORTED, UNSIGNED
 from ideaco.office.core.documents import APPROVED, FAILED, REBUTTED, REJECTED, REQUESTED
 
 # What each document tool did, in a reader's words (a review: its verdict, `_verdict`).
 DID = {
-    "write_document": "written",
-    "revise_document": "revised",
-    "request_review": "review asked",
-    "rebut": REBUTTED,
+    ToolName.WRITE_DOCUMENT: "written",
+    ToolName.REVISE_DOCUMENT: "revised",
+    ToolName.REQUEST_REVIEW: "review asked",
+    ToolName.REBUT: REBUTTED,
 }
 
 
@@ -49,7 +49,16 @@ class DocumentEvent:
 
 # The tools whose success changes the workspace, a review or a requirement (not read_document, which
 # changes nothing): the terminal's ✎ lines (`cli/display.py`) and the viewer's, defined here once.
-WORK_TOOLS = frozenset(("write_document", "revise_document", "request_review", "review", "rebut", "sign_off"))
+WORK_TOOLS = frozenset(
+    (
+        ToolName.WRITE_DOCUMENT,
+        ToolName.REVISE_DOCUMENT,
+        ToolName.REQUEST_REVIEW,
+        ToolName.REVIEW,
+        ToolName.REBUT,
+        ToolName.SIGN_OFF,
+    )
+)
 
 
 def line_text(step: dict[str, Any]) -> str:
@@ -91,7 +100,7 @@ def history(thoughts: Iterable[dict[str, Any]]) -> list[DocumentEvent]:
                     record,
                     tool,
                     key,
-                    _verdict(review) if tool == "review" else DID.get(tool, tool or "changed"),
+                    _verdict(review) if tool == ToolName.REVIEW else DID.get(tool, tool or "changed"),
                     str(doc.get("author") or ""),
                     count,
                     version,
@@ -110,8 +119,8 @@ def documents(thoughts: Iterable[dict[str, Any]]) -> dict[str, Any]:
     verdicts: dict[str, dict[str, int]] = {}
     for event in history(thoughts):
         last[event.key] = event
-        written += event.tool == "write_document"
-        if event.tool == "review":
+        written += event.tool == ToolName.WRITE_DOCUMENT
+        if event.tool == ToolName.REVIEW:
             who = str(event.record.get("employee"))
             tally = verdicts.setdefault(who, {"reviews": 0, "rejections": 0})
             tally["reviews"] += 1

@@ -53,7 +53,14 @@ WORDS = {
     "office/core/company.py": ("reported", "reopened"),  # a requirement's sign-off
     "mind/tasks.py": ("pending", "resolved", "self", "task-"),  # a task's status, origin, id
     "mind/memory.py": ("mem-",),
-    "kinds.py": ("work", "casual", "dm", "chat", "claimable", "escalation"),
+    "kinds.py": (
+        *("work", "casual", "dm", "chat", "claimable", "escalation"),  # a conversation's, a message's kind
+        "owe_again",  # a step's kind (the others are words a record's fields use too)
+        # a tool's name ("review" names a document's review too)
+        *("create_department", "hire_employee", "create_room", "create_team", "assign_requirement"),
+        *("dismiss_employee", "summarize", "write_document", "revise_document", "read_document"),
+        *("request_review", "rebut", "sign_off", "send_message", "load_skill"),
+    ),
     "ids.py": ("secretary", "everyone", "all", "req-", "boss-chat-", "group-chat-", "dm-"),
     "store/rundir.py": (
         "state.json",

@@ -17,7 +17,7 @@ from rich.text import Text
 from ideaco.cli.chat_commands import Command, CommandError, rooms
 from ideaco.cli.display import safe_text
 from ideaco.ids import SECRETARY, SYSTEM, boss_conversation_id, resolve_id
-from ideaco.kinds import MessageKind
+from ideaco.kinds import MessageKind, ToolName
 from ideaco.office.core.conversation import Message
 from ideaco.office.decide.tools.org import ToolResult
 from ideaco.office.engine.office import Office
@@ -36,7 +36,7 @@ class OrgCommand:
 
 TOOLS: dict[str, OrgCommand] = {
     "department": OrgCommand(
-        "create_department",
+        ToolName.CREATE_DEPARTMENT,
         ("name", "mission"),
         (
             ("NAME", 'its name; its id is made from it ("quote" a name of several words)'),
@@ -45,7 +45,7 @@ TOOLS: dict[str, OrgCommand] = {
         "/department Engineering Ship the product",
     ),
     "hire": OrgCommand(
-        "hire_employee",
+        ToolName.HIRE_EMPLOYEE,
         ("name", "archetype", "department", "role"),
         (
             ("NAME", "their name; their id is made from it"),
@@ -56,7 +56,7 @@ TOOLS: dict[str, OrgCommand] = {
         "/hire Bob old-hand engineering Backend engineer",
     ),
     "assign": OrgCommand(
-        "assign_requirement",
+        ToolName.ASSIGN_REQUIREMENT,
         ("to", "description"),
         (
             (
@@ -68,10 +68,10 @@ TOOLS: dict[str, OrgCommand] = {
         "/assign engineering Build the login API",
     ),
     "dismiss": OrgCommand(
-        "dismiss_employee", ("id",), (("EMPLOYEE", "an employee's id or name"),), "/dismiss bob"
+        ToolName.DISMISS_EMPLOYEE, ("id",), (("EMPLOYEE", "an employee's id or name"),), "/dismiss bob"
     ),
     "newroom": OrgCommand(
-        "create_room",
+        ToolName.CREATE_ROOM,
         ("name", "members"),
         (
             ("NAME", 'its name; its id is made from it; /room ID then writes in it ("quote" several words)'),
@@ -80,7 +80,7 @@ TOOLS: dict[str, OrgCommand] = {
         "/newroom Launch bob alice",
     ),
     "team": OrgCommand(
-        "create_team",
+        ToolName.CREATE_TEAM,
         ("department", "name", "members"),
         (
             ("DEPARTMENT", "a department's id or name"),

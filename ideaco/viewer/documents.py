@@ -9,6 +9,7 @@ import difflib
 from datetime import datetime
 from typing import Any
 
+from ideaco.kinds import ToolName
 from ideaco.reviews import history
 from ideaco.viewer.work import landed, offset
 
@@ -47,8 +48,8 @@ def documents(thoughts: list[dict[str, Any]], start: datetime) -> list[dict[str,
                 "employee": record.get("employee"),
                 "tool": event.tool,
                 "status": event.what,  # what the call did: a revision reads "revised" (issue 29)
-                "notes": event.review.get("notes") if event.tool == "review" else None,
-                "argument": event.review.get("argument") if event.tool == "rebut" else None,
+                "notes": event.review.get("notes") if event.tool == ToolName.REVIEW else None,
+                "argument": event.review.get("argument") if event.tool == ToolName.REBUT else None,
             }
         )
         entry["count"] = event.count

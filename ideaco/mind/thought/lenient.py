@@ -14,9 +14,9 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
+from ideaco.kinds import DOCUMENT_TOOLS
 from ideaco.mind.thought.compact import expand
 from ideaco.mind.thought.model import (
-    DOCUMENT_TOOLS,
     REQUIRED,
     Action,
     Bound,

@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from ideaco.bounds import check_name, check_person_name, one_paragraph
-from ideaco.kinds import ConversationKind, RoomKind
+from ideaco.kinds import ConversationKind, RoomKind, ToolName, Verdict
 
 
 @dataclass(frozen=True)
@@ -257,14 +257,14 @@ class Summarize(ToolArgs):
     conversation: Annotated[str, ID] = ""
 
 
-TOOL_ARGS: dict[str, type[ToolArgs]] = {
-    "create_department": CreateDepartment,
-    "hire_employee": HireEmployee,
-    "create_room": CreateRoom,
-    "create_team": CreateTeam,
-    "assign_requirement": AssignRequirement,
-    "dismiss_employee": DismissEmployee,
-    "summarize": Summarize,
+TOOL_ARGS: dict[ToolName, type[ToolArgs]] = {
+    ToolName.CREATE_DEPARTMENT: CreateDepartment,
+    ToolName.HIRE_EMPLOYEE: HireEmployee,
+    ToolName.CREATE_ROOM: CreateRoom,
+    ToolName.CREATE_TEAM: CreateTeam,
+    ToolName.ASSIGN_REQUIREMENT: AssignRequirement,
+    ToolName.DISMISS_EMPLOYEE: DismissEmployee,
+    ToolName.SUMMARIZE: Summarize,
 }
 
 
@@ -280,18 +280,7 @@ class DocumentArgs(_Part):
     content: Annotated[str, DOCUMENT] = ""
     base: Annotated[str, ID] = ""
     task: Annotated[str, ID] = ""
-    verdict: Literal["", "approve", "reject", "reopen"] = ""
+    verdict: Literal[("", *(v.value for v in Verdict))] = ""  # type: ignore[valid-type]
     requirement: Annotated[str, ID] = ""  # sign_off: the requirement's work room
     notes: Annotated[str, RESULT] = ""
     argument: Annotated[str, RESULT] = ""
-
-
-DOCUMENT_TOOLS = (
-    "write_document",
-    "revise_document",
-    "read_document",
-    "request_review",
-    "review",
-    "rebut",
-    "sign_off",
-)

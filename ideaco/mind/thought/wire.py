@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from ideaco.kinds import ToolName
 from ideaco.mind.thought.compact import compact_answer
 from ideaco.mind.thought.model import (
     TOOL_ARGS,
@@ -175,11 +176,11 @@ def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 # The tools' arguments that are choices among the company's ids (compact schema only).
 TOOL_CHOICES: dict[str, dict[str, str]] = {
-    "hire_employee": {"archetype": "archetypes", "department": "departments"},
-    "assign_requirement": {"to": "departments+staff"},
-    "dismiss_employee": {"id": "staff"},
-    "create_room": {"members": "staff"},
-    "create_team": {"department": "departments", "members": "staff"},
+    ToolName.HIRE_EMPLOYEE: {"archetype": "archetypes", "department": "departments"},
+    ToolName.ASSIGN_REQUIREMENT: {"to": "departments+staff"},
+    ToolName.DISMISS_EMPLOYEE: {"id": "staff"},
+    ToolName.CREATE_ROOM: {"members": "staff"},
+    ToolName.CREATE_TEAM: {"department": "departments", "members": "staff"},
 }
 
 
@@ -189,12 +190,12 @@ def _tool_item(name: str, ctx: WireContext) -> dict[str, Any]:
     A department opened in the same answer (created first) is one the boss's words name, or a
     free name when they name none."""
     given: dict[str, Any] = {}
-    opening = [n for _, n in ctx.new_departments] if "create_department" in ctx.tools else []
-    if name == "create_department" and opening:
+    opening = [n for _, n in ctx.new_departments] if ToolName.CREATE_DEPARTMENT in ctx.tools else []
+    if name == ToolName.CREATE_DEPARTMENT and opening:
         given = {"id": {"enum": [i for i, _ in ctx.new_departments]}, "name": {"enum": opening}}
     for arg, sources in TOOL_CHOICES.get(name, {}).items():
         ids = sorted({i for source in sources.split("+") for i in getattr(ctx, source)})
-        if arg == "department" and "create_department" in ctx.tools:
+        if arg == "department" and ToolName.CREATE_DEPARTMENT in ctx.tools:
             ids = opening
         if not ids:
             continue
@@ -212,12 +213,12 @@ def _tool_item(name: str, ctx: WireContext) -> dict[str, Any]:
 
 COMPACT_DOCUMENT_CALLS = 2  # a document written and its review asked for, in one thought
 _DOCUMENT_ARGS = {
-    "write_document": ("path", "content"),
-    "request_review": ("path",),
-    "revise_document": ("path", "base", "content"),
-    "rebut": ("path", "argument"),
-    "review": ("path", "notes", "verdict"),
-    "sign_off": ("requirement",),  # a request to the boss: the boss alone decides (issue 37)
+    ToolName.WRITE_DOCUMENT: ("path", "content"),
+    ToolName.REQUEST_REVIEW: ("path",),
+    ToolName.REVISE_DOCUMENT: ("path", "base", "content"),
+    ToolName.REBUT: ("path", "argument"),
+    ToolName.REVIEW: ("path", "notes", "verdict"),
+    ToolName.SIGN_OFF: ("requirement",),  # a request to the boss: the boss alone decides (issue 37)
 }
 
 
@@ -254,7 +255,9 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     Cached per context (an employee's ids change slowly, so most thoughts ask for a schema already
     made): the returned dict is shared and must not be changed.
     """
-    send = _obj({"tool": {"enum": ["send_message"]}, "args": _object(SendMessageArgs, ctx)}, ["tool", "args"])
+    send = _obj(
+        {"tool": {"enum": [ToolName.SEND_MESSAGE]}, "args": _object(SendMessageArgs, ctx)}, ["tool", "args"]
+    )
     actions = Thought.model_fields["actions"]
     bound: Bound = _find(actions.metadata, Bound)
     schema = _object(
@@ -286,7 +289,7 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     if ctx.document_calls and ctx.compact:
         items = props["actions"]["items"]
         calls = [_document_item(*call, ctx) for call in ctx.document_calls]
-        if any(tool != "sign_off" for tool, _, _ in ctx.document_calls):
+        if any(tool != ToolName.SIGN_OFF for tool, _, _ in ctx.document_calls):
             # Work to do on a document (write it, ask for its review, review it, answer a
             # rejection): a small model's thought does it, as the secretary's calls its tool (a
             # sign-off request alone stays optional: the lead asks when it judges it done).
@@ -296,7 +299,10 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
         props["actions"]["maxItems"] = max(props["actions"]["maxItems"], COMPACT_DOCUMENT_CALLS)
     if ctx.skills and not ctx.compact:
         load = _obj(
-            {"tool": {"enum": ["load_skill"]}, "args": _obj({"name": {"enum": list(ctx.skills)}}, ["name"])},
+            {
+                "tool": {"enum": [ToolName.LOAD_SKILL]},
+                "args": _obj({"name": {"enum": list(ctx.skills)}}, ["name"]),
+            },
             ["tool", "args"],
         )
         items = props["actions"]["items"]

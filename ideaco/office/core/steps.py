@@ -315,7 +315,7 @@ class ToolStep:
     counted: bool = False  # a costly call made: it counts against the per-hour cap
 
     def to_record(self) -> dict[str, Any]:
-        out = {"step": self.RECORD.KIND.value, "tool": self.tool, "ok": self.ok, "message": self.message}
+        out = {"step": self.RECORD.KIND.value, "tool": str(self.tool), "ok": self.ok, "message": self.message}
         return out | ({"cap": self.cap} if self.cap else {}) | ({"counted": True} if self.counted else {})
 
     @classmethod
@@ -367,7 +367,7 @@ class DocumentStep:
     def to_record(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "step": self.RECORD.KIND.value,
-            "tool": self.tool,
+            "tool": str(self.tool),
             "department": self.department,
         }
         out |= {"path": self.path, "author": self.author, "task": self.task}

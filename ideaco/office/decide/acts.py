@@ -10,7 +10,7 @@ from datetime import datetime
 
 from ideaco.cycle import Gate, Owed
 from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
-from ideaco.kinds import ConversationKind, MessageKind
+from ideaco.kinds import ConversationKind, MessageKind, ToolName
 from ideaco.mind.memory import MEMORY_PREFIX
 from ideaco.mind.tasks import TASK_PREFIX
 from ideaco.mind.thought import TOOL_ARGS, Thought
@@ -183,7 +183,7 @@ def actions(
         if action.tool == skill_texts.TOOL:  # a skill's text for the next thought (issue 20)
             result.steps += skillbook.act(scratch, emp_id, action, now)
             continue
-        if action.tool != "send_message":  # a document tool (issue 20), or an unknown one: dropped
+        if action.tool != ToolName.SEND_MESSAGE:  # a document tool (issue 20), or an unknown one: dropped
             called = documents.act(office, scratch, ctx, action, where, now, made=ctx.agent.get(i))
             result.corrections += called.corrections
             result.steps += called.steps

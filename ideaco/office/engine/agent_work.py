@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ideaco.agents import runner, scratch
 from ideaco.agents.command import MAX_STDIN_DOCS, AgentOutcome, AgentSpec, would_have_run
+from ideaco.kinds import ToolName
 from ideaco.llm.base import LLM, LLMError, ReplayMiss
 from ideaco.office.core.documents import find
 from ideaco.office.core.state import Employee
@@ -127,7 +128,7 @@ def brief(
     else:
         lines = [asked.text if asked is not None else f"{tool.replace('_', ' ')} {path}"]
     doc = find(office.state.documents, emp.department or "", path)
-    if tool == "revise_document" and doc is not None and doc.review is not None:
+    if tool == ToolName.REVISE_DOCUMENT and doc is not None and doc.review is not None:
         review = doc.review
         lines += [
             "",

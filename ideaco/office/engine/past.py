@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from ideaco.kinds import StepKind, ToolName
 from ideaco.mind.thought.model import Thought
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.steps import EmployeeStep, OweStep, Step
@@ -92,7 +93,7 @@ class Past:
         result = replace(result, ctx=ctx, steps=steps, look=_drawn_look(record, result))
         posts = {mid: Message.from_record(self._posts[mid]) for mid in result.posted if mid in self._posts}
         for step in (record.get("applied") or {}).get("steps") or ():
-            posted = step.get("posted") if step.get("step") == "notice" else None
+            posted = step.get("posted") if step.get("step") == StepKind.NOTICE else None
             if posted in self._posts:
                 posts[posted] = Message.from_record(self._posts[posted])
         return Logged(result, posts, record)
@@ -108,7 +109,9 @@ def _undrawn(step: Step, record: dict[str, Any]) -> Step:
         name = step.joined.get("name")
         actions = ((record.get("thought") or {}).get("actions")) or ()
         hired = [
-            a.get("args") or {} for a in actions if isinstance(a, dict) and a.get("tool") == "hire_employee"
+            a.get("args") or {}
+            for a in actions
+            if isinstance(a, dict) and a.get("tool") == ToolName.HIRE_EMPLOYEE
         ]
         if not any(args.get("name") == name and args.get("age") is not None for args in hired):
             return replace(step, joined={**step.joined, "age": None})

@@ -26,6 +26,7 @@ from typing import Any
 
 from ideaco.cycle import Trigger
 from ideaco.ids import BOSS, script_line_id
+from ideaco.kinds import ToolName
 from ideaco.office.core.state import Begin, OfficeState
 from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import (
@@ -98,7 +99,7 @@ def answered(office: Any, early: Iterable[tuple[str, Prediction, InFlight]]) -> 
         if upcoming.outcome(link.call) != upcoming.POSTS:
             continue
         thought = link.call.result().value
-        if any(action.tool != "send_message" for action in thought.actions):
+        if any(action.tool != ToolName.SEND_MESSAGE for action in thought.actions):
             continue  # a document or a company tool: not carried (an agent's work among them)
         out.append(link)
     out += _script_lines(office)

@@ -11,7 +11,7 @@ and requirements) are choices in the grammar, so a small model cannot name what 
 
 from __future__ import annotations
 
-from ideaco.mind.thought.model import DOCUMENT_TOOLS
+from ideaco.kinds import DOCUMENT_TOOLS, ToolName
 from ideaco.office.core.company import REPORTED, requirements_of
 from ideaco.office.core.documents import REBUTTED, REJECTED, REQUESTED
 from ideaco.office.core.state import Employee
@@ -26,12 +26,12 @@ QUOTED_DOCUMENTS = 2
 Call = tuple[str, tuple[str, ...], tuple[str, ...]]
 
 HELP = {
-    "write_document": "write_document {path, content}: write the document your task expects",
-    "request_review": "request_review {path}: ask for a review of your document",
-    "revise_document": "revise_document {path, base, content}: the whole new text, after the review notes",
-    "rebut": "rebut {path, argument}: say why the rejection is wrong",
-    "review": "review {path, verdict: approve|reject, notes}: judge the document you are asked to review",
-    "sign_off": "sign_off {requirement}: ask the boss to sign off a requirement you reported done",
+    ToolName.WRITE_DOCUMENT: "write_document {path, content}: write the document your task expects",
+    ToolName.REQUEST_REVIEW: "request_review {path}: ask for a review of your document",
+    ToolName.REVISE_DOCUMENT: "revise_document {path, base, content}: the whole new text, after the review notes",
+    ToolName.REBUT: "rebut {path, argument}: say why the rejection is wrong",
+    ToolName.REVIEW: "review {path, verdict: approve|reject, notes}: judge the document you are asked to review",
+    ToolName.SIGN_OFF: "sign_off {requirement}: ask the boss to sign off a requirement you reported done",
 }
 
 
@@ -65,18 +65,18 @@ def calls(office: OfficeView, emp: Employee, conversation: str | None = None) ->
     )
     out: list[Call] = []
     if expected:
-        out.append(("write_document", expected, ()))
+        out.append((ToolName.WRITE_DOCUMENT, expected, ()))
     if expected or unreviewed:
-        out.append(("request_review", tuple(dict.fromkeys(expected + unreviewed)), ()))
+        out.append((ToolName.REQUEST_REVIEW, tuple(dict.fromkeys(expected + unreviewed)), ()))
     if rejected:
         paths = tuple(d.path for d in rejected)
-        out.append(("revise_document", paths, tuple(dict.fromkeys(d.version for d in rejected))))
-        out.append(("rebut", paths, ()))
+        out.append((ToolName.REVISE_DOCUMENT, paths, tuple(dict.fromkeys(d.version for d in rejected))))
+        out.append((ToolName.REBUT, paths, ()))
     if asked:
-        out.append(("review", asked, ()))
+        out.append((ToolName.REVIEW, asked, ()))
     waiting = _waiting_for_the_boss(office, emp)
     if waiting:
-        out.append(("sign_off", waiting, ()))
+        out.append((ToolName.SIGN_OFF, waiting, ()))
     return tuple(out)
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ideaco.kinds import ToolName
 from ideaco.office.core.state import Employee
 from ideaco.skills import TEXT_CHARS, names_of
 
-TOOL = "load_skill"
+TOOL = ToolName.LOAD_SKILL
 MARK = "@skill "  # a note that is no note: the next prompt quotes this skill
 LOADED = 2  # skills quoted in one prompt
 

@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from ideaco.kinds import ToolName
 from ideaco.office.core.documents import (
     APPROVED,
     FAILED,
@@ -83,10 +84,10 @@ def check_content(content: Any) -> str | Refusal:
 # The arguments of a document tool that people read: a version's content, a review's notes, a
 # rebuttal's argument.
 TEXT_ARGS = {
-    "write_document": "content",
-    "revise_document": "content",
-    "review": "notes",
-    "rebut": "argument",
+    ToolName.WRITE_DOCUMENT: "content",
+    ToolName.REVISE_DOCUMENT: "content",
+    ToolName.REVIEW: "notes",
+    ToolName.REBUT: "argument",
 }
 
 

@@ -7,18 +7,19 @@ from __future__ import annotations
 
 import re
 
+from ideaco.kinds import ToolName
 from ideaco.persona import ARCHETYPES
 
 # What a plain request asks for, by its words: a small model is offered only these tools, and
 # must call one of them (it otherwise answers "Sure!" and does nothing; issue 12).
 ASKED_BY = {
-    "create_department": re.compile(r"\b(department|dept)s?\b", re.IGNORECASE),
-    "hire_employee": re.compile(r"\b(hire|hiring|recruit\w*|onboard\w*)\b", re.IGNORECASE),
-    "create_room": re.compile(r"\b(room|channel)s?\b", re.IGNORECASE),
-    "create_team": re.compile(r"\b(team|squad)s?\b", re.IGNORECASE),
-    "assign_requirement": re.compile(r"\b(assign\w*|requirements?|tasks?)\b", re.IGNORECASE),
-    "dismiss_employee": re.compile(r"\b(dismiss\w*|fire|lay off|let \w+ go)\b", re.IGNORECASE),
-    "summarize": re.compile(r"\b(summar\w*|recap)\b", re.IGNORECASE),
+    ToolName.CREATE_DEPARTMENT: re.compile(r"\b(department|dept)s?\b", re.IGNORECASE),
+    ToolName.HIRE_EMPLOYEE: re.compile(r"\b(hire|hiring|recruit\w*|onboard\w*)\b", re.IGNORECASE),
+    ToolName.CREATE_ROOM: re.compile(r"\b(room|channel)s?\b", re.IGNORECASE),
+    ToolName.CREATE_TEAM: re.compile(r"\b(team|squad)s?\b", re.IGNORECASE),
+    ToolName.ASSIGN_REQUIREMENT: re.compile(r"\b(assign\w*|requirements?|tasks?)\b", re.IGNORECASE),
+    ToolName.DISMISS_EMPLOYEE: re.compile(r"\b(dismiss\w*|fire|lay off|let \w+ go)\b", re.IGNORECASE),
+    ToolName.SUMMARIZE: re.compile(r"\b(summar\w*|recap)\b", re.IGNORECASE),
 }
 
 

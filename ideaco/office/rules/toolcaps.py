@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ideaco.ids import SECRETARY, boss_conversation_id
+from ideaco.kinds import ToolName
 from ideaco.office.core.refusal import Refusal
 
 HOUR = timedelta(hours=1)
@@ -32,12 +33,22 @@ class ToolCaps:
     rounds: int = 3
     per_thought: Mapping[str, int] = field(
         default_factory=lambda: MappingProxyType(
-            {"hire_employee": 2, "assign_requirement": 2, "summarize": 1, "create_team": 2}
+            {
+                ToolName.HIRE_EMPLOYEE: 2,
+                ToolName.ASSIGN_REQUIREMENT: 2,
+                ToolName.SUMMARIZE: 1,
+                ToolName.CREATE_TEAM: 2,
+            }
         )
     )
     per_hour: Mapping[str, int] = field(
         default_factory=lambda: MappingProxyType(
-            {"hire_employee": 10, "assign_requirement": 10, "summarize": 6, "create_team": 10}
+            {
+                ToolName.HIRE_EMPLOYEE: 10,
+                ToolName.ASSIGN_REQUIREMENT: 10,
+                ToolName.SUMMARIZE: 6,
+                ToolName.CREATE_TEAM: 10,
+            }
         )
     )
 

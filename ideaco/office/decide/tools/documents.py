@@ -19,6 +19,7 @@ from ideaco import skills
 from ideaco.agents.command import AgentOutcome
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import BOSS, display_name, dm_conversation_id
+from ideaco.kinds import ToolName
 from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import Action, RelationshipOp, TaskOp
@@ -88,8 +89,10 @@ def act(
     # The model's own words people will read are held to the text rules; an agent command's are its own.
     own = made is None or not made.ok
     unfit = rules.unfit_text(action.tool, args, office.config.filters) if own else None
-    outcome = refused or unfit or _call(
-        office, scratch, scratch.employees[employee], action.tool, args, ctx, now, called
+    outcome = (
+        refused
+        or unfit
+        or _call(office, scratch, scratch.employees[employee], action.tool, args, ctx, now, called)
     )
     ok = not isinstance(outcome, Refusal)
     message = f"{outcome}{by}" if ok else f"{action.tool} refused: {outcome.reason}"
@@ -112,12 +115,12 @@ def _call(
     department, thought, owing = emp.department, ctx.thought_id, called.owing
     if department is None or department not in scratch.company.departments:
         return Refusal("you belong to no department, so you have no workspace")
-    if tool == "sign_off":
+    if tool == ToolName.SIGN_OFF:
         return _sign_off(scratch, emp, ctx, args, now, called.notices)
     path = path_of(args, department)
     if tool in MAKES and (refused := makeable(scratch.documents, scratch.company, emp, tool, args)):
         return refused
-    if tool == "write_document":
+    if tool == ToolName.WRITE_DOCUMENT:
         task = str(args.get("task") or "").strip() or _delivering(emp, path)
         doc = rules.write(
             scratch.documents, department, path, args.get("content"), emp.id, now, thought, task
@@ -127,15 +130,15 @@ def _call(
     if doc is None:
         return Refusal(f"no document {path!r} in your department's workspace")
     key = doc.key
-    if tool == "read_document":
+    if tool == ToolName.READ_DOCUMENT:
         scratch.employee(emp.id).mind.notes.append(READ_MARK + key)
         return f"{doc.path} (version {doc.version}) is quoted in your next thought"
-    if tool == "revise_document":
+    if tool == ToolName.REVISE_DOCUMENT:
         new = rules.revise(doc, args.get("content"), str(args.get("base") or ""), emp.id, now, thought)
         return _set(scratch, new, tool, lambda d: f"revised {d.path} (version {d.version})")
-    if tool == "request_review":
+    if tool == ToolName.REQUEST_REVIEW:
         return _request(scratch, doc, emp, owing)
-    if tool == "review":
+    if tool == ToolName.REVIEW:
         return _review(office, scratch, doc, emp, args, ctx.at, now, owing)
     new = rules.rebut(doc, emp.id, str(args.get("argument") or ""))
     if not isinstance(new, Refusal) and new.review is not None:
@@ -147,7 +150,10 @@ def _call(
     return _set(scratch, new, tool, lambda d: f"rebutted the review of {d.path}")
 
 
-MAKES = ("write_document", "revise_document")  # the calls whose content an agent's command makes
+MAKES = (
+    ToolName.WRITE_DOCUMENT,
+    ToolName.REVISE_DOCUMENT,
+)  # the calls whose content an agent's command makes
 
 
 def written_by(
@@ -165,7 +171,7 @@ def written_by(
     for i, action in enumerate(actions):
         outcome = made.get(i)
         if (
-            action.tool != "write_document"
+            action.tool != ToolName.WRITE_DOCUMENT
             or emp.department is None
             or (outcome and outcome.ran and not outcome.ok)
         ):
@@ -196,7 +202,7 @@ def makeable(
     if department is None or department not in company.departments:
         return Refusal("you belong to no department, so you have no workspace")
     path = path_of(args, department)
-    if tool == "write_document":
+    if tool == ToolName.WRITE_DOCUMENT:
         task = str(args.get("task") or "").strip() or _delivering(emp, path)
         if task is not None and task not in {t.id for t in emp.mind.pending_tasks}:
             return Refusal(f"{task!r} is not one of your open tasks")
@@ -266,7 +272,7 @@ def _request(scratch: Scratch, doc: Document, emp: Employee, owing: Owing) -> st
         "with review {path, verdict: approve|reject, notes}."
     )
     _owe_read(scratch, new.review.reviewer, emp.id, new, note, owing)
-    scratch.set_document(new, "request_review")
+    scratch.set_document(new, ToolName.REQUEST_REVIEW)
     return f"asked {scratch.employees[new.review.reviewer].name} to review {doc.path}"
 
 
@@ -295,7 +301,7 @@ def _review(
         scratch.employee(emp.id).mind.notes.append(READ_MARK + doc.key)  # the version now, quoted next
     if isinstance(new, Refusal) or new.review is None:
         return new
-    scratch.set_document(new, "review")
+    scratch.set_document(new, ToolName.REVIEW)
     review, author = new.review, doc.author
     feelings, memories = office.config.switches.relationships, office.config.switches.memory  # an ablation's
     if feelings:

@@ -28,7 +28,7 @@ from ideaco.ids import (
     slug,
     unique_id,
 )
-from ideaco.kinds import ConversationKind
+from ideaco.kinds import ConversationKind, ToolName
 from ideaco.lookalike import fold, look_alike
 from ideaco.mind import stamina, tasks
 from ideaco.mind.mind import Mind
@@ -142,11 +142,11 @@ def run_tool(org: Org, tool: str, args: dict[str, Any], ctx: ToolContext) -> Too
 
 # What people read of each tool's arguments (in prompts, /who, the viewer), held to rules/labels.py.
 _LABELS: dict[str, dict[str, labels.Label]] = {
-    "create_department": {"name": labels.Label.NAME, "mission": labels.Label.MISSION},
-    "hire_employee": {"role": labels.Label.ROLE},
-    "create_room": {"name": labels.Label.NAME},
-    "create_team": {"name": labels.Label.NAME},
-    "assign_requirement": {"description": labels.Label.TITLE},
+    ToolName.CREATE_DEPARTMENT: {"name": labels.Label.NAME, "mission": labels.Label.MISSION},
+    ToolName.HIRE_EMPLOYEE: {"role": labels.Label.ROLE},
+    ToolName.CREATE_ROOM: {"name": labels.Label.NAME},
+    ToolName.CREATE_TEAM: {"name": labels.Label.NAME},
+    ToolName.ASSIGN_REQUIREMENT: {"description": labels.Label.TITLE},
 }
 
 
@@ -497,7 +497,7 @@ def _hand_reviews_on(org: Org, gone: str, owed: list[tuple[str, Owed]]) -> list[
         if reviewer is None:
             said.append(f"nobody is left to review {doc.path}")
             continue
-        org.set_document(replace(doc, review=replace(review, reviewer=reviewer)), "request_review")
+        org.set_document(replace(doc, review=replace(review, reviewer=reviewer)), ToolName.REQUEST_REVIEW)
         if review.status != REJECTED:  # waiting for a verdict: the new reviewer reads it now
             note = (
                 f"{org.employees[gone].name} has left; you review {doc.path} (version {doc.version}) in their "
@@ -529,11 +529,11 @@ def _summarize(org: Org, a: Summarize, ctx: ToolContext, owed: list) -> str:
 
 
 _HANDLERS: dict[str, Callable[..., str]] = {
-    "create_department": _create_department,
-    "hire_employee": _hire_employee,
-    "create_room": _create_room,
-    "create_team": _create_team,
-    "assign_requirement": _assign_requirement,
-    "dismiss_employee": _dismiss_employee,
-    "summarize": _summarize,
+    ToolName.CREATE_DEPARTMENT: _create_department,
+    ToolName.HIRE_EMPLOYEE: _hire_employee,
+    ToolName.CREATE_ROOM: _create_room,
+    ToolName.CREATE_TEAM: _create_team,
+    ToolName.ASSIGN_REQUIREMENT: _assign_requirement,
+    ToolName.DISMISS_EMPLOYEE: _dismiss_employee,
+    ToolName.SUMMARIZE: _summarize,
 }
