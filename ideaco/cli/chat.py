@@ -32,6 +32,7 @@ from ideaco.cli.stdin_lines import start_reader
 from ideaco.cycle import Phase
 from ideaco.errors import IdeacoError
 from ideaco.ids import boss_conversation_id
+from ideaco.kinds import BOSS_VERDICTS
 from ideaco.office.decide import commands
 from ideaco.office.decide.speech import outsiders
 from ideaco.office.engine.clock import RealClock, SimClock
@@ -344,7 +345,7 @@ class ChatSession:
             self.show(views.who_lines(office) + org_commands.department_lines(office))
         elif cmd.name == "tasks":
             self.show(views.tasks_lines(office, views.resolve_employee(office, args[0]) if args else None))
-        elif cmd.name in ("docs", "requirement", "approve", "reopen"):  # the workspace (issue 20)
+        elif cmd.name in ("docs", "requirement", *BOSS_VERDICTS):  # the workspace (issue 20)
             self._work(cmd.name, args[0] if args else None, " ".join(args[1:]))
         elif cmd.name == "mind":
             employee = views.resolve_employee(office, args[0])
@@ -364,7 +365,7 @@ class ChatSession:
 
     def _work(self, command: str, arg: str | None, notes: str = "") -> None:
         try:
-            if command in ("approve", "reopen"):
+            if command in BOSS_VERDICTS:
                 said = work_commands.sign_off(self.office, str(arg), command, notes)
                 self.console.print(Text(said, style="dim"))
             else:

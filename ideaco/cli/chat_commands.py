@@ -20,7 +20,7 @@ from rich.text import Text
 
 from ideaco.cli.display import format_duration, safe_text
 from ideaco.ids import BOSS_CHAT_PREFIX, SECRETARY, boss_chat_owner, boss_conversation_id, resolve_id
-from ideaco.kinds import ConversationKind
+from ideaco.kinds import ConversationKind, Verdict
 from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
 from ideaco.mind import tasks as task_rules
@@ -52,8 +52,10 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "docs": CommandSpec("[PATH]", "the workspace's documents (version, author, review), or one's text", 0, 1),
     "requirement": CommandSpec("[REQ]", "requirements: sign-off, pieces, documents", 0, 1),
-    "approve": CommandSpec("REQ", "approve a requirement its lead reported done (only you can)", 1, 1),
-    "reopen": CommandSpec("REQ NOTES...", "reopen a reported requirement: NOTES say what to rework", 2, 2, rest=True),
+    Verdict.APPROVE: CommandSpec("REQ", "approve a requirement its lead reported done (only you can)", 1, 1),
+    Verdict.REOPEN: CommandSpec(
+        "REQ NOTES...", "reopen a reported requirement: NOTES say what to rework", 2, 2, rest=True
+    ),
     "mind": CommandSpec("ID [N]", "the last N inner monologues of an employee (default 5)", 1, 2),
     "mem": CommandSpec("ID", "an employee's memories and conversation summaries", 1, 1),
     "rel": CommandSpec("ID", "an employee's impressions of colleagues", 1, 1),

@@ -12,7 +12,8 @@ from rich.text import Text
 
 from ideaco.cli.display import safe_text
 from ideaco.ids import REQUIREMENT_PREFIX, boss_chat_owner
-from ideaco.office.core.company import APPROVE, REOPENED, UNSIGNED
+from ideaco.kinds import Verdict
+from ideaco.office.core.company import REOPENED, UNSIGNED
 from ideaco.office.core.documents import APPROVED
 from ideaco.office.engine.office import Office
 
@@ -86,5 +87,5 @@ def sign_off(office: Office, room: str, verdict: str, notes: str = "") -> str:
     except ValueError as exc:
         raise WorkCommandError(safe_text(str(exc))) from None
     lead = boss_chat_owner(message.conversation) or ""
-    done = APPROVED if verdict == APPROVE else REOPENED
+    done = APPROVED if verdict == Verdict.APPROVE else REOPENED
     return f"{safe_text(room.strip().lower())} {done}; {office.name_of(lead)} is told"

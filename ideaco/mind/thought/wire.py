@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from ideaco.kinds import ToolName
+from ideaco.kinds import REVIEW_VERDICTS, ToolName
 from ideaco.mind.thought.compact import compact_answer
 from ideaco.mind.thought.model import (
     TOOL_ARGS,
@@ -229,7 +229,7 @@ def _document_item(
     fields = DocumentArgs.model_fields
     given: dict[str, Any] = {"path": {"enum": list(paths)}, "base": {"enum": list(bases)}}
     given["requirement"] = {"enum": list(paths)}  # sign_off's choices are requirements
-    given["verdict"] = {"enum": ["approve", "reject"]}  # a review's
+    given["verdict"] = {"enum": list(REVIEW_VERDICTS)}  # a review's
     args: dict[str, Any] = {}
     for name in _DOCUMENT_ARGS[tool]:
         args[name] = given.get(name) or _field(fields[name].annotation, fields[name].metadata, ctx) | {

@@ -14,7 +14,6 @@ from typing import Any
 # review's word too) or reopened it. Only the boss's own command approves or reopens (issue 37).
 UNSIGNED, REPORTED, ASKED, REOPENED = "open", "reported", "asked", "reopened"
 WAITING = frozenset((REPORTED, ASKED))  # waiting for the boss's `/approve` or `/reopen`
-APPROVE, REOPEN = "approve", "reopen"  # the boss's two verdicts on a requirement
 
 
 def requirements_of(
@@ -34,7 +33,7 @@ class BossVerdict:
     """A boss line that approves or reopens a requirement: `/approve req-1`, `/reopen req-1 NOTES`."""
 
     requirement: str
-    verdict: str  # APPROVE or REOPEN
+    verdict: str  # one of kinds.BOSS_VERDICTS
     notes: str = ""
 
 

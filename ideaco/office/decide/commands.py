@@ -11,7 +11,8 @@ from typing import Any
 import regex
 
 from ideaco.ids import boss_chat_owner, boss_conversation_id
-from ideaco.office.core.company import APPROVE, REOPEN, UNSIGNED, WAITING, BossVerdict, requirements_of
+from ideaco.kinds import BOSS_VERDICTS, Verdict
+from ideaco.office.core.company import UNSIGNED, WAITING, BossVerdict, requirements_of
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import OfficeState
 from ideaco.office.core.steps import OweStep, Step
@@ -53,14 +54,16 @@ def sign_off_line(state: OfficeState, room: str, verdict: str, notes: str = "") 
     Python API's `approve`, `reopen` (issue 37)."""
     room = room.strip().lower()
     notes = " ".join(notes.split())
-    if verdict not in (APPROVE, REOPEN):
+    if verdict not in BOSS_VERDICTS:
         return Refusal(f"a requirement is approved or reopened, not {verdict!r}")
     status = state.company.signoffs.get(room)
     if status not in WAITING:
         known = room in state.company.signoffs or room in state.conversations
         why = f"it is {status or UNSIGNED}" if known else "no such requirement"
-        return Refusal(f"{room} is not a requirement waiting for your sign-off ({why}; /requirement lists them)")
-    if verdict == REOPEN and not notes:
+        return Refusal(
+            f"{room} is not a requirement waiting for your sign-off ({why}; /requirement lists them)"
+        )
+    if verdict == Verdict.REOPEN and not notes:
         return Refusal(f"say what to rework: /reopen {room} NOTES")
     lead = requirements.lead_of_room(Scratch(state), room)
     if lead is None:

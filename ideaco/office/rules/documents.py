@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ideaco.kinds import ToolName
+from ideaco.kinds import REVIEW_VERDICTS, ToolName, Verdict
 from ideaco.office.core.documents import (
     APPROVED,
     FAILED,
@@ -39,8 +39,6 @@ from ideaco.office.rules import text
 MAX_BYTES = 16_000  # one document's content, UTF-8
 MAX_DOCUMENTS = 200  # in a run's workspace
 MAX_NOTES = 1000  # review notes, a rebuttal's argument
-
-VERDICTS = ("approve", "reject")
 
 
 FOLDER_CLASH = "a document's path may not be another document's folder"
@@ -217,11 +215,11 @@ def verdict(
             f"{doc.path} changed to version {doc.version} after you read it{seen}: it is quoted in your "
             "next thought; judge that one"
         )
-    if decision not in VERDICTS:
-        return Refusal(f"verdict is approve or reject, not {decision!r}")
+    if decision not in REVIEW_VERDICTS:
+        return Refusal(f"verdict is {Verdict.APPROVE} or {Verdict.REJECT}, not {decision!r}")
     notes = " ".join(str(notes or "").split())[:MAX_NOTES]
     review = replace(review, notes=notes, judged=doc.version)
-    if decision == "approve":
+    if decision == Verdict.APPROVE:
         return replace(doc, review=replace(review, status=APPROVED, streak=0))
     if review.final:
         return replace(doc, review=replace(review, status=FAILED))

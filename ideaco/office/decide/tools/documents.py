@@ -19,7 +19,7 @@ from ideaco import skills
 from ideaco.agents.command import AgentOutcome
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import BOSS, display_name, dm_conversation_id
-from ideaco.kinds import ToolName
+from ideaco.kinds import ToolName, Verdict
 from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
 from ideaco.mind.thought.model import Action, RelationshipOp, TaskOp
@@ -305,7 +305,9 @@ def _review(
     review, author = new.review, doc.author
     feelings, memories = office.config.switches.relationships, office.config.switches.memory  # an ablation's
     if feelings:
-        _feel(scratch, emp.id, author, +FEELING_STEP if decision == "approve" else -FEELING_STEP, now, "")
+        _feel(
+            scratch, emp.id, author, +FEELING_STEP if decision == Verdict.APPROVE else -FEELING_STEP, now, ""
+        )
     if review.status == APPROVED:
         _stamina(office, scratch, author, "review_passed")
         _task(office, scratch, author, doc.task, "resolve", f"{doc.path} approved by {emp.name}", now, owing)

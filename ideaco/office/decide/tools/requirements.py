@@ -16,9 +16,9 @@ from datetime import datetime
 
 from ideaco.cycle import Owed, Trigger
 from ideaco.ids import BOSS, REQUIREMENT_ROOM, SYSTEM, boss_conversation_id, display_name
-from ideaco.kinds import MessageKind
+from ideaco.kinds import BOSS_VERDICTS, MessageKind, Verdict
 from ideaco.mind.tasks import RESOLVED, Task
-from ideaco.office.core.company import APPROVE, ASKED, REOPEN, REOPENED, REPORTED, WAITING, BossVerdict
+from ideaco.office.core.company import ASKED, REOPENED, REPORTED, WAITING, BossVerdict
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.documents import APPROVED, Document
 from ideaco.office.core.refusal import Refusal
@@ -28,7 +28,8 @@ from ideaco.office.decide.scratch import Scratch
 # The boss's commands: `/approve req-1`, `/reopen req-1 list the error codes first` (the notes are
 # the feedback the lead's rework task quotes).
 _COMMAND = re.compile(
-    rf"^\s*/({APPROVE}|{REOPEN})\s+({REQUIREMENT_ROOM.pattern})(?:\s+(\S.*?))?\s*$", re.IGNORECASE | re.DOTALL
+    rf"^\s*/({Verdict.APPROVE}|{Verdict.REOPEN})\s+({REQUIREMENT_ROOM.pattern})(?:\s+(\S.*?))?\s*$",
+    re.IGNORECASE | re.DOTALL,
 )
 FEEDBACK_CHARS = 400
 NO_FEEDBACK = "not good enough yet"
@@ -85,10 +86,10 @@ def sign_off(
     company = scratch.company
     if company.signoffs.get(room) not in WAITING:
         return Refusal(f"{room!r} is not a requirement waiting for the boss's sign-off")
-    if verdict not in (APPROVE, REOPEN):
-        return Refusal(f"verdict is {APPROVE} or {REOPEN}, not {verdict!r}")
-    scratch.edit_company().signoffs[room] = APPROVED if verdict == APPROVE else REOPENED
-    if verdict == APPROVE:
+    if verdict not in BOSS_VERDICTS:
+        return Refusal(f"verdict is {Verdict.APPROVE} or {Verdict.REOPEN}, not {verdict!r}")
+    scratch.edit_company().signoffs[room] = APPROVED if verdict == Verdict.APPROVE else REOPENED
+    if verdict == Verdict.APPROVE:
         return f"requirement {room} approved by the boss", []
     lead = lead_of_room(scratch, room)
     if lead is None:
