@@ -191,7 +191,7 @@ def prompt_note(st: Stamina, thoughts: str = "innerThoughts") -> str:
 
 def may_claim(st: Stamina) -> bool:
     """Whether the employee may claim more work: not in the red zone (issue 13)."""
-    return zone(st) != "red"
+    return zone(st) != Zone.RED
 
 
 def should_escalate(st: Stamina) -> bool:

@@ -37,7 +37,7 @@ class LeverConfig:
 
     pace_at_0: float = 2.0  # talkativeness 0: looks and nudged wakes twice as far apart
     pace_at_1: float = 0.5  # talkativeness 1: half as far apart (0.5: the spec's own)
-    zone_pace: tuple[tuple[str, float], ...] = ((Zone.GREEN, 1.0), (Zone.YELLOW, 1.25), (Zone.RED, 2.0))
+    zone_pace: tuple[tuple[Zone, float], ...] = ((Zone.GREEN, 1.0), (Zone.YELLOW, 1.25), (Zone.RED, 2.0))
     speech_at_0: float = 2.0  # talkativeness 0: cooldowns and anti-spam windows twice as long
     speech_at_1: float = 0.5  # talkativeness 1: half as long (0.5: the spec's own)
     idle_chance_per_talk: float = 2.0  # idle-think chance x (2 x talkativeness): 15% at 0.5
@@ -49,7 +49,7 @@ class LeverConfig:
     strained_below: float = 20.0  # a pair where either rates the other under 20 stop nudging each other
     personas: bool = True  # False (the personas switch off): no tendency is read, each lever neutral
 
-    def zone_factor(self, zone: str) -> float:
+    def zone_factor(self, zone: Zone) -> float:
         return dict(self.zone_pace).get(zone, 1.0)
 
 
@@ -84,7 +84,7 @@ def tendency(persona: Mapping[str, Any], name: str) -> float:
 # --------------------------------------------------------------------------- cadence
 
 
-def pace(talkativeness: float, zone: str, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
+def pace(talkativeness: float, zone: Zone, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
     """How far apart an employee's looks come, as a factor of the spec's delays.
 
     2 ** (1 - 2 x talkativeness): 0.5 (talkativeness 1) to 2 (talkativeness 0), times 1.25 in the
@@ -112,7 +112,7 @@ def look_timers(timers: TimerConfig, pace: float) -> TimerConfig:
     )
 
 
-def idle_chance(talkativeness: float, zone: str, base: float, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
+def idle_chance(talkativeness: float, zone: Zone, base: float, cfg: LeverConfig = DEFAULT_LEVERS) -> float:
     """The chance an empty look in a quiet casual room thinks anyway: none in the red zone."""
     if zone == Zone.RED and not cfg.red_idle_thinks:
         return 0.0

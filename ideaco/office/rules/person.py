@@ -27,7 +27,7 @@ def talkativeness(emp: Employee, cfg: LeverConfig) -> float:
     return _tendency(emp, "talkativeness", cfg)  # neutral 0.5: the spec's timers and gates
 
 
-def zone(emp: Employee) -> str:
+def zone(emp: Employee) -> stamina.Zone:
     return stamina.zone(emp.mind.stamina)
 
 
