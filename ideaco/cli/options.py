@@ -3,6 +3,7 @@ and `--switch NAME=VALUE` read into a mapping."""
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 from typing import Annotated
 
@@ -100,29 +101,13 @@ Out = Annotated[
 ]
 
 
-MODEL_FLAGS = (
-    "base_url",
-    "model",
-    "api_key_env",
-    "gguf",
-    "record",
-    "replay",
-    "max_calls",
-    "max_tokens",
-    "concurrency",
-    "speculate",
-    "threads",
-    "slots",
-    "trust_scenario_endpoint",
-    "rate",
-    "allow_agent_commands",
-    "filters",
-)
-
-
 def model_flags(params: dict) -> dict:
-    """The model flags a command takes, out of its parameters, for `ideaco.session.ModelOptions`."""
-    return {name: params[name] for name in MODEL_FLAGS if name in params}
+    """The model flags a command takes, out of its parameters, for `ideaco.model_options.ModelOptions`:
+    its fields are the flags' names, listed there once (imported here when a command runs, not for
+    `--help`)."""
+    from ideaco.model_options import ModelOptions
+
+    return {f.name: params[f.name] for f in fields(ModelOptions) if f.name in params}
 
 
 def switch_flags(items: list[str]) -> dict[str, str]:
