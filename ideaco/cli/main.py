@@ -313,6 +313,34 @@ def report(
 
 
 @app.command()
+def compare(
+    a: Path = typer.Argument(..., help="A run directory (the control).", show_default=False),
+    b: Path = typer.Argument(
+        ..., help="Another run directory (a fork of A, or any other run).", show_default=False
+    ),
+    as_json: bool = typer.Option(False, "--json", help="The comparison as one JSON document."),
+    compact: bool = typer.Option(False, "--compact", help="With --json: on one line, not indented."),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Draw the summary metrics of both runs into this PNG file."
+    ),
+    since: str | None = typer.Option(
+        None,
+        "--from",
+        help="Measure from this moment (HH:MM or ISO) or from the start.",
+        show_default="the fork's moment, else where the messages first differ",
+    ),
+) -> None:
+    """Two runs side by side: where they part, and their metrics from that moment on (docs/evaluation.md)."""
+    from ideaco.cli.compare import compare_command
+
+    try:
+        code = compare_command(a, b, as_json=as_json, plot=plot, since=since, compact=compact)
+    except UserError as exc:
+        fail(str(exc))
+    raise typer.Exit(code)
+
+
+@app.command()
 def sweep(
     scenario: Path = typer.Argument(
         ..., help=f"Scenario YAML file, or a shipped scenario by name: {SHIPPED}."
