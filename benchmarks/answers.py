@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.table import Row
+from ideaco.cycle import Gate
+from ideaco.kinds import StepKind
 from ideaco.store.runlog import RunLog
 
 NAME = "answers"
@@ -70,7 +72,7 @@ def rows(run_dir: Path, recording: Path | None = None) -> list[Row]:
         1
         for t in thoughts
         for s in (t.get("applied") or {}).get("steps") or ()
-        if s.get("step") == "draft" and s.get("gate") == "filtered"
+        if s.get("step") == StepKind.DRAFT and s.get("gate") == Gate.FILTERED
     )
     out = [
         Row(NAME, "thoughts (with a model call), employee messages", len(thoughts), len(messages)),

@@ -31,6 +31,7 @@ from statistics import mean
 
 from benchmarks.offices import open_office
 from benchmarks.table import Row
+from ideaco.kinds import StepKind
 from ideaco.llm.base import ChatRequest, ChatResult, Usage
 from ideaco.mind.stamina import Stamina
 from ideaco.persona import ARCHETYPES, load_archetype
@@ -156,7 +157,9 @@ async def simulate(seed: int, *, red: bool, hours: float = HOURS, boss_every: in
         if t["next_look_at"] and t["employee"] != "secretary"
     ]
     looks = sum(1 for t in thoughts if t["employee"] != "secretary" and not t.get("rethink"))
-    claims = [t for t in thoughts for s in t["applied"]["steps"] if s["step"] == "board" and s.get("removed")]
+    claims = [
+        t for t in thoughts for s in t["applied"]["steps"] if s["step"] == StepKind.BOARD and s.get("removed")
+    ]
     first = archetype[claims[0]["employee"]] if claims else None
     return Run(said, intervals, first, len(thoughts), len(claims), looks)
 

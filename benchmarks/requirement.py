@@ -23,6 +23,7 @@ from typing import Any
 
 from benchmarks.table import Row
 from ideaco.ids import SECRETARY
+from ideaco.kinds import StepKind, ToolName
 from ideaco.llm.base import ChatRequest, ChatResult, Usage
 from ideaco.office.core.company import WAITING
 from ideaco.office.engine.build import office_from_scenario
@@ -229,7 +230,7 @@ async def carry(compact: bool, within: timedelta = timedelta(hours=6)) -> dict[s
             s["message"].split()[0]
             for t in office.journal.thoughts
             for s in t["applied"]["steps"]
-            if s["step"] == "tool" and s["tool"] == "review" and s["ok"]
+            if s["step"] == StepKind.TOOL and s["tool"] == ToolName.REVIEW and s["ok"]
         ],
         "report": reported,
     }
