@@ -5,6 +5,8 @@ say (`sender: "boss"`, `"system"`, `employee: "secretary"`), and their words a r
 The boss's 1-on-1 with an employee is `boss:<employee id>`, a DM `dm:<a>:<b>` (spec 1.6), a
 requirement's work room `req-<n>`: built here, read back here, as are the aliases a model writes
 for them (`boss-chat-<id>`, `dm-<id>`, `group-chat-<room>`, spec 2.5) and the mention keywords.
+So are the ids the office hands out (a thought's, a message's, a thought's own lines, a script
+line's) and the keys it counts them by.
 """
 
 from __future__ import annotations
@@ -55,6 +57,36 @@ def display_name(who: str, name: str | None = None) -> str:
     return name or ROLE_NAMES.get(who, who)
 
 
+# The ids the office counts out (`OfficeState.counters`, by these keys): a thought `t000001`, a
+# message `m000001`; a task (`task-<n>`, mind/tasks.py) is counted under TASK.
+THOUGHT, MESSAGE, TASK = "thought", "message", "task"
+SERIAL_PREFIXES = {THOUGHT: "t", MESSAGE: "m"}
+
+
+def serial_id(kind: str, n: int) -> str:
+    """The n-th id of a kind the office counts: `t000001` for the first thought."""
+    return f"{SERIAL_PREFIXES.get(kind, kind)}{n:06d}"
+
+
+# A thought's own lines are named after it (i from 1): its posts in its room `<thought>-<i>`, what
+# it sends elsewhere `<thought>-a<i>`, the system's notices it occasions `<thought>-n<i>` (`n0`: the
+# secretary's report of calls stopped past its last round), its sign-off request `<thought>-signoff`.
+def post_id(thought: str, i: int) -> str:
+    return f"{thought}-{i}"
+
+
+def sent_id(thought: str, i: int) -> str:
+    return f"{thought}-a{i}"
+
+
+def notice_id(thought: str, i: int) -> str:
+    return f"{thought}-n{i}"
+
+
+def signoff_id(thought: str) -> str:
+    return f"{thought}-signoff"
+
+
 SCRIPT_LINE_PREFIX = "script-"  # the id of a scenario's script line: script-<n>, n from 1
 
 
@@ -68,7 +100,9 @@ def script_line_number(message_id: object) -> int | None:
     reading of a script line's id (a resume's catch-up, the chat's `★ Boss (script)`)."""
     text = str(message_id or "")
     digits = text.removeprefix(SCRIPT_LINE_PREFIX)
-    return int(digits) if text.startswith(SCRIPT_LINE_PREFIX) and digits.isascii() and digits.isdigit() else None
+    return (
+        int(digits) if text.startswith(SCRIPT_LINE_PREFIX) and digits.isascii() and digits.isdigit() else None
+    )
 
 
 def boss_conversation_id(employee: str) -> str:

@@ -130,3 +130,15 @@ def test_a_bad_id_says_what_an_id_holds_and_offers_one_made_of_it():
     said = id_hint("产品部")
     assert "an id holds ASCII letters, digits" in said and "'chanpinbu' would do" in said
     assert "would do" not in id_hint("★")  # nothing to offer
+
+
+def test_the_ids_the_office_counts_out_and_a_thoughts_own_lines() -> None:
+    from ideaco.ids import MESSAGE, THOUGHT, notice_id, post_id, sent_id, serial_id, signoff_id
+
+    assert (serial_id(THOUGHT, 1), serial_id(MESSAGE, 42)) == ("t000001", "m000042")
+    assert [f("t000007", 2) for f in (post_id, sent_id, notice_id)] == [
+        "t000007-2",
+        "t000007-a2",
+        "t000007-n2",
+    ]
+    assert (notice_id("t000007", 0), signoff_id("t000007")) == ("t000007-n0", "t000007-signoff")

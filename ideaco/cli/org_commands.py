@@ -16,7 +16,7 @@ from rich.text import Text
 
 from ideaco.cli.chat_commands import Command, CommandError, rooms
 from ideaco.cli.display import safe_text
-from ideaco.ids import SECRETARY, SYSTEM, boss_conversation_id, resolve_id
+from ideaco.ids import MESSAGE, SECRETARY, SYSTEM, boss_conversation_id, resolve_id
 from ideaco.kinds import MessageKind, ToolName
 from ideaco.office.core.conversation import Message
 from ideaco.office.decide.tools.org import ToolResult
@@ -119,7 +119,7 @@ def run(office: Office, cmd: Command, fallback: str) -> ToolResult:
     where = where if where in office.conversations else fallback
     office.post(
         Message(
-            id=office.next_id("message"),
+            id=office.next_id(MESSAGE),
             at=office.now(),
             conversation=where,
             sender=SYSTEM,

@@ -115,6 +115,13 @@ def task_id(n: int) -> str:
     return f"{TASK_PREFIX}{n}"
 
 
+def task_number(task: str) -> int | None:
+    """The number a task's id ends with (`task-3` -> 3), which the ids handed out go on from; None
+    when it ends with none (an id a scenario gave)."""
+    tail = task.rsplit("-", 1)[-1]
+    return int(tail) if tail.isdigit() else None
+
+
 def report_target(task: Task) -> str:
     """Where the engine runs the owner's think when the task is resolved (default: boss chat)."""
     return task.on_resolve_target or boss_conversation_id(task.owner)

@@ -559,3 +559,11 @@ def test_a_flood_of_creates_stops_at_the_bound(run):
     for _ in range(10):  # a model that creates five tasks every thought
         run([{"op": "create", "description": f"chore {len(tasks)}"}] * 5, tasks=tasks)
     assert len(tasks) == MAX_PENDING
+
+
+def test_a_task_ids_number_is_read_where_it_is_made() -> None:
+    from ideaco.mind.tasks import task_id, task_number
+
+    assert task_number(task_id(12)) == 12
+    assert task_number("write-spec-3") == 3 and task_number("7") == 7
+    assert task_number("spec") is None and task_number("task-") is None

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Owed, Phase
+from ideaco.ids import MESSAGE, THOUGHT, serial_id
 from ideaco.kinds import ConversationKind
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
@@ -279,12 +280,11 @@ class OfficeState:
     company: Company
     employees: dict[str, Employee]
     conversations: dict[str, ConversationState]
-    counters: dict[str, int] = field(default_factory=lambda: {"thought": 0, "message": 0})
+    counters: dict[str, int] = field(default_factory=lambda: {THOUGHT: 0, MESSAGE: 0})
     board: dict[str, Offer] = field(default_factory=dict)  # tasks nobody owns yet, by id
     documents: dict[str, Document] = field(default_factory=dict)  # the workspace, by department/path
 
     def next_id(self, kind: str) -> str:
-        """The next id of this kind: `t000001` for a thought, `m000001` for a message."""
+        """The next id of this kind (`ids.serial_id`): `t000001` for a thought, `m000001` for a message."""
         self.counters[kind] = self.counters.get(kind, 0) + 1
-        prefix = {"thought": "t", "message": "m"}.get(kind, kind)
-        return f"{prefix}{self.counters[kind]:06d}"
+        return serial_id(kind, self.counters[kind])

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from ideaco.cycle import Gate, Owed
-from ideaco.ids import SECRETARY, boss_conversation_id, dm_members
+from ideaco.ids import SECRETARY, boss_conversation_id, dm_members, notice_id, post_id, sent_id
 from ideaco.kinds import ConversationKind, MessageKind, ToolName
 from ideaco.mind.memory import MEMORY_PREFIX
 from ideaco.mind.tasks import TASK_PREFIX
@@ -139,7 +139,7 @@ def speak(
             else MessageKind.CHAT
         )
         message = build_message(
-            conv, ctx.employee, text.strip(), f"{ctx.thought_id}-{i + 1}", office.people, now, kind
+            conv, ctx.employee, text.strip(), post_id(ctx.thought_id, i + 1), office.people, now, kind
         )
         scratch.conversation(conv_id).add(message)
         result.steps.append(DraftStep(where, conv_id, message=message, message_id=message.id))
@@ -223,7 +223,7 @@ def actions(
             result.corrections.append(f"{where}: send_message to {target.id} held by {verdict.gate}")
             continue
         people = scratch.people() if changed_staff else office.people
-        message = build_message(target, emp_id, content, f"{ctx.thought_id}-a{i + 1}", people, now)
+        message = build_message(target, emp_id, content, sent_id(ctx.thought_id, i + 1), people, now)
         scratch.conversation(target.id).add(message)
         result.steps.append(DraftStep(where, target.id, message=message, message_id=message.id))
         result.posted.append(message.id)
@@ -232,5 +232,5 @@ def actions(
         report = chain.report()
         result.steps += owe(scratch, emp_id, report, now) if report else []
         result.steps += chain.notice(
-            scratch, f"{ctx.thought_id}-n0", now
+            scratch, notice_id(ctx.thought_id, 0), now
         )  # calls stopped past the last round

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
-from ideaco.ids import BOSS, SYSTEM
+from ideaco.ids import BOSS, SYSTEM, TASK, notice_id
 from ideaco.kinds import ConversationKind, MessageKind
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
 from ideaco.llm.structured import StructuredAnswer
@@ -213,7 +213,7 @@ def _act(
             employees=office.employees.keys(),
             claims=taskboard.open_claims(office) if creates_tasks(thought) else {},
             calls=len(results),
-            task_counter=scratch.counters.get("task", 0),
+            task_counter=scratch.counters.get(TASK, 0),
             speakers=reading.read_about(office, ctx.employee, ctx.conversation, ctx.read_upto),
             memory=office.config.switches.memory,
             relationships=office.config.switches.relationships,
@@ -230,7 +230,7 @@ def _act(
         now,
     )
     scratch.employee(emp_id).mind = mind.mind
-    scratch.counters["task"] = mind.task_counter
+    scratch.counters[TASK] = mind.task_counter
     for event in mind.events:
         scratch.stamina_event(emp_id, event)
     corrections.extend(mind.corrections)
@@ -242,7 +242,9 @@ def _act(
         scratch.board[offer.id] = offer
     steps += scratch.take(now, read={emp_id: (conv.id, ctx.read_upto)})
     for i, offer in enumerate(o for o in mind.offers if o.room is not None):
-        steps.append(board_notice(scratch, offer, f"{ctx.thought_id}-n{i + 1}", office.name_of(emp_id), now))
+        steps.append(
+            board_notice(scratch, offer, notice_id(ctx.thought_id, i + 1), office.name_of(emp_id), now)
+        )
     for owed in mind.owed:
         steps += acts.owe(scratch, emp_id, owed, now)
 

@@ -13,6 +13,7 @@ import copy
 from datetime import datetime
 from typing import Any
 
+from ideaco.ids import TASK
 from ideaco.kinds import StepKind
 from ideaco.mind import changes as mind_changes
 from ideaco.mind.board import Offer
@@ -110,8 +111,8 @@ class Scratch:
         self._document_tools[document.key] = tool
 
     def next_task_id(self) -> str:
-        self.counters["task"] = self.counters.get("task", 0) + 1
-        return task_id(self.counters["task"])
+        self.counters[TASK] = self.counters.get(TASK, 0) + 1
+        return task_id(self.counters[TASK])
 
     # ------------------------------------------------------------------ steps
 

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import Trigger
-from ideaco.ids import BOSS, script_line_id
+from ideaco.ids import BOSS, THOUGHT, script_line_id
 from ideaco.kinds import ToolName
 from ideaco.office.core.state import Begin, OfficeState
 from ideaco.office.core.stats import RunStats
@@ -186,7 +186,7 @@ def _begin(view: WhatIf, link: Link) -> ThinkContext:
         conv,
         Trigger(think.trigger),
         think.at,
-        view.state.next_id("thought"),  # as `Office.begin_think` takes it (its posts' ids follow)
+        view.state.next_id(THOUGHT),  # as `Office.begin_think` takes it (its posts' ids follow)
         link.call,
         note=think.note,
         rethinks=0,

@@ -13,9 +13,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import LoopRule, Owed, Phase, Trigger
-from ideaco.ids import BOSS, SECRETARY, display_name
+from ideaco.ids import BOSS, SECRETARY, TASK, display_name
 from ideaco.kinds import ConversationKind
 from ideaco.mind import changes as mind_changes
+from ideaco.mind.tasks import task_number
 from ideaco.office import rules
 from ideaco.office.core.company import BossVerdict, Company
 from ideaco.office.core.conversation import Message
@@ -257,9 +258,9 @@ def _mind(land: Landing, step: MindStep) -> Step:
 
 
 def _handed_out(land: Landing, task_id: str) -> None:
-    number = task_id.rsplit("-", 1)[-1]
-    if number.isdigit():
-        land.counters["task"] = max(land.counters.get("task", 0), int(number))
+    number = task_number(task_id)
+    if number is not None:
+        land.counters[TASK] = max(land.counters.get(TASK, 0), number)
 
 
 def _employee(land: Landing, step: EmployeeStep) -> Step:

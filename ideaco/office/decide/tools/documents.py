@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from ideaco import skills
 from ideaco.agents.command import AgentOutcome
 from ideaco.cycle import Owed, Trigger
-from ideaco.ids import BOSS, display_name, dm_conversation_id
+from ideaco.ids import BOSS, display_name, dm_conversation_id, signoff_id
 from ideaco.kinds import ToolName, Verdict
 from ideaco.mind import memory, relationships, stamina, tasks
 from ideaco.mind.apply import report_note
@@ -232,7 +232,7 @@ def _sign_off(
     conv = scratch.conversations.get(room)
     if room in scratch.company.signoffs and (conv is None or conv.department != dept.id):
         return Refusal(f"{room!r} is not a requirement of your department ({dept.id}); its own lead asks")
-    outcome = requirements.request(scratch, emp.id, room, f"{ctx.thought_id}-signoff", now)
+    outcome = requirements.request(scratch, emp.id, room, signoff_id(ctx.thought_id), now)
     if isinstance(outcome, Refusal):
         return outcome
     message, notice = outcome
