@@ -23,6 +23,7 @@ from enum import Enum
 import regex
 
 from ideaco.bounds import BIDI, JOINERS, joined
+from ideaco.office.rules.text import script
 
 
 class Label(str, Enum):
@@ -36,10 +37,9 @@ class Label(str, Enum):
 
 _LETTER = regex.compile(r"\p{L}")
 # A word of prose: two letters (with their marks) or more, or one letter of a script written without
-# spaces between words, where one character is a word ("修", "好"). A lone "1" or "x" is none.
-_PROSE_WORD = regex.compile(
-    r"[\p{L}\p{M}]{2,}|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]"
-)
+# spaces between words, where one character is a word ("修", "好": `script.SYLLABIC`). A lone "1"
+# or "x" is none.
+_PROSE_WORD = regex.compile(r"[\p{L}\p{M}]{2,}|" + script.SYLLABIC.pattern)
 # What a name or a role holds: letters, marks, digits, spaces, punctuation of any script (`（）·、・
 # &—–:!.'#/,-` among them) and symbols (`+ | → °`, currencies, emoji)...
 _LABEL_CHAR = regex.compile(r"[\p{L}\p{M}\p{N}\p{Zs}\p{P}\p{S}]")
