@@ -229,7 +229,7 @@ def _document_item(
     fields = DocumentArgs.model_fields
     given: dict[str, Any] = {"path": {"enum": list(paths)}, "base": {"enum": list(bases)}}
     given["requirement"] = {"enum": list(paths)}  # sign_off's choices are requirements
-    given["verdict"] = {"enum": list(REVIEW_VERDICTS)}  # a review's
+    given["verdict"] = {"enum": [v.value for v in REVIEW_VERDICTS]}  # a review's
     args: dict[str, Any] = {}
     for name in _DOCUMENT_ARGS[tool]:
         args[name] = given.get(name) or _field(fields[name].annotation, fields[name].metadata, ctx) | {
@@ -256,7 +256,8 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     made): the returned dict is shared and must not be changed.
     """
     send = _obj(
-        {"tool": {"enum": [ToolName.SEND_MESSAGE]}, "args": _object(SendMessageArgs, ctx)}, ["tool", "args"]
+        {"tool": {"enum": [ToolName.SEND_MESSAGE.value]}, "args": _object(SendMessageArgs, ctx)},
+        ["tool", "args"],
     )
     actions = Thought.model_fields["actions"]
     bound: Bound = _find(actions.metadata, Bound)
@@ -300,7 +301,7 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     if ctx.skills and not ctx.compact:
         load = _obj(
             {
-                "tool": {"enum": [ToolName.LOAD_SKILL]},
+                "tool": {"enum": [ToolName.LOAD_SKILL.value]},
                 "args": _obj({"name": {"enum": list(ctx.skills)}}, ["name"]),
             },
             ["tool", "args"],
