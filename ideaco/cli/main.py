@@ -342,10 +342,18 @@ def compare(
 
 @app.command()
 def sweep(
-    scenario: Path = typer.Argument(
-        ..., help=f"Scenario YAML file, or a shipped scenario by name: {SHIPPED}."
+    scenario: Path | None = typer.Argument(
+        None,
+        help=f"Scenario YAML file, or a shipped scenario by name: {SHIPPED}. Not with --from.",
+        show_default=False,
     ),
     out: Path = typer.Option(..., "--out", help="The sweep's directory (the same again resumes the sweep)."),
+    origin: Path | None = typer.Option(
+        None, "--from", help="Fork this run directory: every run shares its past up to --at."
+    ),
+    at: str | None = typer.Option(
+        None, "--at", help="With --from: the moment every run forks at (HH:MM, HH:MM:SS or ISO)."
+    ),
     seeds: str = typer.Option("1-5", "--seeds", help="Seeds, e.g. 1-10 or 1,3,5."),
     vary: list[str] | None = typer.Option(
         None,
@@ -353,7 +361,10 @@ def sweep(
         help="A switch and its values, e.g. gates=on,off or wake=adaptive,broadcast; repeatable.",
     ),
     duration: str | None = typer.Option(
-        None, "--duration", help="Simulated time per run (default: the scenario's)."
+        None,
+        "--duration",
+        help="Simulated time per run (default: the scenario's; with --from, after the moment, "
+        "default to the original's end).",
     ),
     question: list[str] | None = typer.Option(
         None, "--question", help="Ask every employee this at the end of each run; repeatable."
@@ -380,7 +391,9 @@ def sweep(
     rate: Rate = None,
     filters: TextFilters = None,
 ) -> None:
-    """Run every combination of the varied switches for every seed, then compare them (docs/evaluation.md)."""
+    """Run every combination of the varied switches for every seed, then compare them (docs/evaluation.md).
+
+    With --from RUNDIR --at TIME every run is a fork of that run's past, measured from the moment on."""
     from ideaco.cli.sweep import sweep_command
     from ideaco.session import ModelOptions
     from ideaco.sweep import SweepOptions
@@ -397,6 +410,8 @@ def sweep(
         replay_dir=replay_dir,
         record_dir=record_dir,
         model=ModelOptions(**model_flags(locals())),
+        origin=origin,
+        at=at,
     )
     try:
         code = sweep_command(options)

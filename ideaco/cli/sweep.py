@@ -3,7 +3,8 @@
 Every combination of the varied switches, for every seed, is an ordinary run directory under
 DIR/runs/, run as a Ray task (or one by one without Ray); progress is printed as runs finish, a
 failed run is reported and the rest go on; then DIR/comparison.{md,json,png}. The same command
-again resumes: finished runs are not redone.
+again resumes: finished runs are not redone. `ideaco sweep --from RUNDIR --at TIME ...` (no
+SCENARIO) makes every run a fork of that run at that moment, measured from the moment on.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def interviews_markdown(plan: Plan) -> str:
         head = [
             "employee",
             *(
-                f"{v.label} (seed {min(answers[v.name])})" if answers.get(v.name) else v.label
+                f"{plan.label(v)} (seed {min(answers[v.name])})" if answers.get(v.name) else plan.label(v)
                 for v in variants
             ),
         ]

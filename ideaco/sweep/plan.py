@@ -8,6 +8,10 @@ the sweep's directory (docs/evaluation.md):
     DIR/runs/<variant>-s<seed>/   an ordinary run directory (inspect, report and --resume read it)
     DIR/interviews/<run>.json the answers to --question (outside the run directories)
     DIR/comparison.{md,json,png}  the table over seeds, per metric and variant
+
+A sweep from a fork (`--from RUNDIR --at TIME`) has no scenario of its own: every run is a fork of
+that run at that moment (its variant's switches and its seed the changes made there), measured from
+the moment on.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -113,19 +118,26 @@ class RunSpec:
 
 @dataclass
 class Plan:
-    """A sweep: the scenario, the variants, the seeds, and how every run is made."""
+    """A sweep: the scenario (or the run every arm forks, and when), the variants, the seeds, and how
+    every run is made."""
 
-    scenario: Path
+    scenario: Path | None  # None for a sweep from a fork: the original's scenario goes on
     vary: dict[str, list[str]]
     seeds: list[int]
     out: Path
     duration: str | None = None
     model: dict[str, Any] = field(default_factory=dict)  # the model flags every run gets
     questions: list[str] = field(default_factory=list)
+    origin: Path | None = None  # --from: the run whose past every run of the sweep shares
+    at: datetime | None = None  # --at: the moment each run forks it (and is measured from)
 
     @property
     def variants(self) -> list[Variant]:
         return variants(self.vary)
+
+    def label(self, variant: Variant) -> str:
+        """How a variant reads in the table: in a sweep from a fork, no switch varied is no change."""
+        return "no change" if self.origin is not None and not variant.values else variant.label
 
     def runs(self) -> list[RunSpec]:
         """Seed by seed, every variant of each: early seeds give a first comparison soonest."""
@@ -144,13 +156,17 @@ class Plan:
 
     def identity(self) -> dict[str, Any]:
         """What a re-run with the same --out must repeat (the seeds may grow)."""
-        return {
-            "scenario": str(self.scenario.resolve()),
+        mine: dict[str, Any] = {
+            "scenario": str(self.scenario.resolve()) if self.scenario is not None else None,
             "vary": self.vary,
             "duration": self.duration,
             "model": self.model,
             "questions": self.questions,
         }
+        if self.origin is not None:  # a plain sweep's sweep.json stays as it was
+            assert self.at is not None
+            mine |= {"from": str(self.origin.resolve()), "at": self.at.isoformat()}
+        return mine
 
     def check_same(self, saved: dict[str, Any]) -> None:
         """PlanError naming the first difference from the plan saved in sweep.json."""

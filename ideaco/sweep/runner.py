@@ -2,7 +2,9 @@
 
 A re-run of the same command resumes: runs done before (a `done` line in progress.jsonl and a
 summary.json) are not redone; a failed or cut run starts again from its beginning. The table is
-always made again from every finished run's directory.
+always made again from every finished run's directory: for a sweep from a fork, from each run's
+logs from the moment on (`ideaco.compare.measure`, as `ideaco compare` measures two runs), the past
+every run shares left out.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ideaco.compare import measure
 from ideaco.metrics import evaluate
 from ideaco.store.atomic import atomic_write_text
 from ideaco.store.jsonl import JsonlLog
@@ -81,7 +84,7 @@ def job_for(plan: Plan, run: RunSpec) -> Job:
         record = str(Path(plan.model["record_dir"]) / f"{run.name}.jsonl")
     return Job(
         name=run.name,
-        scenario=str(plan.scenario.resolve()),
+        scenario=str(plan.scenario.resolve()) if plan.scenario is not None else None,
         rundir=str(plan.run_dir(run).resolve()),
         seed=run.seed,
         switches=dict(run.variant.values),
@@ -91,11 +94,13 @@ def job_for(plan: Plan, run: RunSpec) -> Job:
         record=record,
         questions=tuple(plan.questions),
         interviews=str(plan.interview_path(run).resolve()) if plan.questions else None,
+        origin=str(plan.origin.resolve()) if plan.origin is not None else None,
+        at=plan.at.isoformat() if plan.at is not None else None,
     )
 
 
-def progress_line(n: int, total: int, run: RunSpec, outcome: dict[str, Any]) -> str:
-    head = f"[{n:>{len(str(total))}}/{total}] {run.variant.label} seed {run.seed}:"
+def progress_line(n: int, total: int, run: RunSpec, outcome: dict[str, Any], label: str = "") -> str:
+    head = f"[{n:>{len(str(total))}}/{total}] {label or run.variant.label} seed {run.seed}:"
     seconds = outcome.get("seconds")
     took = f" in {seconds:.1f} s" if isinstance(seconds, (int, float)) else ""
     if outcome.get("status") == "done":
@@ -114,6 +119,8 @@ def run_sweep(
     todo = [r for r in runs if r.name not in done_before]
     result = SweepResult(planned=len(runs), skipped=len(runs) - len(todo))
     variants = plan.variants
+    if plan.origin is not None and plan.at is not None:
+        say(f"every run forks {plan.origin} at {plan.at:%H:%M:%S} and is measured from then on")
     say(
         f"{len(variants)} variant{'s' if len(variants) != 1 else ''} x {len(plan.seeds)} seed"
         f"{'s' if len(plan.seeds) != 1 else ''} = {len(runs)} runs in {plan.out}: "
@@ -127,7 +134,7 @@ def run_sweep(
             f.append(outcome)
             f.sync()
             run = by_name[outcome["run"]]
-            say(progress_line(n, len(todo), run, outcome))
+            say(progress_line(n, len(todo), run, outcome, plan.label(run.variant)))
             if outcome.get("status") == "done":
                 result.done.append(run.name)
             else:
@@ -145,12 +152,18 @@ def collect(plan: Plan) -> dict[str, dict[int, dict[str, Any]]]:
         if run.name not in done:
             continue
         try:
-            out.setdefault(run.variant.name, {})[run.seed] = evaluate(RunLog.open(plan.run_dir(run)))[
-                "summary"
-            ]
+            out.setdefault(run.variant.name, {})[run.seed] = metrics_of(plan, plan.run_dir(run))
         except RunLogError:
             continue  # removed or damaged since: left out of the table
     return out
+
+
+def metrics_of(plan: Plan, rundir: Path) -> dict[str, Any]:
+    """A finished run's summary metrics: of the whole run, or for a fork from its moment on."""
+    run = RunLog.open(rundir)
+    if plan.at is None:
+        return evaluate(run)["summary"]
+    return measure(run, plan.at)
 
 
 def write_outputs(plan: Plan, command: str = "") -> list[Path]:
@@ -159,14 +172,24 @@ def write_outputs(plan: Plan, command: str = "") -> list[Path]:
     from ideaco.sweep.plot import comparison_png
 
     per_run = collect(plan)
-    variants = [(v.name, v.label) for v in plan.variants]
+    variants = [(v.name, plan.label(v)) for v in plan.variants]
     data = comparison(variants, per_run)
     data["sweep"] = {**plan.identity(), "seeds": plan.seeds, "command": command}
-    notes = [
-        f"Scenario `{plan.scenario}`, seeds {', '.join(map(str, plan.seeds))}"
-        + (f", {plan.duration} each" if plan.duration else "")
-        + ". Every run is a directory under `runs/` (`ideaco report` / `ideaco inspect` read it).",
-    ]
+    seeds = ", ".join(map(str, plan.seeds))
+    every = ". Every run is a directory under `runs/` (`ideaco report` / `ideaco inspect` read it)."
+    if plan.origin is not None and plan.at is not None:
+        notes = [
+            f"Forks of `{plan.origin}` at {plan.at:%Y-%m-%d %H:%M:%S}, seeds {seeds}"
+            + (f", {plan.duration} each from then" if plan.duration else ", each to the original's end")
+            + every,
+            "Each run's metrics are from that moment on: the past every run shares is left out.",
+        ]
+    else:
+        notes = [
+            f"Scenario `{plan.scenario}`, seeds {seeds}"
+            + (f", {plan.duration} each" if plan.duration else "")
+            + every
+        ]
     if command:
         notes.insert(0, f"`{command}`")
     paths = [plan.out / "comparison.json", plan.out / "comparison.md", plan.out / "comparison.png"]

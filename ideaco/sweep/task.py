@@ -2,7 +2,9 @@
 
 `run_one(job)` is what a Ray worker (or the sweep itself, one by one) executes. It takes and
 returns plain data, so it travels to another process or machine; it never raises for a failed
-run: the outcome says why, and the sweep goes on.
+run: the outcome says why, and the sweep goes on. A job with an `origin` is a fork of that run at
+`at` (`ideaco.fork.open_fork`), its switches and its seed the changes made there; its outcome's
+counts are then those from the moment on.
 """
 
 from __future__ import annotations
@@ -14,13 +16,19 @@ import shutil
 import time
 import traceback
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ideaco.compare import since
 from ideaco.errors import IdeacoError
+from ideaco.fork import ForkChanges, open_fork
 from ideaco.interview import ask_everyone, interviewees_now
 from ideaco.llm.base import LLMError
+from ideaco.office.engine.office import Office
 from ideaco.session import ModelOptions, OpenedRun, open_new
+from ideaco.store.runlog import RunLog
+from ideaco.store.usage import usage_totals
 
 
 @dataclass(frozen=True)
@@ -28,7 +36,7 @@ class Job:
     """Everything one run needs, as plain data."""
 
     name: str
-    scenario: str
+    scenario: str | None  # None for a fork: the original's scenario goes on
     rundir: str
     seed: int
     switches: dict[str, str]
@@ -38,6 +46,8 @@ class Job:
     record: str | None = None
     questions: tuple[str, ...] = ()
     interviews: str | None = None  # where the answers go (outside the run directory)
+    origin: str | None = None  # a fork of this run directory ...
+    at: str | None = None  # ... at this moment (ISO)
 
 
 def run_one(job: Job) -> dict[str, Any]:
@@ -55,14 +65,7 @@ def run_one(job: Job) -> dict[str, Any]:
         )
         if job.record and Path(job.record).exists():
             Path(job.record).unlink()  # a cut run's partial recording: recorded again from the start
-        opened = open_new(
-            job.scenario,
-            model=options,
-            seed=job.seed,
-            out=rundir,
-            duration=job.duration,
-            switches=job.switches,
-        )
+        opened = _open(job, options, rundir)
         try:
             summary, answers = _run_to_end(_run(opened, job))
         finally:
@@ -78,6 +81,8 @@ def run_one(job: Job) -> dict[str, Any]:
         outcome.update(
             calls=summary["llm"]["calls"], messages=summary["messages"], thoughts=summary["thoughts"]
         )
+        if job.at is not None:  # a fork's summary counts its past too: the arm's own counts
+            outcome.update(_counts_from(rundir, datetime.fromisoformat(job.at)))
     except (IdeacoError, LLMError) as exc:
         outcome["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     except Exception as exc:  # a bug must not stop the other runs: say what and where
@@ -87,13 +92,47 @@ def run_one(job: Job) -> dict[str, Any]:
     return outcome
 
 
+def _open(job: Job, options: ModelOptions, rundir: Path) -> OpenedRun:
+    if job.origin is not None:
+        assert job.at is not None
+        changes = ForkChanges(switches=dict(job.switches), seed=job.seed)
+        return open_fork(
+            job.origin,
+            at=datetime.fromisoformat(job.at),
+            changes=changes,
+            model=options,
+            out=rundir,
+            duration=job.duration,
+        )
+    assert job.scenario is not None
+    return open_new(
+        job.scenario,
+        model=options,
+        seed=job.seed,
+        out=rundir,
+        duration=job.duration,
+        switches=job.switches,
+    )
+
+
+def _counts_from(rundir: Path, moment: datetime) -> dict[str, int]:
+    """The calls, messages and thoughts a fork's run made from its moment on (as its metrics count)."""
+    part = since(RunLog.open(rundir), moment)
+    return {
+        "calls": usage_totals(part.thoughts)["calls"],
+        "messages": len(part.messages),
+        "thoughts": len(part.thoughts),
+    }
+
+
 async def _run(opened: OpenedRun, job: Job) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
     office = opened.office
     began = time.monotonic()
     try:
-        office.start()
+        await opened.begin()  # a fork retraces its past here and makes its changes
         assert office.end_at is not None
         await office.run(until=office.end_at)
+        await _cut_what_is_left(office)
         summary = opened.finish(time.monotonic() - began)
         answers = None
         if job.questions and not office.failed:
@@ -101,6 +140,22 @@ async def _run(opened: OpenedRun, job: Job) -> tuple[dict[str, Any], list[dict[s
         return summary, answers
     finally:
         await opened.stack.llm.aclose()
+
+
+async def _cut_what_is_left(office: Office) -> None:
+    """The calls still out at the run's end (thinks that would finish after it) are cut and awaited
+    before the model's client closes: once it is closed, one such call's next attempt would end in
+    "client has been closed", a traceback at the loop's shutdown. The office's calls are cut first,
+    from the top, so that each ends its connection's own tasks itself (one of those cut before it
+    began leaves a coroutine never awaited); then whatever is left. The loop is this run's own
+    (`_run_to_end`), so every other task in it is the run's."""
+    office.cancel_inflight()
+    await office.drain()
+    me = asyncio.current_task()
+    while left := [t for t in asyncio.all_tasks() if t is not me and not t.done()]:
+        for task in left:
+            task.cancel()
+        await asyncio.gather(*left, return_exceptions=True)
 
 
 async def _interview(opened: OpenedRun, questions: tuple[str, ...]) -> list[Any]:
