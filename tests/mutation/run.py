@@ -47,6 +47,7 @@ TARGETS = {
         ["tests/office/engine/test_whatif.py", "tests/office/engine/test_ahead.py"],
     ),
     "streams": (["ideaco/office/engine/streams.py"], ["tests/office/engine/test_streams.py"]),
+    "past": (["ideaco/office/engine/past.py"], ["tests/office/engine/test_past.py", "tests/test_fork.py"]),
     "toolcaps": (["ideaco/office/rules/toolcaps.py"], ["tests/office/rules/test_toolcaps.py"]),
     "speech": (["ideaco/office/decide/speech.py"], ["tests/office/decide/test_speech.py"]),
     "command": (["ideaco/agents/command.py"], ["tests/agents/test_command.py"]),
