@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -45,11 +45,11 @@ from ideaco.session import (
     read_log,
 )
 from ideaco.store import runlog
+from ideaco.store.forks import Fork, changes_text, read_fork
 from ideaco.store.lock import RunLockedError
-from ideaco.store.rundir import CHANGES, DEFAULT_ROOT, MESSAGES, THOUGHTS, RunDir, RunDirError
+from ideaco.store.rundir import CHANGES, DEFAULT_ROOT, FORK, MESSAGES, THOUGHTS, RunDir, RunDirError
 from ideaco.store.state import StateError, StateStore
 
-FORK_FILE = "fork.json"
 FORK_FORMAT = 1
 SAID_PREFIX = "fork-"  # the id of a line the fork's --say posted: fork-<n>, n from 1
 
@@ -94,7 +94,7 @@ class ForkPlan:
 
     def plan_line(self, office: Office) -> str:
         """What the fork does, in one line: its moment, its changes, until when it runs."""
-        said = "; ".join(describe({"changes": self.changes.to_records()})) or "no change"
+        said = changes_text(self.changes.to_records()) if self.changes.to_records() else "no change"
         assert office.end_at is not None
         return (
             f"the past up to {self.moment:%H:%M:%S} retraced from the logs (no model call), then: {said}; "
@@ -162,15 +162,6 @@ def apply_changes(office: Office, changes: ForkChanges) -> None:
         office.meta["seed"] = changes.seed
     for n, (conversation, text) in enumerate(changes.say, start=1):
         office.post_as_boss(conversation, text, msg_id=f"{SAID_PREFIX}{n}")
-
-
-def read_fork(path: str | Path) -> dict[str, Any] | None:
-    """A run directory's fork.json (None: the run is no fork, or the file is unreadable)."""
-    try:
-        data = json.loads((Path(path) / FORK_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and isinstance(data.get("at"), str) else None
 
 
 def open_fork(
@@ -254,7 +245,7 @@ def open_fork(
             commands=[c for c in logs[CHANGES] if _at(c) <= moment and replayed_by_catch_up(c)],
         )
         lineage = [
-            *(read.fork or {}).get("lineage", ()),
+            *((read.fork.to_dict()["lineage"]) if read.fork is not None else ()),
             {"origin": str(source.path.resolve()), "at": moment.isoformat()},
         ]
         record = {
@@ -265,7 +256,7 @@ def open_fork(
             "model": model_flags(model),
             "lineage": lineage,
         }
-        (rundir.path / FORK_FILE).write_text(
+        (rundir.path / FORK).write_text(
             json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
     except BaseException:
@@ -285,7 +276,7 @@ class _Original:
     end_at: datetime
     logs: dict[str, list[dict[str, Any]]]
     lines: dict[str, list[int]]  # each record's line number in its log
-    fork: dict[str, Any] | None
+    fork: Fork | None
 
 
 def _read_original(source: RunDir, at: str | datetime) -> _Original:
@@ -393,21 +384,3 @@ def model_flags(model: ModelOptions) -> dict[str, Any]:
         "replay": str(model.replay) if model.replay else None,
     }
     return {k: v for k, v in flags.items() if v}
-
-
-def describe(record: dict[str, Any]) -> Sequence[str]:
-    """Each change of a fork.json in a short phrase (report, inspect, compare)."""
-    out = []
-    for change in record.get("changes") or ():
-        kind = change.get("kind")
-        if kind == "say":
-            out.append(f"the boss says in {change.get('conversation')}: {change.get('text')!r}")
-        elif kind == "switch":
-            out.append(f"switch {change.get('name')}={change.get('value')}")
-        elif kind == "archetype":
-            out.append(f"{change.get('employee')} becomes {change.get('archetype')}")
-        elif kind == "drop_script":
-            out.append("the scenario's later boss lines dropped")
-        elif kind == "seed":
-            out.append(f"seed {change.get('seed')}")
-    return out

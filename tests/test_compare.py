@@ -16,17 +16,16 @@ from typer.testing import CliRunner
 from ideaco.analysis import history
 from ideaco.cli.main import app
 from ideaco.compare import (
-    FORK_FILE,
     Kinship,
-    change_text,
     compare,
     first_difference,
     kinship,
     measure,
-    read_fork,
     since,
 )
 from ideaco.mind.tasks import RESOLVED
+from ideaco.store.forks import change_text, read_fork
+from ideaco.store.rundir import FORK as FORK_FILE
 from ideaco.store.runlog import RunLog, applied_at
 from tests.guard.runs import RUNS
 

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ideaco.fork import ForkChanges, open_fork, read_fork
+from ideaco.fork import ForkChanges, open_fork
 from ideaco.model_options import ModelOptions
+from ideaco.store.forks import read_fork
 from ideaco.store.lock import RunLock
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.guard.runs import ROOT, SCRIPTED_URL
@@ -59,6 +60,11 @@ def original(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def fork_json(run: Path) -> dict:
+    """The fork.json `ideaco fork` wrote, as written."""
+    return json.loads((run / "fork.json").read_text(encoding="utf-8"))
+
+
 def lines(run: Path, name: str) -> list[str]:
     return (run / name).read_text(encoding="utf-8").splitlines(keepends=True)
 
@@ -80,7 +86,7 @@ def test_a_fork_with_no_change_continues_as_the_original_did(
     assert "retraced from the logs (no model call), then: no change" in done.stdout
     for name in LOGS:
         assert (fork / name).read_bytes() == (original / name).read_bytes(), name
-    assert read_fork(fork)["changes"] == []
+    assert fork_json(fork)["changes"] == []
 
 
 def test_the_past_costs_no_model_call(original: Path, tmp_path: Path) -> None:
@@ -149,7 +155,7 @@ def test_a_boss_line_at_the_moment_changes_the_future_not_the_past(original: Pat
         m["id"] for m in theirs if m["id"].startswith("script-") and m["at"] > "2026-01-05T10:00:00"
     ]
     assert later_script and not [m for m in mine if m["id"] in later_script]
-    record = read_fork(fork)
+    record = fork_json(fork)
     assert record["origin"] == str(original.resolve()) and record["at"] == "2026-01-05T10:00:00"
     assert record["changes"] == [
         {"kind": "drop_script"},
@@ -188,7 +194,7 @@ def test_switches_a_personality_and_a_seed_are_changed_at_the_moment(original: P
     state = json.loads((fork / "state.json").read_text())
     office = next(iter(state["office"].values())) if "1" in state["office"] else state["office"]
     assert office["seed"] == 9 and office["switches"]["gates"] == "off"
-    kinds = [c["kind"] for c in read_fork(fork)["changes"]]
+    kinds = [c["kind"] for c in fork_json(fork)["changes"]]
     assert kinds == ["switch", "archetype", "seed"]
 
 
@@ -197,12 +203,15 @@ def test_a_fork_of_a_fork_names_its_whole_lineage(original: Path, tmp_path: Path
     assert ideaco("fork", str(original), "--at", "10:30", "--out", str(first), *REPLAY).returncode == 0
     done = ideaco("fork", str(first), "--at", "10:00", "--out", str(second), *REPLAY)
     assert done.returncode == 0, done.stderr
-    lineage = read_fork(second)["lineage"]
+    lineage = fork_json(second)["lineage"]
     assert [(Path(x["origin"]).name, x["at"][11:]) for x in lineage] == [
         ("run", "10:30:00"),
         ("first", "10:00:00"),
     ]
     assert (second / "messages.jsonl").read_bytes() == (original / "messages.jsonl").read_bytes()
+    read = read_fork(second)
+    assert read is not None and [p.name for p, _ in read.lineage] == ["run", "first"]
+    assert read.describe().startswith(f"a fork of {first.resolve()} at 10:00:00; changes: none")
 
 
 @pytest.mark.parametrize(
@@ -301,4 +310,4 @@ def test_the_api_forks_a_simulation_it_is_running(tmp_path: Path) -> None:
     assert mine[: len(past)] == past
     assert mine[len(past)]["id"] == "fork-1" and mine[len(past)]["text"] == "Drop the bug for now."
     assert [m for m in theirs if m["at"] > "2026-01-05T09:30:00"]  # the control went on
-    assert read_fork(tmp_path / "intervention")["changes"][0]["kind"] == "say"
+    assert fork_json(tmp_path / "intervention")["changes"][0]["kind"] == "say"

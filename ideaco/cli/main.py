@@ -270,7 +270,7 @@ def fork(
             duration=duration,
             say=say or [],
             switches=switch_flags(switch or []),
-            archetypes=pairs("--archetype", archetype or [], "EMPLOYEE=ARCHETYPE, e.g. zoe=perfectionist"),
+            archetypes=pairs("--archetype", archetype or [], "EMPLOYEE=ARCHETYPE, e.g. zoe=anxious-perfectionist"),
             drop_script=drop_script,
             seed=seed,
             model=options,

@@ -23,6 +23,7 @@ THOUGHTS = "thoughts.jsonl"
 CHANGES = "changes.jsonl"  # what changed between thoughts (office/resolve/change_log.py)
 SUMMARY = "summary.json"
 WORKSPACE = "workspace"  # the departments' documents (store/workspace.py)
+FORK = "fork.json"  # a fork's origin, moment and changes (ideaco fork; store/forks.py reads it)
 RUN_FILES = (STATE, MESSAGES, THOUGHTS, CHANGES, SUMMARY)
 DEFAULT_ROOT = Path("runs")
 
