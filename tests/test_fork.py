@@ -311,3 +311,22 @@ def test_the_api_forks_a_simulation_it_is_running(tmp_path: Path) -> None:
     assert mine[len(past)]["id"] == "fork-1" and mine[len(past)]["text"] == "Drop the bug for now."
     assert [m for m in theirs if m["at"] > "2026-01-05T09:30:00"]  # the control went on
     assert fork_json(tmp_path / "intervention")["changes"][0]["kind"] == "say"
+
+
+def test_report_inspect_and_the_viewer_say_a_run_is_a_fork(original: Path, tmp_path: Path) -> None:
+    from ideaco.store.runlog import RunLog
+    from ideaco.viewer.data import gather
+
+    fork = tmp_path / "fork"
+    assert ideaco("fork", str(original), "--at", "10:30", "--out", str(fork), *REPLAY).returncode == 0
+    said = f"a fork of {original.resolve()} at 10:30:00; changes: none"
+    report = ideaco("report", str(fork), "--json", "--no-plots")
+    assert json.loads(report.stdout)["fork"]["at"] == "2026-01-05T10:30:00"
+    assert f"A fork of {original.resolve()} at 10:30:00" in ideaco("report", str(fork), "--no-plots").stdout
+    assert f"This run is {said}." in ideaco("inspect", str(fork)).stdout
+    assert json.loads(ideaco("inspect", str(fork), "--json").stdout)["fork"]["origin"] == str(
+        original.resolve()
+    )
+    assert gather(RunLog.open(fork))[0]["meta"]["fork"] == said
+    assert gather(RunLog.open(original))[0]["meta"]["fork"] is None
+    assert json.loads(ideaco("report", str(original), "--json", "--no-plots").stdout)["fork"] is None

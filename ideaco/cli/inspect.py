@@ -26,6 +26,7 @@ from ideaco.cli.errors import UserError, warn
 from ideaco.cli.timeline import _at, render, render_change
 from ideaco.cycle import Gate
 from ideaco.ids import BOSS, SYSTEM, display_name, resolve_id
+from ideaco.store.forks import read_fork
 from ideaco.store.jsonl import JsonlError
 from ideaco.store.lock import writer_alive
 from ideaco.store.rundir import RunDir, RunDirError
@@ -358,6 +359,7 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         if options.as_json and not options.follow:
             document = {
                 "run": str(view.rundir.path),
+                "fork": fork.to_dict() if (fork := read_fork(view.rundir.path)) is not None else None,
                 "filters": filters.to_json(),
                 "holds": view.holds,
                 "teams": view.teams,
@@ -369,6 +371,8 @@ def inspect_command(options: InspectOptions, console: Console | None = None) -> 
         if not options.as_json:
             title = [f"{len(shown)} of {len(records)} thoughts", view.company, str(view.rundir.path)]
             console.print(Text(safe_text(" · ".join(t for t in title if t)), style="bold"))
+            if (fork := read_fork(view.rundir.path)) is not None:
+                console.print(Text(safe_text(f"This run is {fork.describe()}."), style="dim"))
             for line in hold_lines(view) + team_lines(view):
                 console.print(line)
         if options.as_json or options.follow:

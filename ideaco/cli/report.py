@@ -23,6 +23,7 @@ from ideaco.cli.errors import UserError, warn
 from ideaco.ids import BOSS, display_name
 from ideaco.metrics import evaluate
 from ideaco.mind.tasks import STATUSES
+from ideaco.store.forks import changes_text, read_fork
 from ideaco.store.rundir import RunDirError
 
 CLIP = 48  # characters of a task description in the tasks table
@@ -42,6 +43,8 @@ def report_command(
     hist = history(run)
     data = report(run, hist)
     data["collaboration"] = evaluate(run, hist)
+    fork = read_fork(run.path)
+    data["fork"] = fork.to_dict() if fork is not None else None
     written = _plots(run, hist) if plots else []
     if as_json:
         data["plots"] = [str(p) for p in written]
@@ -270,6 +273,14 @@ def _requirement_line(data: dict[str, Any], row: dict[str, Any]) -> str:
 def show(console: Console, data: dict[str, Any]) -> None:
     """The human report: a heading line, then the tables (empty ones are left out)."""
     console.print(_heading(data))
+    if data.get("fork"):
+        fork = data["fork"]
+        said = changes_text(fork["changes"])
+        console.print(
+            Text(
+                safe_text(f"A fork of {fork['origin']} at {fork['at'][11:19]}; changes: {said}"), style="dim"
+            )
+        )
     console.print(employees_table(data))
     console.print(model_table(data))
     if any(row["silences_by_gate"] for row in data["employees"].values()):

@@ -17,6 +17,7 @@ from ideaco.analysis import History, history
 from ideaco.ids import boss_chat_owner, display_name, dm_members
 from ideaco.kinds import GROUP_KINDS, ConversationKind, StepKind
 from ideaco.metrics import evaluate
+from ideaco.store.forks import read_fork
 from ideaco.store.runlog import RunLog
 from ideaco.viewer.documents import documents
 from ideaco.viewer.summary import metric_rows, silence_rows, summary_rows
@@ -193,6 +194,7 @@ def gather(run: RunLog) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             "applied": hist.available,
             "complete": run.complete,
             "stop_reason": summary.get("stop_reason") or run.office.get("stop_reason"),
+            "fork": fork.describe() if (fork := read_fork(run.path)) is not None else None,
         },
         "people": _people(run),
         "rooms": _rooms(run),

@@ -25,7 +25,8 @@
     DATA.thoughts.length + " thoughts (" + silentN + " silent) · " +
     (meta.complete ? "stopped: " + (meta.stop_reason || "reached the end of the simulated time")
       : "no summary.json: still running, or killed") +
-    (meta.applied ? "" : " · format " + meta.format + ": no applied changes logged");
+    (meta.applied ? "" : " · format " + meta.format + ": no applied changes logged") +
+    (meta.fork ? " · " + meta.fork : "");
 
   // ------------------------------------------------------------------ items and blocks
 
