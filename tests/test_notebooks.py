@@ -18,7 +18,7 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 RECORDING = NOTEBOOKS / "data" / "startup.jsonl"
-NAMES = ("01-run-and-step.ipynb", "02-analyse-a-run.ipynb", "03-ablations.ipynb")
+NAMES = ("01-run-and-step.ipynb", "02-analyse-a-run.ipynb", "03-ablations.ipynb", "04-fork-and-compare.ipynb")
 SWEEP_RECORDINGS = NOTEBOOKS / "data" / "sweep"
 
 
@@ -144,3 +144,18 @@ def test_notebook_3_sweeps_the_recordings_and_shows_the_table_and_plot(tmp_path:
         )
         > 0
     )
+
+
+def test_notebook_4_forks_the_run_and_compares_the_two_offices(tmp_path: Path) -> None:
+    nb = execute(NAMES[3], tmp_path)
+    text = printed(nb)
+    assert "8 messages in the shared past" in text  # the fork's own assertion held: the same past
+    assert "B is a fork of A at 09:05:59 with changes: the scenario's later boss lines dropped" in text
+    assert "| 09:05:59 | launch | boss | Change of plan: we launch in one week" in text
+    (control,) = tmp_path.glob("ideaco-notebook-*/run/summary.json")
+    (fork,) = tmp_path.glob("ideaco-notebook-*/fork/summary.json")
+    for path in (control, fork):
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        assert summary["stop_reason"] == "reached the end of the simulated time"
+        assert "error" not in summary["silences_by_gate"] and not summary["errors_by_kind"]
+    assert json.loads((fork.parent / "fork.json").read_text())["at"] == "2026-01-05T09:05:59"
