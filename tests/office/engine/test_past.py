@@ -84,3 +84,15 @@ def test_the_journal_writes_nothing_before_the_moment_and_checks_each_message(pa
     journal.message({"id": "fork-1"})
     journal.thought({"id": "t2"})
     assert inner.messages == [{"id": "fork-1"}] and inner.thoughts == [{"id": "t2"}]
+
+
+def test_a_think_run_again_as_another_thought_or_in_another_room_is_a_divergence(past: Past) -> None:
+    from dataclasses import replace
+
+    record = past.thoughts[3]
+    ctx = result_from_record(record).ctx
+    assert past.outcome(ctx) is not None  # as logged: its outcome
+    with pytest.raises(PastDiverged, match=record["id"]):
+        past.outcome(replace(ctx, thought_id="t999999"))  # the same room, another id
+    with pytest.raises(PastDiverged, match=record["id"]):
+        past.outcome(replace(ctx, conversation="elsewhere"))  # the same id, another room
