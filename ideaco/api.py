@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from ideaco.fork import ForkChanges, open_fork
 from ideaco.interview import Answer, ask_everyone, interviewees, interviewees_now, parse_at, staff
+from ideaco.kinds import Verdict
 from ideaco.mind import relationships as rel
 from ideaco.mind import stamina as st
 from ideaco.mind.memory import MemoryItem
@@ -125,12 +126,12 @@ class Simulation:
     def approve(self, requirement: str) -> dict[str, Any]:
         """The boss approves a requirement its lead reported done (`/approve req-1` in the lead's
         boss chat): only the boss's own act approves one. Raises ValueError if it is not waiting."""
-        return self._sign_off(requirement, "approve", "")
+        return self._sign_off(requirement, Verdict.APPROVE, "")
 
     def reopen(self, requirement: str, notes: str) -> dict[str, Any]:
         """The boss reopens a requirement its lead reported done; `notes` say what to rework (the
         lead's new task quotes them). Raises ValueError if it is not waiting or `notes` is empty."""
-        return self._sign_off(requirement, "reopen", notes)
+        return self._sign_off(requirement, Verdict.REOPEN, notes)
 
     def _sign_off(self, requirement: str, verdict: str, notes: str) -> dict[str, Any]:
         async def go() -> Message:

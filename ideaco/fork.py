@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ideaco.errors import IdeacoError
-from ideaco.ids import BOSS, script_line_number
+from ideaco.ids import BOSS, fork_line_id, script_line_number
 from ideaco.llm.config import model_for
 from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, run_secrets
 from ideaco.office.engine.agent_work import AgentWork
@@ -51,7 +51,6 @@ from ideaco.store.rundir import CHANGES, DEFAULT_ROOT, FORK, MESSAGES, THOUGHTS,
 from ideaco.store.state import StateError, StateStore
 
 FORK_FORMAT = 1
-SAID_PREFIX = "fork-"  # the id of a line the fork's --say posted: fork-<n>, n from 1
 
 
 @dataclass(frozen=True)
@@ -161,7 +160,7 @@ def apply_changes(office: Office, changes: ForkChanges) -> None:
         office.streams = Streams(changes.seed, drawn)
         office.meta["seed"] = changes.seed
     for n, (conversation, text) in enumerate(changes.say, start=1):
-        office.post_as_boss(conversation, text, msg_id=f"{SAID_PREFIX}{n}")
+        office.post_as_boss(conversation, text, msg_id=fork_line_id(n))
 
 
 def open_fork(

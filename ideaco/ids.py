@@ -68,6 +68,19 @@ def serial_id(kind: str, n: int) -> str:
     return f"{SERIAL_PREFIXES.get(kind, kind)}{n:06d}"
 
 
+def serial_number(ident: object, kind: str) -> int | None:
+    """`t000012` -> 12 for THOUGHT (`m000003` -> 3 for MESSAGE); None for any other id: the one
+    reading of `serial_id`."""
+    text, prefix = str(ident or ""), SERIAL_PREFIXES.get(kind, kind)
+    digits = text[len(prefix) :]
+    return int(digits) if text.startswith(prefix) and digits.isascii() and digits.isdigit() else None
+
+
+def thought_of(message_id: object) -> str:
+    """The thought a message of its own is named after (`t000012-1` -> `t000012`), or the id itself."""
+    return str(message_id or "").split("-")[0]
+
+
 # A thought's own lines are named after it (i from 1): its posts in its room `<thought>-<i>`, what
 # it sends elsewhere `<thought>-a<i>`, the system's notices it occasions `<thought>-n<i>` (`n0`: the
 # secretary's report of calls stopped past its last round), its sign-off request `<thought>-signoff`.
@@ -88,6 +101,12 @@ def signoff_id(thought: str) -> str:
 
 
 SCRIPT_LINE_PREFIX = "script-"  # the id of a scenario's script line: script-<n>, n from 1
+FORK_LINE_PREFIX = "fork-"  # the id of a boss line `ideaco fork --say` posts: fork-<n>, n from 1
+
+
+def fork_line_id(n: int) -> str:
+    """The message id of a fork's n-th `--say` line (from 1): `fork-1`."""
+    return f"{FORK_LINE_PREFIX}{n}"
 
 
 def script_line_id(index: int) -> str:

@@ -13,8 +13,19 @@ from pathlib import Path
 from typing import Any
 
 from ideaco import skills
-from ideaco.ids import BOSS, SECRETARY, boss_conversation_id, dm_members, script_line_number
-from ideaco.kinds import ConversationKind
+from ideaco.ids import (
+    BOSS,
+    MESSAGE,
+    SECRETARY,
+    TASK,
+    THOUGHT,
+    boss_conversation_id,
+    dm_members,
+    script_line_number,
+    serial_number,
+    thought_of,
+)
+from ideaco.kinds import ConversationKind, StepKind
 from ideaco.llm.base import LLM
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
@@ -166,10 +177,10 @@ def _seed_tasks(office: Office, scenario: Scenario) -> None:
     for spec in scenario.employees:
         emp = office.employees[spec.id]
         for seeded in spec.tasks:
-            counters["task"] = counters.get("task", 0) + 1
+            counters[TASK] = counters.get(TASK, 0) + 1
             emp.mind.tasks.append(
                 Task(
-                    id=task_id(counters["task"]),
+                    id=task_id(counters[TASK]),
                     owner=emp.id,
                     description=seeded.description,
                     created_at=scenario.start,
@@ -242,7 +253,7 @@ def office_from_state(
     for key in ("format_version", "company", "language", "now", "stop_reason"):
         meta.pop(key, None)
     end_at = meta.pop("end_at", None)
-    counters = meta.pop("counters", None) or {"thought": 0, "message": 0}
+    counters = meta.pop("counters", None) or {THOUGHT: 0, MESSAGE: 0}
     company_data = meta.pop("organization", None)
     company = Company.from_dict(company_data) if company_data else Company(scenario.company)
     board = {o["id"]: Offer.from_dict(o) for o in meta.pop("board", None) or ()}
@@ -338,11 +349,11 @@ def catch_up(
             office.script_next = max(office.script_next, index)
 
     # Ids: the highest one in any log, whatever the last save said.
-    thought_ids = [_serial(t.get("id"), "t") for t in thoughts]
-    thought_ids += [_serial(str(m.get("id", "")).split("-")[0], "t") for m in messages]
-    office.counters["thought"] = max([office.counters.get("thought", 0), *filter(None, thought_ids)])
-    message_ids = [_serial(m.get("id"), "m") for m in messages]
-    office.counters["message"] = max([office.counters.get("message", 0), *filter(None, message_ids)])
+    thought_ids = [serial_number(t.get("id"), THOUGHT) for t in thoughts]
+    thought_ids += [serial_number(thought_of(m.get("id")), THOUGHT) for m in messages]
+    office.counters[THOUGHT] = max([office.counters.get(THOUGHT, 0), *filter(None, thought_ids)])
+    message_ids = [serial_number(m.get("id"), MESSAGE) for m in messages]
+    office.counters[MESSAGE] = max([office.counters.get(MESSAGE, 0), *filter(None, message_ids)])
     _recount(office, messages, thoughts)
 
 
@@ -356,7 +367,7 @@ def _problem(exc: Exception) -> str:
 def _posted(record: dict[str, Any]) -> list[str]:
     """The messages a logged thought posted: its drafts, and the engine's notices for it."""
     steps = (record.get("applied") or {}).get("steps") or ()
-    notices = [s["posted"] for s in steps if s.get("step") == "notice"]
+    notices = [s["posted"] for s in steps if s.get("step") == StepKind.NOTICE]
     return [*(record.get("messages") or ()), *notices]
 
 
@@ -390,7 +401,7 @@ def _replay_message(office: Office, message: Message, logged_thoughts: set[Any])
     if conv is None:
         return
     emp = office.employees.get(message.sender)
-    if emp is not None and message.id.split("-")[0] not in logged_thoughts:
+    if emp is not None and thought_of(message.id) not in logged_thoughts:
         # Killed between its post and its thought's record: the sender had read up to here.
         emp.desk.cursors[conv_id] = max(emp.desk.cursors.get(conv_id, 0), conv.count)
     office.post(message)
@@ -428,10 +439,3 @@ def _recount(office: Office, messages: list[dict[str, Any]], thoughts: list[dict
 def _script_index(ident: object) -> int | None:
     """`script-3` -> 3: the number of script lines posted up to and including this one."""
     return script_line_number(ident)
-
-
-def _serial(ident: object, prefix: str) -> int | None:
-    """The number in an engine id like `t000012` or `m000003` (None for other ids)."""
-    text = str(ident or "")
-    digits = text[len(prefix) :]
-    return int(digits) if text.startswith(prefix) and digits.isdigit() else None

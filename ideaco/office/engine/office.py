@@ -19,7 +19,7 @@ from functools import partial
 from typing import Any
 
 from ideaco.cycle import LoopRule, Phase, Trigger
-from ideaco.ids import BOSS, boss_conversation_id
+from ideaco.ids import BOSS, MESSAGE, THOUGHT, boss_conversation_id
 from ideaco.llm.base import LLM
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory, StateReads
@@ -91,7 +91,9 @@ class Office(StateReads):
         self.failed = False
         self.wakes = Wakes()  # wake versions, wakes not on the clock yet, message ids posted
         self.calls = calls.Calls()  # model calls in flight
-        self.early_calls = early_calls or EarlyCalls()  # calls started before their think's moment (off by default)
+        self.early_calls = (
+            early_calls or EarlyCalls()
+        )  # calls started before their think's moment (off by default)
         self.agent_work = AgentWork()  # agent employees' commands: none run unless a session allows them
         self.typing: dict[str, Typing] = {}  # thinks whose typing pause is under way
         self.thinking: dict[str, ThinkContext] = {}  # thinks whose model call is under way
@@ -190,7 +192,7 @@ class Office(StateReads):
                 call = self.calls.start(self.llm, request)
             else:
                 self.calls.track(call)  # a stop cuts it with the rest
-        thought_id, notes = self.next_id("thought"), list(begun.notes)
+        thought_id, notes = self.next_id(THOUGHT), list(begun.notes)
         ctx = decision.context(
             self,
             emp,
@@ -363,7 +365,7 @@ class Office(StateReads):
         self, conversation: str, sender: str, text: str, *, msg_id: str | None = None
     ) -> Message:
         conv = self.conversations[conversation]
-        return build_message(conv, sender, text, msg_id or self.next_id("message"), self.people, self.now())
+        return build_message(conv, sender, text, msg_id or self.next_id(MESSAGE), self.people, self.now())
 
     def resolve_conversation(self, target: str) -> str:
         """Accept a conversation id, `boss:<id>`, or an employee id (its boss chat)."""
