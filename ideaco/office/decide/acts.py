@@ -35,7 +35,7 @@ from ideaco.office.decide.tools.chain import Chain
 from ideaco.office.decide.tools.org import ToolContext
 from ideaco.office.perceive import skill_texts
 from ideaco.office.perceive.view import OfficeView
-from ideaco.office.rules import person, text, toolcaps
+from ideaco.office.rules import levers, text, toolcaps
 from ideaco.office.rules.toolcaps import tools_allowed
 
 
@@ -92,12 +92,12 @@ def speak(
     if scratch.conversations[conv_id].kind in GROUP_KINDS and len(texts) > 1:
         result.corrections.append(f"messages: {len(texts) - 1} extra message(s) dropped in a group room")
         texts = texts[:1]
-    me, levers = scratch.employees[ctx.employee], office.config.person_levers()
-    quiet = silence_verdict(me, thought.interestLevel, ctx.mentioned, levers) if texts else None
+    me, cfg = scratch.employees[ctx.employee], office.config.person_levers()
+    quiet = silence_verdict(me, thought.interestLevel, ctx.mentioned, cfg) if texts else None
     if quiet is not None:  # the persona's silence_bias: not worth saying, and nobody asked
         result.steps.append(DraftStep("messages[0]", conv_id, gate=quiet.gate, detail=quiet.detail))
         return quiet.gate
-    gates = person.gates(me, office.config.gates, levers)
+    gates = levers.gates_of(me, office.config.gates, cfg)
     for i, draft in enumerate(texts):
         conv = scratch.conversations[conv_id]
         where = f"messages[{i}]"
@@ -203,7 +203,7 @@ def actions(
         if target.id == ctx.conversation:
             result.corrections.append(f"{where}: send_message to the conversation being read, dropped")
             continue
-        gates = person.gates(scratch.employees[emp_id], office.config.gates, office.config.person_levers())
+        gates = levers.gates_of(scratch.employees[emp_id], office.config.gates, office.config.person_levers())
         verdict = filtered or gate_draft(
             scratch, emp_id, target, content, 1, False, now, gates, office.config.switches
         )

@@ -35,7 +35,7 @@ from ideaco.office.decide.tools import documents
 from ideaco.office.perceive import document_tools, reading, taskboard
 from ideaco.office.perceive.view import OfficeRead, OfficeView
 from ideaco.office.perceive.waking import unread_of
-from ideaco.office.rules import labels, person, text
+from ideaco.office.rules import labels, levers, text
 
 SUPERSEDED_NOTE = (
     "While you were thinking, {n} new message(s) arrived from {senders} (marked * above). "
@@ -219,7 +219,7 @@ def _act(
             relationships=office.config.switches.relationships,
             stamina=office.config.switches.stamina,
             board=offers,
-            opens={k: person.opens(thinker, o, office.config.person_levers()) for k, o in offers.items()},
+            opens={k: levers.opens(thinker, o, office.config.person_levers()) for k, o in offers.items()},
             offer_room=taskboard.room_for(office, thinker, conv),
             department=thinker.department,
             name_documents=office.config.compact_schema,

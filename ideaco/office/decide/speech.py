@@ -25,7 +25,7 @@ from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.core.steps import GateHoldStep, Step
 from ideaco.office.decide.scratch import Scratch
-from ideaco.office.rules import levers, person, text
+from ideaco.office.rules import levers, text
 from ideaco.office.rules.config import Switches
 from ideaco.office.rules.levers import LeverConfig
 from ideaco.office.rules.text import STRICT
@@ -166,7 +166,7 @@ def silence_verdict(emp: Employee, interest: int, addressed: bool, cfg: LeverCon
     The threshold comes from the persona's silence_bias (`levers.silence_threshold`); being
     mentioned, the boss or an engine request lifts it, as it lifts the saturation gate.
     """
-    threshold = person.silence_threshold(emp, cfg)
+    threshold = levers.silence_threshold_of(emp, cfg)
     if not levers.holds_silence(interest, threshold, addressed):
         return None
     bias = levers.tendency(emp.persona, "silence_bias")

@@ -24,7 +24,7 @@ from ideaco.office.engine.streams import Streams
 from ideaco.office.perceive import looks, reading
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.perceive.waking import WakePolicy
-from ideaco.office.rules import person
+from ideaco.office.rules import levers
 
 
 class UpcomingOffice(OfficeView, Protocol):
@@ -188,7 +188,7 @@ def held(office: UpcomingOffice, employee: str, conv_id: str, at: datetime, call
     if not office.config.switches.gates:
         return False
     own = [m.at for m in conv.recent if m.sender == employee]
-    gates = person.gates(emp, office.config.gates, office.config.person_levers())
+    gates = levers.gates_of(emp, office.config.gates, office.config.person_levers())
     return not rules.check_timing(conv.kind, own, at, gates).allowed
 
 

@@ -18,7 +18,7 @@ from ideaco.mind.tasks import open_claims as claims_of
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive.view import OfficeView
-from ideaco.office.rules import person
+from ideaco.office.rules import levers
 
 
 def open_claims(office: OfficeView) -> dict[str, tuple[str, str]]:
@@ -65,7 +65,7 @@ def visible_to(office: OfficeView, emp: Employee, now: datetime) -> list[Offer]:
         for o in office.state.board.values()
         if o.offered_by != emp.id
         and (o.room is None or o.room in rooms)
-        and person.dibs(emp, o.offered_at, cfg, o.description) <= now
+        and levers.dibs(emp, o.offered_at, cfg, o.description) <= now
     ]
 
 
@@ -128,7 +128,7 @@ def next_opening(office: OfficeView, emp: Employee, now: datetime) -> datetime |
         for o in office.state.board.values()
         if o.offered_by != emp.id
         and o.room in rooms
-        and (at := person.dibs(emp, o.offered_at, cfg, o.description)) > now
+        and (at := levers.dibs(emp, o.offered_at, cfg, o.description)) > now
     ]
     return min(due, default=None)
 

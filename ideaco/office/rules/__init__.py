@@ -2,8 +2,8 @@
 
 Every rule takes its inputs and `now` explicitly, draws randomness only from a passed
 `random.Random`, and returns a value or a small frozen verdict: no clock, no I/O, no global state.
-Also here: the numbers the rules take, gathered per office (`config.py`), and what the levers make
-of one employee (`person.py`). Imports only `core` of the office's stages.
+Also here: the numbers the rules take, gathered per office (`config.py`), and the per-person levers
+(`levers.py`, with what they make of one employee). Imports only `core` of the office's stages.
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ The numbers live in `LeverConfig` (docs/mind.md, "Levers"); `NEUTRAL` turns ever
   draft it was not asked for is held as chosen silence (silence_bias);
 - tasks: how soon a claimable task opens to it, and it wakes to it (claims_tasks: first dibs to the keen);
 - relationships: which unread conversation it reads first, how soon it answers a DM, and whether a
-  strained pair still nudge each other (affinity).
+  strained pair still nudge each other (affinity);
+- one employee: what the levers make of an `Employee` (its persona's tendencies, its stamina zone, its
+  opinions of colleagues), read by the wake policy, the speech gates and the board.
 """
 
 from __future__ import annotations
@@ -20,9 +22,14 @@ import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import Any
 
+from ideaco import skills
+from ideaco.mind import relationships, stamina
+from ideaco.mind.board import Offer
 from ideaco.mind.stamina import Zone
+from ideaco.office.core.state import Employee
 from ideaco.office.rules.gates import GateConfig, KindGates
 from ideaco.office.rules.timers import TimerConfig
 
@@ -202,3 +209,76 @@ def dm_reply_factor(affinity: float, cfg: LeverConfig = DEFAULT_LEVERS) -> float
 def strained(a_of_b: float, b_of_a: float, cfg: LeverConfig = DEFAULT_LEVERS) -> bool:
     """A strained pair: either rates the other under 20. They stop nudging each other (mentions still wake)."""
     return min(a_of_b, b_of_a) < cfg.strained_below
+
+
+# --------------------------------------------------------------------------- one employee
+
+
+def _tendency_of(emp: Employee, name: str, cfg: LeverConfig, neutral: float = MIDDLE) -> float:
+    """The persona's tendency, or with personas switched off the value that leaves the engine as the spec has it."""
+    return tendency(emp.persona, name) if cfg.personas else neutral
+
+
+def talkativeness_of(emp: Employee, cfg: LeverConfig) -> float:
+    return _tendency_of(emp, "talkativeness", cfg)  # neutral 0.5: the spec's timers and gates
+
+
+def zone_of(emp: Employee) -> Zone:
+    return stamina.zone(emp.mind.stamina)
+
+
+def pace_of(emp: Employee, cfg: LeverConfig) -> float:
+    """How far apart this employee's looks come (talkativeness and stamina zone)."""
+    return pace(talkativeness_of(emp, cfg), zone_of(emp), cfg)
+
+
+_TIMERS: dict[tuple[int, int, float, str], tuple[TimerConfig, LeverConfig, TimerConfig]] = {}
+
+
+def timers_of(emp: Employee, base: TimerConfig, cfg: LeverConfig) -> TimerConfig:
+    """The spec's timers with this employee's look and nudge delays scaled by its pace.
+
+    Asked at every look of every employee: kept by what it depends on (the configs by identity),
+    since hashing a TimerConfig each time cost more than the rest of an empty look."""
+    talk, where = talkativeness_of(emp, cfg), zone_of(emp)
+    key = (id(base), id(cfg), talk, where)
+    cached = _TIMERS.get(key)
+    if cached is not None and cached[0] is base and cached[1] is cfg:
+        return cached[2]
+    scaled = look_timers(base, pace(talk, where, cfg))
+    if len(_TIMERS) >= 1024:
+        _TIMERS.clear()
+    _TIMERS[key] = (base, cfg, scaled)
+    return scaled
+
+
+def gates_of(emp: Employee, base: GateConfig, cfg: LeverConfig) -> GateConfig:
+    """The spec's gates with this employee's cooldowns and anti-spam windows scaled."""
+    return person_gates(base, speech_factor(talkativeness_of(emp, cfg), cfg))
+
+
+def silence_threshold_of(emp: Employee, cfg: LeverConfig) -> int:
+    return silence_threshold(_tendency_of(emp, "silence_bias", cfg, 0.0), cfg)  # neutral: hold nothing
+
+
+def claims_tasks_of(emp: Employee, cfg: LeverConfig, piece: str = "") -> float:
+    """How keen the employee is on work; on a piece its skills fit, as keen as anyone (issue 20)."""
+    if piece and skills.fits(skills.names_of(emp.persona), piece):
+        return 1.0
+    return _tendency_of(emp, "claims_tasks", cfg, 1.0)  # neutral: no first dibs, everyone at once
+
+
+def dibs(emp: Employee, offered_at: datetime, cfg: LeverConfig, piece: str = "") -> datetime:
+    """When work put on the board at `offered_at` opens to this employee (the keen, and those whose
+    skills fit the piece, get first dibs)."""
+    return offered_at + timedelta(seconds=dibs_after(claims_tasks_of(emp, cfg, piece), cfg))
+
+
+def opens(emp: Employee, offer: Offer, cfg: LeverConfig) -> datetime:
+    """When this offer opens to this employee (`dibs` for its moment and its piece)."""
+    return dibs(emp, offer.offered_at, cfg, offer.description)
+
+
+def affinity_of(emp: Employee, other: str, now: datetime) -> float:
+    """What `emp` thinks of `other` now (50 for a stranger, the boss or the engine)."""
+    return relationships.affinity_of(emp.mind.relationships, other, now)

@@ -20,7 +20,7 @@ from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.speech import gate_draft
-from ideaco.office.rules import person
+from ideaco.office.rules import levers
 from ideaco.office.rules.config import Switches
 from tests.office.conftest import CASUAL, ROOM, START, at, step_until, thought, thoughts_of, who
 
@@ -145,7 +145,7 @@ def _posts(office, employee: str, room: str, *seconds: float) -> Scratch:
 )
 def test_a_persons_cooldown_in_a_work_room(make_office, archetype: str, cooldown: float) -> None:
     office = office_of(make_office, me=archetype)
-    gates = person.gates(office.employees["me"], office.config.gates, office.config.person_levers())
+    gates = levers.gates_of(office.employees["me"], office.config.gates, office.config.person_levers())
     scratch = _posts(office, "me", ROOM, 0)
     conv = scratch.conversations[ROOM]
     held = gate_draft(scratch, "me", conv, "again", 1, False, at(cooldown - 0.001), gates)
@@ -158,7 +158,7 @@ def test_a_persons_cooldown_in_a_work_room(make_office, archetype: str, cooldown
 )
 def test_a_persons_anti_spam_window_in_a_casual_room(make_office, archetype: str, window: float) -> None:
     office = office_of(make_office, me=archetype)
-    gates = person.gates(office.employees["me"], office.config.gates, office.config.person_levers())
+    gates = levers.gates_of(office.employees["me"], office.config.gates, office.config.person_levers())
     scratch = _posts(office, "me", CASUAL, 0, 100, 150, 200)  # four posts: the casual limit
     conv = scratch.conversations[CASUAL]
     held = gate_draft(scratch, "me", conv, "more", 1, False, at(window - 0.001), gates)
@@ -304,16 +304,16 @@ def test_with_personas_switched_off_every_lever_is_the_spec_s_engine(make_office
     cfg = office.config.person_levers()
     chatty, zen, grinder = (office.employees[e] for e in ("chatty", "zen", "grinder"))
     if personas:
-        assert person.pace(chatty, cfg) == pytest.approx(2**-0.9)
-        assert person.silence_threshold(zen, cfg) == 7
-        assert person.dibs(zen, START, cfg) == START + timedelta(seconds=216)
-        assert person.dibs(grinder, START, cfg) == START + timedelta(seconds=12)
+        assert levers.pace_of(chatty, cfg) == pytest.approx(2**-0.9)
+        assert levers.silence_threshold_of(zen, cfg) == 7
+        assert levers.dibs(zen, START, cfg) == START + timedelta(seconds=216)
+        assert levers.dibs(grinder, START, cfg) == START + timedelta(seconds=12)
     else:  # a blank persona: the spec's timers and gates, no chosen silence, no first dibs
-        assert person.pace(chatty, cfg) == 1.0 and person.pace(zen, cfg) == 1.0
-        assert person.gates(chatty, office.config.gates, cfg) == office.config.gates
-        assert person.silence_threshold(zen, cfg) == 1
-        assert person.dibs(zen, START, cfg) == START == person.dibs(grinder, START, cfg)
-        assert person.talkativeness(chatty, cfg) == 0.5
+        assert levers.pace_of(chatty, cfg) == 1.0 and levers.pace_of(zen, cfg) == 1.0
+        assert levers.gates_of(chatty, office.config.gates, cfg) == office.config.gates
+        assert levers.silence_threshold_of(zen, cfg) == 1
+        assert levers.dibs(zen, START, cfg) == START == levers.dibs(grinder, START, cfg)
+        assert levers.talkativeness_of(chatty, cfg) == 0.5
     # What is not a persona's stays: the red zone still looks twice as far apart.
     chatty.mind.stamina = RED
-    assert person.pace(chatty, cfg) == pytest.approx(2 * (2**-0.9 if personas else 1.0))
+    assert levers.pace_of(chatty, cfg) == pytest.approx(2 * (2**-0.9 if personas else 1.0))

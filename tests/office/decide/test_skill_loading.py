@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from ideaco.office.perceive import skill_texts
-from ideaco.office.rules import person
+from ideaco.office.rules import levers
 from tests.office.conftest import ROOM, START, prompt_of, scenario_dict, step_until, thought, thoughts_of, who
 
 ASK = {"at": "00:00", "to": ROOM, "text": "@Alice how should we review the payment change?"}
@@ -90,9 +90,9 @@ def test_split_notes_quotes_each_loaded_skill_once_and_bounded(make_office) -> N
 def test_a_member_whose_skills_fit_the_piece_gets_first_dibs(make_office) -> None:
     office = make_office(scenario=skilled())
     alice, cfg = office.employees["alice"], office.config.person_levers()
-    fitting = person.dibs(alice, START, cfg, "Review the payment change")
-    other = person.dibs(alice, START, cfg, "Plan the offsite")
+    fitting = levers.dibs(alice, START, cfg, "Review the payment change")
+    other = levers.dibs(alice, START, cfg, "Plan the offsite")
     assert fitting < other
-    assert person.dibs(office.employees["bob"], START, cfg, "Review the payment change") == person.dibs(
+    assert levers.dibs(office.employees["bob"], START, cfg, "Review the payment change") == levers.dibs(
         office.employees["bob"], START, cfg
     )

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from ideaco.office.rules import person
+from ideaco.office.rules import levers
 from tests.office.conftest import ROOM, messages_in, step_until, thought, thoughts_of, who
 
 
@@ -137,7 +137,7 @@ async def test_a_mentioned_employee_held_by_anti_spam_replies_when_it_opens(make
     first = _dt(said(office, "alice")[0]["at"])
     third = said(office, "alice")[2]
     # Her anti-spam window: the spec's 5 minutes scaled by her talkativeness (rules/levers.py).
-    window = person.gates(office.employees["alice"], office.config.gates, office.config.person_levers())
+    window = levers.gates_of(office.employees["alice"], office.config.gates, office.config.person_levers())
     assert _dt(third["at"]) >= first + timedelta(seconds=window.work.window_s)
     thoughts = thoughts_of(office, "alice")
     held = next(i for i, t in enumerate(thoughts) if t["gate"] == "anti_spam")

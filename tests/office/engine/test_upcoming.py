@@ -15,7 +15,7 @@ from ideaco.mind.thought import Thought
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import Hold
 from ideaco.office.engine import upcoming
-from ideaco.office.rules import person
+from ideaco.office.rules import levers
 from ideaco.office.rules.config import Switches
 from tests.office.conftest import ROOM, START, step_until
 from tests.office.engine.test_early import PEOPLE, asked
@@ -120,7 +120,7 @@ async def test_a_draft_within_its_own_cooldown_is_held_whatever_it_says(make_off
     _posted(office, "alice", 0)
     now, alice = office.now(), office.employees["alice"]
     cooldown = timedelta(
-        seconds=person.gates(alice, office.config.gates, office.config.person_levers()).work.cooldown_s
+        seconds=levers.gates_of(alice, office.config.gates, office.config.person_levers()).work.cooldown_s
     )
     assert upcoming.held(office, "alice", ROOM, now + cooldown - timedelta(seconds=1), pending) is True
     assert upcoming.held(office, "alice", ROOM, now + cooldown, pending) is False
