@@ -3,17 +3,20 @@
 The shipped ones live here (package data); a scenario may add its own folder (`skills: PATH`,
 relative to the scenario file and inside its folder). An employee lists the skills it has; its
 prompt lists their summaries, and the `load_skill {name}` action puts one's text in its next
-prompt, as IdeaCo's progressive disclosure does. `fits` is the pure rule a lead's board uses to
-give members whose skills fit a piece the first dibs on it.
+prompt, as IdeaCo's progressive disclosure does: `load_skill` leaves a note marked `MARK` on the
+employee's mind (`office/decide/tools/skillbook.py`), and `split_notes` turns the marked notes into
+the loaded texts the next prompt quotes. `fits` is the pure rule a lead's board uses to give members
+whose skills fit a piece the first dibs on it.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SHIPPED_DIR = Path(__file__).resolve().parent
 SKILL_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -22,6 +25,8 @@ MAX_SKILLS = 64  # in one folder
 MAX_EMPLOYEE_SKILLS = 12
 SUMMARY_CHARS = 200
 TEXT_CHARS = 4000  # of one skill in a prompt
+MARK = "@skill "  # a note that is no note: the next prompt quotes this skill
+LOADED = 2  # skills quoted in one prompt
 _WORD = re.compile(r"[a-z0-9]+")
 STEM = 4  # letters two words share to fit: "test" fits "tests" and "testing"
 
@@ -111,6 +116,23 @@ def names_of(persona: Mapping[str, object]) -> tuple[str, ...]:
     """The skills an employee's persona carries, by name (resolved ones are mappings with a name)."""
     listed = persona.get("skills") or ()
     return tuple(str(s["name"]) for s in listed if isinstance(s, Mapping) and "name" in s)  # type: ignore[union-attr]
+
+
+def book(persona: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """An employee's skills by name, as its persona carries them resolved (empty without any)."""
+    listed = persona.get("skills") or ()
+    return {s["name"]: s for s in listed if isinstance(s, Mapping) and "name" in s}
+
+
+def split_notes(persona: Mapping[str, Any], notes: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The notes to show as notes, and the loaded skills' texts to quote (at most LOADED, bounded)."""
+    known = book(persona)
+    plain = tuple(n for n in notes if not n.startswith(MARK))
+    names = dict.fromkeys(n[len(MARK) :] for n in notes if n.startswith(MARK))
+    quoted = tuple(
+        f"{name}\n{str(known[name].get('text', ''))[:TEXT_CHARS]}" for name in names if name in known
+    )
+    return plain, quoted[:LOADED]
 
 
 def _stems(text: str) -> set[str]:

@@ -33,7 +33,6 @@ from ideaco.office.decide.speech import (
 from ideaco.office.decide.tools import documents, skillbook
 from ideaco.office.decide.tools.chain import Chain
 from ideaco.office.decide.tools.org import ToolContext
-from ideaco.office.perceive import skill_texts
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import levers, text, toolcaps
 from ideaco.office.rules.toolcaps import tools_allowed
@@ -180,7 +179,7 @@ def actions(
                 result.corrections.append(f"{where}: {step.message}")
             names, changed_staff = {e.id: e.name for e in scratch.employees.values()}, True
             continue
-        if action.tool == skill_texts.TOOL:  # a skill's text for the next thought (issue 20)
+        if action.tool == ToolName.LOAD_SKILL:  # a skill's text for the next thought (issue 20)
             result.steps += skillbook.act(scratch, emp_id, action, now)
             continue
         if action.tool != ToolName.SEND_MESSAGE:  # a document tool (issue 20), or an unknown one: dropped

@@ -32,7 +32,7 @@ from ideaco.mind.prompt import (
 from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
-from ideaco.office.perceive import document_tools, skill_texts, taskboard
+from ideaco.office.perceive import document_tools, taskboard
 from ideaco.office.perceive.view import OfficeView  # the office is only read here
 from ideaco.office.rules.mentions import named_in
 from ideaco.office.rules.requests import asked_archetypes, asked_tools, named_departments
@@ -107,7 +107,7 @@ def wire_context(
         tools=tools,
         documents=document_tools.TOOLS if document_tools.offered(office, emp, calls) else (),
         document_calls=calls if compact else (),
-        skills=skill_texts.offered(emp) if not compact else (),
+        skills=skills.names_of(emp.persona) if not compact else (),
         compact=compact,
         # A small model summarizes only what its prompt no longer shows, and is offered task ops
         # only with tasks of its own, an engine note, or the boss's words to answer.
@@ -243,7 +243,7 @@ def prompt_view(
     present = [m for m in conv.members if m != emp.id]
     secretary = emp.id == SECRETARY
     notes, read = document_tools.split_notes(office, tuple(notes))
-    notes, skills_loaded = skill_texts.split_notes(emp, notes)
+    notes, skills_loaded = skills.split_notes(emp.persona, notes)
     offers = taskboard.visible_to(office, emp, now)
     return PromptView(
         me=Person(emp.id, emp.name, emp.role),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from ideaco.office.perceive import skill_texts
+from ideaco import skills
 from ideaco.office.rules import levers
 from tests.office.conftest import ROOM, START, prompt_of, scenario_dict, step_until, thought, thoughts_of, who
 
@@ -77,12 +77,12 @@ def test_split_notes_quotes_each_loaded_skill_once_and_bounded(make_office) -> N
     office = make_office(scenario=skilled())
     alice = office.employees["alice"]
     notes = [
-        skill_texts.MARK + "testing",
+        skills.MARK + "testing",
         "a plain note",
-        skill_texts.MARK + "testing",
-        skill_texts.MARK + "nope",
+        skills.MARK + "testing",
+        skills.MARK + "nope",
     ]
-    plain, quoted = skill_texts.split_notes(alice, notes)
+    plain, quoted = skills.split_notes(alice.persona, notes)
     assert plain == ("a plain note",)
     assert len(quoted) == 1 and quoted[0].startswith("testing\n")
 
