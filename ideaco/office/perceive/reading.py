@@ -55,9 +55,9 @@ def read_about(office: OfficeView, employee: str, conversation: str, read_upto: 
     conv = office.conversations[conversation]
     cursor = office.employees[employee].desk.cursors.get(conv.id, 0)
     read = conv.since(cursor)[: max(0, read_upto - cursor)]
-    seen = {m.sender for m in read}
+    seen, people = {m.sender for m in read}, office.people
     for m in read:
-        seen |= named_in(m.text, office.people)
+        seen |= named_in(m.text, people)
     return seen - {employee}
 
 
@@ -79,12 +79,12 @@ def wire_context(
     claims: tuple[str, ...] = ()
     if compact and now is not None and stamina.may_claim(emp.mind.stamina):
         claims = tuple(sorted({o.claim_key for o in taskboard.visible_to(office, emp, now)}))
-    mine = office.conversations_of(emp.id)
-    people = tuple(m for m in conv.members if m != emp.id and m in office.employees)
+    mine, employees = office.conversations_of(emp.id), office.employees
+    people = tuple(m for m in conv.members if m != emp.id and m in employees)
     if compact:  # a small model rates only those it reads about (the others' affinity cannot move)
         seen = read_about(office, emp.id, conv.id, conv.count)
         people = tuple(p for p in people if p in seen)
-    colleagues = {m for c in mine for m in c.members if m != emp.id and m in office.employees}
+    colleagues = {m for c in mine for m in c.members if m != emp.id and m in employees}
     rooms = {c.id for c in mine if c.kind in GROUP_KINDS}
     tools: tuple[str, ...] = tuple(TOOL_ARGS) if tools_allowed(emp.id, conv.id, note) else ()
     org: dict[str, tuple[str, ...]] = {}
@@ -97,7 +97,7 @@ def wire_context(
             "archetypes": asked_archetypes(words) or tuple(ARCHETYPES),
             "departments": tuple(d for d in existing if d in named) or existing,
             "new_departments": tuple((i, n) for i, n in named.items() if i not in existing),
-            "staff": tuple(e.id for e in office.employees.values() if not e.dismissed and e.id != SECRETARY),
+            "staff": tuple(e.id for e in employees.values() if not e.dismissed and e.id != SECRETARY),
         }
     return WireContext(
         people=people or None,
@@ -208,10 +208,11 @@ def prompt_view(
     first_seq = conv.count - len(conv.recent)
     start = window_start(conv.count, first_seq) if compact else first_seq
     lines, answering = [], None
+    names = {sender: office.name_of(sender) for sender in {m.sender for m in conv.recent}}
     for i, m in enumerate(conv.recent):
         line = ChatLine(
             at=m.at.strftime("%H:%M"),
-            sender=office.name_of(m.sender),
+            sender=names[m.sender],
             text=m.text,
             unread=first_seq + i >= cursor and m.sender != emp.id,
             is_boss=m.sender == BOSS,
@@ -229,9 +230,10 @@ def prompt_view(
             dedupe.append(m.text)
         if len(dedupe) == 3:
             break
+    employees = office.employees
     members = tuple(
         Person(e.id, e.name, e.role, ", ".join(skills.names_of(e.persona)))
-        for e in (office.employees.get(p) for p in conv.members)
+        for e in (employees.get(p) for p in conv.members)
         if e is not None
     )
     if conv.kind is ConversationKind.BOSS:
