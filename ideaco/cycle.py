@@ -86,7 +86,7 @@ class TextRule(Words):
     PLACEHOLDER = "placeholder"  # a template slot left unfilled: [insert name], {company}, <NAME>
     DEGENERATE = "degenerate"  # no words, letter runs, markup or JSON debris
     LEAKED_THOUGHT = "leaked_thought"  # the thought's private inner text, posted
-    UNFINISHED = "unfinished"  # cut by its length bound with no sentence end to cut back to
+    UNFINISHED = "unfinished"  # cut by its length bound with no sentence end to cut back to, or broken off
     EMPTY = "empty"  # no text at all
     UNREADABLE = "unreadable"  # a control, bidi override or private-use character no one reads
 

@@ -3,7 +3,8 @@ the guarantees under `--filters strict` (the default for the embedded model).
 
 It copies the answer format's words (`True to speak`, `what you found or did`, `taskOps`), leaves
 template slots (`[insert name]`, `{firstName}`), writes markup debris (`}},{`, `</span}`, `<<<`),
-letter runs (`aaaaaa`) or no word at all, and runs a string into its length bound mid-sentence.
+letter runs (`aaaaaa`) or no word at all, runs a string into its length bound mid-sentence, and
+breaks a line off short of it (`The`, `… and`, a last comma).
 Each rule is a pure decision on the text, tested on both sides, and judges characters by Unicode
 category (`script.py`): none refuses ordinary talk in any script (tests/office/rules/text/).
 """
@@ -211,6 +212,20 @@ def degenerate(text: str, prose: str, code_talk: bool) -> str | None:
     return None
 
 
+# A line a weak model broke off before its end, well short of its bound: its last word one that no
+# English sentence ends on (an article, a possessive, a coordinating conjunction), or a comma of any
+# script. English words only: the small model writes English (a capable model is not held to this).
+# (`a` only in small letters: `plan A` ends a sentence.)
+DANGLING_WORDS = frozenset("the an my your our their and or but nor".split())
+_DANGLING = re.compile(r"(?:\b(?:(?i:" + "|".join(sorted(DANGLING_WORDS)) + r")|a)|[,，、،])\s*$")
+
+
+def dangling(text: str) -> str | None:
+    """Where a line was broken off (`The`, `… and`, `2-50 (active mood),`): its last word or comma."""
+    found = _DANGLING.search(quoted_code(text).rstrip())
+    return found.group(0).strip() if found else None
+
+
 def debris(text: str) -> Unfit | None:
     """The hygiene rules on the text alone: a template slot left unfilled, or no words, letter runs,
     markup or JSON debris (what a tool's arguments are held to as well: `rules/labels.py`)."""
@@ -231,7 +246,10 @@ def check(text: str) -> Unfit | None:
     if unfit is not None:
         return unfit
     echo = answer_format(text)
-    return Unfit(TextRule.PROMPT_ECHO, f"repeats the prompt: {echo!r}") if echo else None
+    if echo:
+        return Unfit(TextRule.PROMPT_ECHO, f"repeats the prompt: {echo!r}")
+    broken = dangling(text)
+    return Unfit(TextRule.UNFINISHED, f"broken off at {broken!r}") if broken else None
 
 
 def finish(text: str, bound: int) -> str | None:

@@ -61,11 +61,23 @@ def rule(text: str) -> TextRule | None:
         # a comparison or an arrow is no bracket of a fragment; a tag's start is
         ("C++ > Rust? 🤔", "C++ <li Rust"),
         ("=> done", "[done"),
+        # broken off short of its bound: an article, a possessive, a conjunction or a comma last
+        ("The plan is set.", "The"),
+        ("We go with plan A", "Sure, the"),
+        ("Rock and roll", "We cut the share feature and"),
+        ("好的，收到", "好的，"),
+        ("Thanks, Ana", "2-50 (active mood),"),
+        ("Fix `a,` in the CSV header", "Your"),
     ],
 )
 def test_each_rule_on_both_sides(passes: str, refused: str) -> None:
     assert rule(passes) is None, check(passes)
-    assert rule(refused) in (TextRule.DEGENERATE, TextRule.PLACEHOLDER, TextRule.PROMPT_ECHO)
+    assert rule(refused) in (
+        TextRule.DEGENERATE,
+        TextRule.PLACEHOLDER,
+        TextRule.PROMPT_ECHO,
+        TextRule.UNFINISHED,
+    )
 
 
 def test_the_thresholds_are_the_named_constants() -> None:
