@@ -179,7 +179,7 @@ def degenerate(text: str, prose: str, code_talk: bool) -> str | None:
     if code_talk:  # a template's own {{ expression }} or {% tag %}, named as such
         text = _TEMPLATE_CODE.sub(" ", text)
     stripped = "".join(_EMPHASIS.sub(r"\2", script.EMOTICON.sub(" ", text)).split())
-    symbols = sum(1 for c in stripped if script.symbol(c))
+    symbols = script.count_symbols(stripped)
     if symbols >= MIN_SYMBOLS and symbols / len(stripped) > MAX_SYMBOLS:
         return f"{symbols} symbols in {len(stripped)} characters"
     run = _RUN.search(text)

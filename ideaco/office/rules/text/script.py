@@ -86,6 +86,11 @@ def symbol(c: str) -> bool:
     return unicodedata.category(c).startswith("S") and not emoji(c)
 
 
+def count_symbols(text: str) -> int:
+    """How many of the text's characters are symbols (`symbol`)."""
+    return sum(1 for c in text if symbol(c))
+
+
 def unreadable(text: str) -> str | None:
     """The first character no one reads (a control, a bidi override, a private-use code), named."""
     for c in text:
