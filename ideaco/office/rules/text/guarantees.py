@@ -24,10 +24,11 @@ SHINGLE = 6  # words in a row of the engine's text in the think's prompt that ma
 THOUGHT_OVERLAP = 0.6  # share of a draft's words in the thought's own inner text (as a prefix run)
 
 
-def text_words(text: str) -> list[str]:
+@lru_cache(maxsize=1024)  # a draft is read by three rules; most parts of a prompt come again
+def text_words(text: str) -> tuple[str, ...]:
     """A text's words as the echo and leak rules compare them (`wording.words`, width and ligatures
     folded): quotes and punctuation around a word are not part of it."""
-    return words(unicodedata.normalize("NFKC", text))
+    return tuple(words(unicodedata.normalize("NFKC", text)))
 
 
 def windows(found: Sequence[str], size: int = SHINGLE) -> list[tuple[str, ...]]:
@@ -77,33 +78,27 @@ def valued(found: Sequence[str], values: Values) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=512)  # most parts of a prompt (its fixed wording, a room's lines) come again
-def _part_words(part: str) -> tuple[str, ...]:
-    return tuple(text_words(part))
-
-
 @lru_cache(maxsize=8)  # a think's drafts read the same prompt: its runs are found once
 def engine_runs(prompt: EngineText) -> PromptRuns:
     """The runs of words the engine itself wrote into one prompt: runs of its text (none across a
     cut, where people's words were; the engine's ids left out, as a draft's are), a value people
     wrote counted as `VALUE`, less any run inside what people wrote (a value the prompt shows cut)."""
     index: dict[str, list[tuple[str, ...]]] = {}
-    found = {w for p in prompt.people if (w := tuple(text_words(p)))}
+    said = [text_words(p) for p in prompt.people]
+    found = {w for w in said if w}
     for value in sorted(found, key=lambda v: (-len(v), v)):
         index.setdefault(value[0], []).append(value)
     values = {first: tuple(found) for first, found in index.items()}
     parts = "\n".join(
-        f" {' '.join(valued(_part_words(part), values))} " for part in name_ids(prompt.text, {}).split(CUT)
+        f" {' '.join(valued(text_words(part), values))} " for part in name_ids(prompt.text, {}).split(CUT)
     )
-    return PromptRuns(parts, frozenset().union(*(shingles(p) for p in prompt.people)), values)
+    return PromptRuns(parts, frozenset(run for w in said for run in windows(w)), values)
 
 
 # The engine's short notes on a task line, its urgency and what it asks (`tasks.URGENCY_HINT`:
 # `overdue: needs immediate attention`): fewer words than a run, but the engine's own, so a copy of
 # one the prompt shows is an echo (issue 37, item 10).
-URGENCY_NOTES = tuple(
-    tuple(text_words(f"{level} {hint}")) for level, hint in tasks.URGENCY_HINT.items() if hint
-)
+URGENCY_NOTES = tuple(text_words(f"{level} {hint}") for level, hint in tasks.URGENCY_HINT.items() if hint)
 
 
 def engine_echo(text: str, prompt: EngineText | None) -> str | None:
