@@ -220,16 +220,18 @@ DANGLING_WORDS = frozenset("the an my your our their and or but nor".split())
 _DANGLING = re.compile(r"(?:\b(?:(?i:" + "|".join(sorted(DANGLING_WORDS)) + r")|a)|[,，、،])\s*$")
 
 
-def dangling(text: str) -> str | None:
-    """Where a line was broken off (`The`, `… and`, `2-50 (active mood),`): its last word or comma."""
-    found = _DANGLING.search(quoted_code(text).rstrip())
+def dangling(text: str, prose: str | None = None) -> str | None:
+    """Where a line was broken off (`The`, `… and`, `2-50 (active mood),`): its last word or comma
+    (`prose`: the text's `quoted_code`, if already found)."""
+    found = _DANGLING.search((quoted_code(text) if prose is None else prose).rstrip())
     return found.group(0).strip() if found else None
 
 
-def debris(text: str) -> Unfit | None:
+def debris(text: str, prose: str | None = None) -> Unfit | None:
     """The hygiene rules on the text alone: a template slot left unfilled, or no words, letter runs,
-    markup or JSON debris (what a tool's arguments are held to as well: `rules/labels.py`)."""
-    prose = quoted_code(text)
+    markup or JSON debris (what a tool's arguments are held to as well: `rules/labels.py`;
+    `prose`: the text's `quoted_code`, if already found)."""
+    prose = quoted_code(text) if prose is None else prose
     code_talk = talks_code(text, prose)
     prose = _CHECKBOX.sub(" ", prose)
     for pattern in (*_PLACEHOLDERS, *(() if code_talk else _SLOTS_OUTSIDE_CODE_TALK)):
@@ -242,13 +244,14 @@ def debris(text: str) -> Unfit | None:
 
 def check(text: str) -> Unfit | None:
     """None when the text is clean of what a small model leaves; else the first rule that refuses it."""
-    unfit = debris(text)
+    prose = quoted_code(text)  # its code and data blanked, once for every rule
+    unfit = debris(text, prose)
     if unfit is not None:
         return unfit
     echo = answer_format(text)
     if echo:
         return Unfit(TextRule.PROMPT_ECHO, f"repeats the prompt: {echo!r}")
-    broken = dangling(text)
+    broken = dangling(text, prose)
     return Unfit(TextRule.UNFINISHED, f"broken off at {broken!r}") if broken else None
 
 
