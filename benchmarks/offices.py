@@ -22,8 +22,8 @@ from ideaco.office.engine.build import office_from_scenario
 from ideaco.office.engine.clock import Clock, SimClock
 from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.engine.office import Office
-from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve.journal import MemoryJournal, RunJournal
+from ideaco.office.resolve.waking import WakePolicy
 from ideaco.office.rules.config import config_for
 from ideaco.persona import ARCHETYPES
 from ideaco.scenario import Scenario

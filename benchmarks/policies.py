@@ -1,11 +1,11 @@
 """Baseline wake policies: the same office, prompts, model, gates and loop breakers, other wake rules.
 
-Each is a `WakePolicy` (ideaco/office/perceive/waking.py) the office is built with; the think itself
+Each is a `WakePolicy` (ideaco/office/resolve/waking.py) the office is built with; the think itself
 (reading, the model call, gates, actions, what a thought changes) is untouched.
 
 - `BroadcastWakes`, "every member answers every message": each posted message (boss or agent)
   owes every other member of its conversation one think of its own, 1-5 s later; nothing else
-  wakes anyone. It lives in the package (`ideaco/office/perceive/policies.py`, the switch `wake=broadcast`
+  wakes anyone. It lives in the package (`ideaco/office/resolve/policies.py`, the switch `wake=broadcast`
   of an ablation sweep); it is imported from there.
 - `PollingWakes`, "fixed 10-second polling": every employee looks every 10 s; a look that finds
   something unread thinks (mention/boss first, then most unread, as in ideaco), an empty look
@@ -21,9 +21,9 @@ from datetime import datetime
 from ideaco.office import rules
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
-from ideaco.office.perceive.policies import BroadcastWakes
 from ideaco.office.perceive.view import OfficeView
-from ideaco.office.perceive.waking import AdaptiveWakes, Reach
+from ideaco.office.resolve.policies import BroadcastWakes
+from ideaco.office.resolve.waking import AdaptiveWakes, Reach
 
 
 class PollingWakes(AdaptiveWakes):

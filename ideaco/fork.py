@@ -29,9 +29,9 @@ from ideaco.office.engine.clock import SimClock
 from ideaco.office.engine.office import Office
 from ideaco.office.engine.past import Past, PastDiverged, PastJournal
 from ideaco.office.engine.streams import Streams
-from ideaco.office.perceive.policies import policy_for
 from ideaco.office.resolve.change_log import replayed_by_catch_up
 from ideaco.office.resolve.journal import RunJournal
+from ideaco.office.resolve.policies import policy_for
 from ideaco.office.rules.config import Switches
 from ideaco.persona import ARCHETYPES, PersonaError, load_archetype
 from ideaco.scenario import Scenario

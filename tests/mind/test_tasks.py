@@ -108,7 +108,7 @@ def test_urgency_hints_follow_the_spec():
 def test_an_overdue_task_wakes_its_owner_once_per_urgency(age, wake):
     from ideaco.mind.mind import Mind
     from ideaco.office.core.state import Employee
-    from ideaco.office.perceive.waking import task_alert
+    from ideaco.office.perceive.looks import task_alert
 
     emp = Employee("alice", "Alice", "r", None, None, None, {}, mind=Mind(tasks=[make()]))
     alert = task_alert(emp, T0 + age, ["boss:alice"])
@@ -123,7 +123,7 @@ def test_an_overdue_task_wakes_its_owner_once_per_urgency(age, wake):
 def test_closed_tasks_and_no_tasks_wake_nobody():
     from ideaco.mind.mind import Mind
     from ideaco.office.core.state import Employee
-    from ideaco.office.perceive.waking import task_alert
+    from ideaco.office.perceive.looks import task_alert
 
     now = T0 + timedelta(hours=1)
     emp = Employee("alice", "Alice", "r", None, None, None, {}, mind=Mind(tasks=[make(status="resolved")]))

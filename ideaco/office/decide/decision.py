@@ -33,8 +33,8 @@ from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.speech import escalates
 from ideaco.office.decide.tools import documents
 from ideaco.office.perceive import document_tools, reading, taskboard
+from ideaco.office.perceive.looks import unread_of
 from ideaco.office.perceive.view import OfficeRead, OfficeView
-from ideaco.office.perceive.waking import unread_of
 from ideaco.office.rules import labels, levers, text
 
 SUPERSEDED_NOTE = (

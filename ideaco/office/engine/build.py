@@ -43,10 +43,10 @@ from ideaco.office.engine.office import Office
 from ideaco.office.engine.past import Past
 from ideaco.office.engine.persistence import restore_streams
 from ideaco.office.engine.streams import Streams
-from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve import change_log
 from ideaco.office.resolve.journal import Journal
 from ideaco.office.resolve.records import result_from_record
+from ideaco.office.resolve.waking import WakePolicy
 from ideaco.office.rules import logged
 from ideaco.office.rules.config import OfficeConfig, config_for
 from ideaco.office.rules.documents import FOLDER_CLASH, clashes

@@ -39,13 +39,13 @@ from ideaco.office.engine.past import Past
 from ideaco.office.engine.streams import Streams
 from ideaco.office.engine.upcoming import Typing, kind_of
 from ideaco.office.perceive import looks, reading, taskboard
-from ideaco.office.perceive.policies import policy_for
 from ideaco.office.perceive.view import Observer, office_read
-from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve import apply
 from ideaco.office.resolve.journal import Journal
 from ideaco.office.resolve.landing import Landing, Wakes
+from ideaco.office.resolve.policies import policy_for
 from ideaco.office.resolve.records import thought_record
+from ideaco.office.resolve.waking import WakePolicy
 from ideaco.office.rules.config import OfficeConfig
 
 
@@ -157,7 +157,9 @@ class Office(StateReads):
         """Back to idle: schedule the next look, and any wake that arrived while busy."""
         emp.desk.phase = Phase.IDLE
         emp.desk.inflight = None
-        wakes = self.policy.after_think(self, emp, next_look_at, read, self.rng)
+        wakes = self.policy.after_think(
+            self.landing(), emp, next_look_at, read, self.rng
+        )  # read, not called back
         emp.desk.deferred_triggers = []
         for wake in wakes:
             self.schedule_wake(emp, wake.at, wake.trigger)

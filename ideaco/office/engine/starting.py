@@ -12,8 +12,8 @@ from ideaco.office.core.conversation import Message
 from ideaco.office.decide.speech import build_message
 from ideaco.office.engine.clock import Clock
 from ideaco.office.engine.streams import Streams
-from ideaco.office.perceive import waking
 from ideaco.office.perceive.view import OfficeView
+from ideaco.office.resolve import waking
 from ideaco.office.resolve.apply import restore_cut_think
 
 

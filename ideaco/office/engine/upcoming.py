@@ -23,7 +23,7 @@ from ideaco.office.engine.calls import InFlight
 from ideaco.office.engine.streams import Streams
 from ideaco.office.perceive import looks, reading
 from ideaco.office.perceive.view import OfficeView
-from ideaco.office.perceive.waking import WakePolicy
+from ideaco.office.resolve.waking import WakePolicy
 from ideaco.office.rules import levers
 
 

@@ -1,8 +1,8 @@
 """What the office's parts may read of it: `OfficeView`, the office as seen from a think or a wake policy.
 
-Reading (`reading.py`), deciding (`decide/decision.py`, `decide/speech.py`) and waking (`waking.py`) are
-handed the office through this protocol and only read it; `Office` implements it (its reads are
-the state's own, `core/directory.StateReads`). Declaring it
+Reading (`reading.py`), a look (`looks.py`), deciding (`decide/decision.py`, `decide/speech.py`)
+and waking (`resolve/waking.py`) are handed the office through this protocol and only read it;
+`Office` implements it (its reads are the state's own, `core/directory.StateReads`). Declaring it
 here keeps the arrows pointing one way: those modules never import `office.py`.
 """
 

@@ -26,8 +26,8 @@ from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory, StateReads
 from ideaco.office.core.state import Employee, OfficeState
 from ideaco.office.core.stats import RunStats
-from ideaco.office.perceive.waking import WakePolicy
 from ideaco.office.resolve.journal import Journal
+from ideaco.office.resolve.waking import WakePolicy
 from ideaco.office.rules.config import OfficeConfig
 
 

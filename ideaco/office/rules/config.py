@@ -27,7 +27,7 @@ class Switches:
     - gates off: the speech gates of spec 2.2 (saturation, anti-spam, cooldown) hold nothing; a
       draft they would have held is posted (the loop breakers of 2.3 still apply).
     - wake broadcast: every member answers every message (one think per message per other
-      member, 1-5 s later); no adaptive timers, no idle thinks (`office/perceive/policies.py`).
+      member, 1-5 s later); no adaptive timers, no idle thinks (`office/resolve/policies.py`).
     - memory off: memoryOps and memorySummary are dropped: the employee remembers nothing.
     - relationships off: relationshipOps are dropped: no impressions, no affinity.
     - personas off: every employee reads as a blank persona (name, role, age; no personality,

@@ -10,8 +10,8 @@ from datetime import timedelta
 
 import pytest
 
-from ideaco.office.perceive.policies import BroadcastWakes
-from ideaco.office.perceive.waking import AdaptiveWakes
+from ideaco.office.resolve.policies import BroadcastWakes
+from ideaco.office.resolve.waking import AdaptiveWakes
 from ideaco.office.rules.config import Switches
 from tests.office.conftest import ROOM, messages_in, prompt_of, step_until, thought, thoughts_of, who
 

@@ -1,21 +1,21 @@
-"""Who wakes when (spec 2.1): the wake policy, as an object the office asks and whose answers it applies.
+"""Who wakes when (spec 2.1): whom a post reaches and when one looks next, as a policy the resolve asks.
 
 `AdaptiveWakes` is ideaco's: a post nudges the other members (10-300 s) and wakes those it
-addresses (1-5 s), unless a loop breaker says otherwise; an employee reads owed thinks first,
-then mentions and the boss, then the most unread; an idle casual room may get a think; the next
-look comes from the thought's interest and saturation. The benchmarks' baselines
-(`benchmarks/policies.py`) are other policies: the office is the same.
+addresses (1-5 s), unless a loop breaker says otherwise; the unanswered ceiling owes a lead an
+escalation; work put on the board wakes the room by dibs; the next look comes from the thought's
+interest and saturation, sooner when something the employee waits for comes due. What a look
+reads is perceive's (`perceive/looks.py`: `AdaptiveLooks`, which this policy is too, so an office
+is built with one policy). The benchmarks' baselines (`benchmarks/policies.py`) and the switch's
+`broadcast` (`policies.py`) are other policies: the office is the same.
 
 A policy only reads the office (`OfficeView`) and returns values (`Reach`, wakes); its random
-draws come from the generator the office hands it, in the order the office applies them.
+draws come from the generator it is handed, in the order they are applied.
 """
 
 from __future__ import annotations
 
-import functools
 import random
-from collections.abc import Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -27,8 +27,9 @@ from ideaco.office import rules
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Desk, Employee
 from ideaco.office.perceive import taskboard
+from ideaco.office.perceive.looks import AdaptiveLooks, LookPolicy, is_open, unread_of
 from ideaco.office.perceive.view import OfficeView
-from ideaco.office.rules import levers, person
+from ideaco.office.rules import levers
 from ideaco.office.rules.loop_breakers import UNANSWERED_CEILING
 
 ESCALATE_ROOM = (
@@ -67,11 +68,8 @@ class Reach:
     escalated: bool = False  # the unanswered ceiling owed someone an escalation with this post
 
 
-ToRead = tuple[str, Owed | None]  # the conversation to read, and the owed think it answers (if any)
-
-
-class WakePolicy(Protocol):
-    """How an office wakes its employees."""
+class WakePolicy(LookPolicy, Protocol):
+    """How an office wakes its employees (and, as a `LookPolicy`, what they read when they look)."""
 
     def keeps(self, trigger: Trigger) -> bool:
         """Whether a wake for this cause is scheduled at all."""
@@ -81,16 +79,6 @@ class WakePolicy(Protocol):
         self, office: OfficeView, conv: ConversationState, message: Message, rng: random.Random
     ) -> Reach:
         """Whom a message just posted in `conv` wakes (the boss's own bookkeeping is the office's)."""
-        ...
-
-    def choose(self, office: OfficeView, emp: Employee, now: datetime) -> ToRead | None:
-        """The conversation an employee reads at a look, or None for nothing to read."""
-        ...
-
-    def idle_room(
-        self, office: OfficeView, emp: Employee, now: datetime, rng: random.Random, considered: dict[str, str]
-    ) -> str | None:
-        """A quiet casual room an empty look thinks in anyway (`considered`: room -> last idle think)."""
         ...
 
     def next_look(self, office: OfficeView, emp: Employee, at: datetime, now: datetime) -> datetime:
@@ -108,24 +96,19 @@ class WakePolicy(Protocol):
         ...
 
 
-def _open(emp: Employee, conversation: str, now: datetime) -> bool:
-    held = emp.desk.held_until.get(conversation)
-    return held is None or held <= now
-
-
-class AdaptiveWakes:
+class AdaptiveWakes(AdaptiveLooks):
     """ideaco's wake rules (spec 2.1, with the loop breakers of 2.3 on who a post wakes).
 
     Per person (`rules/levers.py`): looks and nudged wakes come sooner for the talkative and later
     for the tired; a DM from someone liked is answered sooner; a strained pair stop nudging each
-    other; the unread conversation read first leans toward the people one likes.
+    other. What a look reads is `AdaptiveLooks`' (perceive).
     """
 
     def keeps(self, trigger: Trigger) -> bool:
         return True
 
     def timers_for(self, office: OfficeView, emp: Employee) -> rules.TimerConfig:
-        return person.timers(emp, office.config.timers, office.config.person_levers())
+        return levers.timers_of(emp, office.config.timers, office.config.person_levers())
 
     def _nudge(
         self, office: OfficeView, member: Employee, conv: ConversationState, sender: str, rng: random.Random
@@ -134,12 +117,15 @@ class AdaptiveWakes:
         cfg, now = office.config.person_levers(), office.now()
         sender_emp = office.employees.get(sender)
         if sender_emp is not None:
-            mine, theirs = person.affinity(member, sender, now), person.affinity(sender_emp, member.id, now)
+            mine, theirs = (
+                levers.affinity_of(member, sender, now),
+                levers.affinity_of(sender_emp, member.id, now),
+            )
             if levers.strained(mine, theirs, cfg):
                 return None
         delay = rules.nudge_delay(rng, self.timers_for(office, member))
         if conv.kind is ConversationKind.DM and sender_emp is not None:
-            delay *= levers.dm_reply_factor(person.affinity(member, sender, now), cfg)
+            delay *= levers.dm_reply_factor(levers.affinity_of(member, sender, now), cfg)
         return delay
 
     # ------------------------------------------------------------------ who a post wakes
@@ -229,65 +215,11 @@ class AdaptiveWakes:
             if emp is None or member in offered_by or not stamina.may_claim(emp.mind.stamina):
                 continue
             cfg = office.config.person_levers()
-            delay = levers.claim_delay(person.claims_tasks(emp, cfg, pieces), rng, office.config.timers, cfg)
+            delay = levers.claim_delay(
+                levers.claims_tasks_of(emp, cfg, pieces), rng, office.config.timers, cfg
+            )
             reach.wakes.append(Wake(member, message.at + timedelta(seconds=delay), Trigger.NUDGE))
         return reach
-
-    # ------------------------------------------------------------------ what a look reads
-
-    def choose(self, office: OfficeView, emp: Employee, now: datetime) -> ToRead | None:
-        """One conversation at a time: owed thinks first, then mentions/boss, then most unread."""
-        for owed in emp.desk.owed:
-            if _open(emp, owed.conversation, now) and owed.conversation in office.conversations:
-                return owed.conversation, owed
-        best: tuple[tuple[int, float], str] | None = None
-        cfg = office.config.person_levers()
-        for conv in office.conversations_of(emp.id):
-            if emp.desk.cursors.get(conv.id, 0) >= conv.count or not _open(emp, conv.id, now):
-                continue  # read to the end (checked first: an empty look is the common case)
-            unread = unread_of(emp, conv)
-            if not unread:
-                continue
-            addressed = any(emp.id in m.mentions for m in unread)
-            # The most unread, each message weighed by what I think of its sender (0.51-1.5).
-            weight = sum(levers.pull(person.affinity(emp, m.sender, now), cfg) for m in unread)
-            key = (1 if addressed else 0, round(weight, 9))
-            if best is None or key > best[0]:
-                best = (key, conv.id)
-        return (best[1], None) if best else None
-
-    def idle_room(
-        self, office: OfficeView, emp: Employee, now: datetime, rng: random.Random, considered: dict[str, str]
-    ) -> str | None:
-        """A casual room idle for 10 min may get a think anyway, so someone starts a topic.
-
-        The chance is 15% for an average talker, scaled by the persona's talkativeness (a
-        chatterbox starts topics, a shy introvert rarely does), and none in the red zone. An idle think restarts its room's
-        idle time like a message would: the room needs someone to consider starting a topic every
-        10 min, not every member on every look.
-        """
-        base, chance = office.config.timers, None
-        timers = base
-        for conv in office.conversations_of(emp.id):
-            if conv.kind is not ConversationKind.CASUAL:
-                continue
-            quiet_since = conv.last_message_at
-            if conv.id in considered:
-                thought_at = datetime.fromisoformat(considered[conv.id])
-                quiet_since = thought_at if quiet_since is None else max(quiet_since, thought_at)
-            if not rules.room_is_idle(quiet_since, now, base):
-                continue  # not idle: no chance, no draw (the common case, checked first)
-            if chance is None:
-                cfg = office.config.person_levers()
-                chance = levers.idle_chance(
-                    person.talkativeness(emp, cfg), person.zone(emp), base.idle_think_chance, cfg
-                )
-                if chance <= 0.0:  # a red-zone employee starts no topic (and draws nothing)
-                    return None
-                timers = base if chance == base.idle_think_chance else _idle_timers(base, chance)
-            if rules.should_think_idle(conv.kind, quiet_since, now, rng, timers):
-                return conv.id
-        return None
 
     # ------------------------------------------------------------------ when to look next
 
@@ -330,57 +262,13 @@ class AdaptiveWakes:
         return wakes
 
 
-@functools.lru_cache(maxsize=64)
-def _idle_timers(timers: rules.TimerConfig, chance: float) -> rules.TimerConfig:
-    # Cached: every empty look of every employee asks, and dataclasses.replace is slow.
-    return replace(timers, idle_think_chance=chance)
-
-
-@dataclass(frozen=True)
-class Look:
-    """What a look at the chat finds to think about."""
-
-    conversation: str
-    owed: Owed | None = None  # the owed think it answers (an idle think's is its own)
-    alert: tuple[str, str] | None = None  # (task id, urgency) a task alert is for
-    idle: bool = False  # nothing to read: a quiet casual room gets a think anyway
-
-
-def look(
-    policy: WakePolicy,
-    office: OfficeView,
-    emp: Employee,
-    now: datetime,
-    rng: random.Random,
-    considered: dict[str, str],
-) -> Look | None:
-    """What `emp` thinks about at this look, or None: nothing, the next look is all (no model call)."""
-    choice = policy.choose(office, emp, now)
-    if choice is not None:
-        return Look(*choice)
-    due = (
-        task_alert(emp, now, office.conversations)
-        or taskboard.unowned_alert(office, emp, now)
-        or taskboard.opened_alert(office, emp, now)
-    )
-    if due is not None:  # an overdue or critical task wakes its owner, unclaimed work its lead or a member
-        owed, task_id, level = due
-        return Look(owed.conversation, owed, (task_id, level))
-    room = policy.idle_room(office, emp, now, rng, considered)
-    return Look(room, Owed(room, Trigger.IDLE), idle=True) if room is not None else None
-
-
-def unread_of(emp: Employee, conv: ConversationState) -> list[Message]:
-    return [m for m in conv.since(emp.desk.cursors.get(conv.id, 0)) if m.sender != emp.id]
-
-
 def addressed_unread(
     office: OfficeView, emp: Employee, now: datetime, skip: str | None = None
 ) -> Trigger | None:
     """BOSS or MENTION when an open conversation holds an unread message addressing `emp`."""
     found: Trigger | None = None
     for conv in office.conversations_of(emp.id):
-        if conv.id == skip or not _open(emp, conv.id, now):
+        if conv.id == skip or not is_open(emp, conv.id, now):
             continue
         for message in unread_of(emp, conv):
             if emp.id in message.mentions:
@@ -388,22 +276,6 @@ def addressed_unread(
                     return Trigger.BOSS
                 found = Trigger.MENTION
     return found
-
-
-def task_alert(emp: Employee, now: datetime, existing: Collection[str]) -> tuple[Owed, str, str] | None:
-    """A think owed to an overdue or critical task not yet looked at at this urgency: (think, task, level).
-
-    It happens where the task reports (default: the boss chat).
-    """
-    for task in emp.mind.pending_tasks:
-        level = tasks.urgency(task, now)
-        if level in tasks.WAKING_URGENCIES and emp.desk.task_alerts.get(task.id) != level:
-            target = tasks.report_target(task)
-            if target not in existing:
-                target = boss_conversation_id(emp.id)
-            note = f"Your task [{task.id}] is {level}: {tasks.URGENCY_HINT[level]}."
-            return Owed(target, Trigger.TASK, note), task.id, level
-    return None
 
 
 def pending(

@@ -21,7 +21,7 @@ from ideaco.office import rules
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive.view import OfficeView
-from ideaco.office.perceive.waking import AdaptiveWakes, Reach, Wake, WakePolicy
+from ideaco.office.resolve.waking import AdaptiveWakes, Reach, Wake, WakePolicy
 
 
 class BroadcastWakes(AdaptiveWakes):

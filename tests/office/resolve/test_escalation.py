@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from ideaco.kinds import ConversationKind, MessageKind
 from ideaco.office.core.state import ConversationState
-from ideaco.office.perceive import waking
+from ideaco.office.resolve import waking
 from ideaco.office.rules.loop_breakers import UNANSWERED_CEILING
 from tests.office.conftest import CASUAL, ROOM, messages_in, prompt_of, step_until, thought, thoughts_of, who
 
