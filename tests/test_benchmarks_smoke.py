@@ -86,6 +86,10 @@ def test_the_flow_trace_counts_the_thought_and_the_calls_back_into_the_engine(tm
     trace = asyncio.run(flow.trace_thought(False, tmp_path))
     assert "ideaco.mind.prompt" in trace.modules  # the think built a prompt
     assert sum(trace.crossings.values()) > len(trace.modules)
+    # The checkpoint after the thought (state.json) is counted apart: what only it enters and calls.
+    assert "ideaco.office.engine.persistence" in trace.modules - trace.thought_modules
+    assert trace.checkpoint_crossings[("ideaco.office.engine.office", "ideaco.office.engine.persistence")] > 0
+    assert 0 < trace.thought_crossings() < sum(trace.crossings.values())
     calls_back = flow.Trace()
     assert flow._stage("ideaco.office.decide.speech") == "decide"
     assert flow._stage("ideaco.office.engine.office") == "engine"
