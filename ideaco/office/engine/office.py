@@ -3,8 +3,9 @@
 `Office` owns the state (`OfficeState`) and the event flow (spec 2.1): wakes on adaptive timers,
 nudges and mentions (as its `WakePolicy` says), the typing pause, one conversation per think,
 posting messages. A think (`decide/decision.decide`) only reads the office and returns a `ThinkResult`;
-`resolve` — and nothing else — applies it: its steps in order, the thought's record, the next
-look. A resume resolves the logged records again (`build.catch_up`). Drive it as the CLI does:
+`resolve` — and nothing else — applies it (`resolve/apply.resolve`: its steps in order, the next
+look, the thought's record) and takes back its `Effects`: it logs and shows what was posted and
+puts the wakes on the clock. A resume resolves the logged records again (`build.catch_up`). Drive it as the CLI does:
 `run()` for a duration or `step()` event by event, `post_as_boss()` at any moment.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import partial
@@ -26,7 +27,7 @@ from ideaco.office.core.directory import Directory, StateReads
 from ideaco.office.core.refusal import Refusal
 from ideaco.office.core.state import Begin, Employee, OfficeState
 from ideaco.office.core.stats import RunStats
-from ideaco.office.core.steps import DraftStep, NoticeStep
+from ideaco.office.core.steps import DraftStep, NoticeStep, Step
 from ideaco.office.core.think import ThinkContext, ThinkResult
 from ideaco.office.decide import commands, decision
 from ideaco.office.decide.speech import build_message
@@ -40,11 +41,10 @@ from ideaco.office.engine.streams import Streams
 from ideaco.office.engine.upcoming import Typing, kind_of
 from ideaco.office.perceive import looks, reading, taskboard
 from ideaco.office.perceive.view import Observer, office_read
-from ideaco.office.resolve import apply
+from ideaco.office.resolve import apply, change_log
 from ideaco.office.resolve.journal import Journal
-from ideaco.office.resolve.landing import Landing, Wakes
+from ideaco.office.resolve.landing import DueWake, Effects, Landing, Wakes
 from ideaco.office.resolve.policies import policy_for
-from ideaco.office.resolve.records import thought_record
 from ideaco.office.resolve.waking import WakePolicy
 from ideaco.office.rules.config import OfficeConfig
 
@@ -121,8 +121,12 @@ class Office(StateReads):
         self.schedule_due()
 
     def schedule_due(self) -> None:
-        """Put the wakes set since (by this office or a resolve, `resolve/landing.Wakes`) on the clock, in order."""
-        for wake in self.wakes.take_due():
+        """Put the wakes this office set since (`resolve/landing.Wakes`) on the clock, in order."""
+        self._on_clock(self.wakes.take_due())
+
+    def _on_clock(self, wakes: Iterable[DueWake]) -> None:
+        """Put these wakes on the clock, in order (while replaying, they stay on the desks)."""
+        for wake in wakes:
             if self._replay_at is None:  # while replaying, wakes stay on the desk: start() schedules them
                 self.clock.call_at(wake.at, partial(self._on_wake, wake.employee, wake.version))
 
@@ -152,17 +156,6 @@ class Office(StateReads):
             self.begin_think(emp.id, conv_id, trigger, note)
 
         self.clock.call_at(now + timedelta(seconds=plan.pause), think)
-
-    def after_think(self, emp: Employee, next_look_at: datetime, read: str | None = None) -> None:
-        """Back to idle: schedule the next look, and any wake that arrived while busy."""
-        emp.desk.phase = Phase.IDLE
-        emp.desk.inflight = None
-        wakes = self.policy.after_think(
-            self.landing(), emp, next_look_at, read, self.rng
-        )  # read, not called back
-        emp.desk.deferred_triggers = []
-        for wake in wakes:
-            self.schedule_wake(emp, wake.at, wake.trigger)
 
     # ------------------------------------------------------------------ thinking
 
@@ -248,7 +241,9 @@ class Office(StateReads):
         await self.calls.drain()
 
     def resolve(self, result: ThinkResult, *, posts: dict[str, Message] | None = None) -> dict[str, Any]:
-        """Apply what a think did: its steps in order, its record, its next look. Returns the record.
+        """Land what a think did in one call (`apply.resolve`: its steps in order, its next look, its
+        record) and do what it hands back (`Effects`: log and show its posts, put its wakes on the
+        clock); then log the record, begin a re-think or stop, save if due. Returns the record.
 
         While replaying (`replaying()`), `posts` holds the logged messages the think posted, and
         nothing is logged again.
@@ -257,45 +252,36 @@ class Office(StateReads):
             return self._resolve(result, posts)
 
     def _resolve(self, result: ThinkResult, posts: dict[str, Message] | None) -> dict[str, Any]:
-        ctx = result.ctx
-        emp = self.employees[ctx.employee]
-        if self._replay_at is not None:
-            apply.replay_began(emp, ctx, superseded=result.rethink is not None)
-        land = self.landing()
-        steps = [apply.apply_step(land, step, posts) for step in result.steps]
-        self._landed(land)
-        self.early_calls.touch(self._posted_to(steps, posts))  # what the posts' members read changed
-        self.early_calls.touch_steps(ctx.employee, steps)
+        ctx, live = result.ctx, self._replay_at is None
+        effects = apply.resolve(self.landing(), result, posts)
+        self._take(effects)
+        self.early_calls.touch(self._posted_to(effects.steps, posts))  # what the posts' members read changed
+        self.early_calls.touch_steps(ctx.employee, effects.steps)
         if result.error_kind:
             self.stats.errors[result.error_kind] = self.stats.errors.get(result.error_kind, 0) + 1
-        next_look_at = apply.next_look(land, emp, result)
         self.early_calls.learn(kind_of(ctx.trigger, ctx.rethinks), bool(result.posted))
-        record = thought_record(result, steps, next_look_at, self.now())
+        record = effects.record
+        assert record is not None
         self.stats.count(record)
-        if self._replay_at is None:
+        if live:
             self.journal.thought(record)
             self._saves.begun.pop(ctx.employee, None)
             for observer in self.observers:
                 observer.on_thought(self, record)
         if result.rethink is not None:
-            if self._replay_at is None:
+            if live:
                 self.begin_think(
                     ctx.employee, ctx.conversation, ctx.trigger, result.rethink, ctx.rethinks + 1
                 )
-            return record
-        if result.stop is not None:
-            emp.desk.phase = Phase.IDLE
-            if self._replay_at is None:
+        elif result.stop is not None:
+            if live:
                 reason, failed = result.stop
                 self.stop(reason, failed=failed)
-            return record
-        if next_look_at is not None:
-            self.after_think(emp, next_look_at, read=ctx.conversation)
-        if self._replay_at is None:
+        elif live:
             self.checkpoint_after_thought()
         return record
 
-    def _posted_to(self, steps: list[Any], posts: dict[str, Message] | None) -> list[str]:
+    def _posted_to(self, steps: Iterable[Step], posts: dict[str, Message] | None) -> list[str]:
         """The members of the conversations a resolved think posted in."""
         members: list[str] = []
         for step in steps:
@@ -313,18 +299,18 @@ class Office(StateReads):
         )
         land = self.landing()
         apply.apply_command(land, tool, args, steps)
-        self._landed(land)
+        self._take(land.effects())
         return outcome
 
     def apply_logged(self, record: dict[str, Any]) -> None:
         """A logged command (changes.jsonl) applied again: a resume's catch-up."""
         land = self.landing()
         apply.apply_logged(land, record)
-        self._landed(land)
+        self._take(land.effects())
 
     def landing(self) -> Landing:
         """What a resolve lands on now: the state and the parts it writes, with this moment, the
-        stream of the event being handled and whether its records are new, as values."""
+        stream of the event being handled and whether its records are new."""
         return Landing(
             company=self.company,
             language=self.language,
@@ -336,20 +322,29 @@ class Office(StateReads):
             state=self.state,
             _directory=self._directory,
             wakes=self.wakes,
-            journal=self.journal,
-            stats=self.stats,
             meta=self.meta,
             at=self.now(),
             rng=self.streams.current,
             live=self._replay_at is None,
         )
 
-    def _landed(self, land: Landing) -> None:
-        """After a resolve: the wakes it set go on the clock, the messages it posted are shown."""
-        self.schedule_due()
-        for message in land.posted:
-            for observer in self.observers:
-                observer.on_message(self, message)
+    def _take(self, effects: Effects) -> None:
+        """What a resolve left to do: its files written, its messages counted (and, if new, logged
+        and shown), its changes logged, its wakes put on the clock."""
+        live = self._replay_at is None
+        for key, content in effects.documents:
+            self.journal.document(key, content)
+        self.stats.messages += len(effects.posted)
+        if live:
+            for message in effects.posted:
+                self.journal.message(message.to_record())
+        for change in effects.changes:
+            change_log.log(self.journal, self.meta, change)
+        self._on_clock(effects.wakes)
+        if live:
+            for message in effects.posted:
+                for observer in self.observers:
+                    observer.on_message(self, message)
 
     # ------------------------------------------------------------------ posting
 
@@ -358,7 +353,7 @@ class Office(StateReads):
         approval = commands.approval(self.state, message.text, self.now()) if message.sender == BOSS else None
         land = self.landing()
         rule = apply.post(land, message, approval)
-        self._landed(land)
+        self._take(land.effects())
         conv = self.conversations.get(message.conversation)
         self.early_calls.touch(conv.members if conv is not None else ())  # what its members read changed
         return rule

@@ -28,7 +28,6 @@ from ideaco.cycle import Trigger
 from ideaco.ids import BOSS, THOUGHT, script_line_id
 from ideaco.kinds import ToolName
 from ideaco.office.core.state import Begin, OfficeState
-from ideaco.office.core.stats import RunStats
 from ideaco.office.core.steps import (
     BoardStep,
     ConversationStep,
@@ -202,7 +201,7 @@ def _carried(step: Step) -> bool:
 
 def _copy(office: Any) -> WhatIf:
     """A what-if sharing the office's state until `_own` copies what a link changes: what a resolve
-    would land on now (`Office.landing`), with its own state, wakes, counts and meta, and not live."""
+    would land on now (`Office.landing`), with its own state, wakes and meta, and not live."""
     state = office.state
     copied = OfficeState(
         company=state.company,
@@ -218,7 +217,6 @@ def _copy(office: Any) -> WhatIf:
         state=copied,
         _directory=land._directory.over(copied),
         wakes=Wakes(versions=dict(office.wakes.versions)),
-        stats=RunStats(),  # counted by nobody
         meta={**office.meta, "idle_thought_at": dict(office.meta.get("idle_thought_at") or {})},
         live=False,  # nothing logged or shown (and no document carried: the journal is never written)
     )

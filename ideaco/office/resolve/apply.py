@@ -1,10 +1,15 @@
-"""How each step of a resolved think lands on the office: the body of `Office.resolve`.
+"""How a resolved think lands on the office: the body of `Office.resolve`, and of every other resolve.
 
 Only the engine calls these (a test checks it), handing them a `Landing` (the state, the parts a
-resolve writes, its moment and random stream, as values): they are the one place where what a
-think decided becomes the office's state, and they never call back into the engine. Each returns its step as it
-landed, with any value drawn for it from the run's random generator (an owed think's wake time,
-a new hire's age), which is what the thought's record logs and a resume re-applies as is.
+resolve writes, its moment and random stream): they are the one place where what a think decided
+becomes the office's state, and they never call back into the engine. `resolve(land, result,
+posts)` is a think's whole landing: its steps in order, its next look, its record with `applied`,
+the desk it leaves (idle, its next look and the wakes that waited, as the wake policy says,
+`waking.py`); it returns `Effects`, what the engine is left to do (the messages to log and show,
+the lines of changes.jsonl, the workspace's files, the wakes to put on the clock, the record).
+Each step lands as it is returned, with any value drawn for it from the event's random stream (an
+owed think's wake time, a new hire's age), which is what the thought's record logs and a resume
+re-applies as is.
 """
 
 from __future__ import annotations
@@ -40,8 +45,31 @@ from ideaco.office.core.steps import (
 )
 from ideaco.office.core.think import ThinkContext, ThinkResult
 from ideaco.office.resolve import change_log
-from ideaco.office.resolve.landing import Landing
+from ideaco.office.resolve.landing import Effects, Landing
+from ideaco.office.resolve.records import thought_record
 from ideaco.office.rules import holds, toolcaps
+
+
+def resolve(land: Landing, result: ThinkResult, posts: dict[str, Message] | None) -> Effects:
+    """A think's result landed: its steps in order, its next look, its record, the desk it leaves.
+
+    While replaying (`land.live` False), `posts` holds the logged messages the think posted, and
+    what starting the think took is applied first (for a state saved before it started). A re-think
+    leaves the desk as it is (the engine begins it); a stop leaves it idle with no look set.
+    """
+    ctx = result.ctx
+    emp = land.employees[ctx.employee]
+    if not land.live:
+        replay_began(emp, ctx, superseded=result.rethink is not None)
+    steps = [apply_step(land, step, posts) for step in result.steps]
+    look = next_look(land, emp, result)
+    record = thought_record(result, steps, look, land.now())
+    if result.rethink is None:
+        if result.stop is not None:
+            emp.desk.phase = Phase.IDLE
+        elif look is not None:
+            after_think(land, emp, look, read=ctx.conversation)
+    return land.effects(steps, record, look)
 
 
 def apply_step(land: Landing, step: Step, posts: dict[str, Message] | None) -> Step:
@@ -106,7 +134,7 @@ def apply_step(land: Landing, step: Step, posts: dict[str, Message] | None) -> S
         before = land.state.documents.get(step.key)
         after = land.state.documents[step.key] = step.on(before)
         if before is None or before.content != after.content:
-            land.journal.document(step.key, after.content)
+            land.documents.append((step.key, after.content))  # written by the engine
         return step
     assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
     if step.counted:  # a costly call of the secretary's: the per-hour cap counts it (rules/toolcaps.py)
@@ -126,6 +154,16 @@ def next_look(land: Landing, emp: Employee, result: ThinkResult) -> datetime | N
     return at if at > land.now() else land.now() + timedelta(seconds=timers.min_s)
 
 
+def after_think(land: Landing, emp: Employee, look: datetime, read: str | None) -> None:
+    """Back to idle: the next look, and any wake that arrived while the think was busy."""
+    emp.desk.phase = Phase.IDLE
+    emp.desk.inflight = None
+    wakes = land.policy.after_think(land, emp, look, read, land.rng)
+    emp.desk.deferred_triggers = []
+    for wake in wakes:
+        land.wakes.schedule(land.policy, emp, wake.at, wake.trigger)
+
+
 def post(
     land: Landing, message: Message, approval: tuple[BossVerdict, list[Step]] | None = None
 ) -> LoopRule | None:
@@ -138,15 +176,11 @@ def post(
         return None
     conv = land.conversations[message.conversation]
     conv.add(message)
-    land.stats.messages += 1
-    if land.live:  # a replayed message is in the log already
-        land.journal.message(message.to_record())
+    land.posted.append(message)  # counted, and logged and shown once the resolve is done (if new)
     if message.from_agent:
         emp = land.employees.get(message.sender)
         if emp is not None and emp.desk.cursors.get(conv.id, 0) == conv.count - 1:
             emp.desk.cursors[conv.id] = conv.count  # one's own message is read
-    if land.live:
-        land.posted.append(message)  # shown by the engine once the resolve is done
     if message.sender == BOSS:  # the boss can always post, and a boss message reopens a room
         conv.closed_until, conv.last_boss_at, conv.blocked_pair = None, message.at, None
         boss_orders(land, message)  # before the wakes: a stop's own mention wakes no one
@@ -334,7 +368,7 @@ def log_change(land: Landing, record: dict[str, Any]) -> None:
     replaying, nothing (it is logged already)."""
     if not land.live:
         return
-    change_log.log(land.journal, land.meta, record)
+    land.changes.append(record)  # logged by the engine once the resolve is done
 
 
 def apply_logged(land: Landing, record: dict[str, Any]) -> None:

@@ -1,22 +1,26 @@
-"""What a resolve is handed: `Landing`, the office's state and the parts a resolve writes (a context
-object, not a value), with `Wakes`, the wakes a resolve sets.
+"""What a resolve is handed and what it returns: `Landing`, the office's state and the parts a
+resolve writes (a context object, not a value), with `Wakes`, the wakes a resolve sets, and
+`Effects`, what a resolve leaves the engine to do (values).
 
-The engine makes one for each resolve (a think's result, the boss's post or command, a logged
-record applied again) and `apply.py` lands steps on it. The moment, the random stream of the event
-being handled and whether the records are new (`live`; a resume's catch-up applies logged ones)
-are fixed for the whole resolve, so a resolve never calls back into the engine; what it posted is
-left in `posted` (values) for the engine to show, and the wakes it set in `wakes.due`.
+The engine makes a `Landing` for each resolve (a think's result, the boss's post or command, a
+logged record applied again) and `apply.py` lands steps on it. The moment, the random stream of
+the event being handled and whether the records are new (`live`; a resume's catch-up applies
+logged ones) are fixed for the whole resolve, so a resolve never calls back into the engine. It
+writes the state and the desks; what goes out of the office (the messages posted, the lines of
+changes.jsonl, the workspace's files) and the wakes it set are gathered on the landing and handed
+back as `Effects` (`Landing.effects`): the engine logs and shows them and puts the wakes on the
+clock.
 
 A wake lands on the employee's desk at once (its trigger joins the batch; the earlier time wins),
 so what resolves next reads it; the clock event that fires it is a `DueWake` left in `due`, which
-the engine registers, in order, when the resolve is done (`Office.schedule_due`). A wake carries
-its version: a later one, or a dismissal (`forget`), makes an earlier event do nothing.
+the resolve hands back, in order, in its `Effects` (`Office._take` puts them on the clock). A wake
+carries its version: a later one, or a dismissal (`forget`), makes an earlier event do nothing.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -25,8 +29,7 @@ from ideaco.cycle import Trigger
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory, StateReads
 from ideaco.office.core.state import Employee, OfficeState
-from ideaco.office.core.stats import RunStats
-from ideaco.office.resolve.journal import Journal
+from ideaco.office.core.steps import Step
 from ideaco.office.resolve.waking import WakePolicy
 from ideaco.office.rules.config import OfficeConfig
 
@@ -100,14 +103,47 @@ class Landing(StateReads):
     state: OfficeState
     _directory: Directory
     wakes: Wakes
-    journal: Journal
-    stats: RunStats
     meta: dict[str, Any]
     # Fixed for this resolve.
     at: datetime
     rng: random.Random
     live: bool  # False while logged records are applied again: nothing is logged or shown twice
-    posted: list[Message] = field(default_factory=list)  # new messages, in order, for the engine to show
+    # What goes out, in order, handed back as `Effects`.
+    posted: list[Message] = field(default_factory=list)  # every message recorded (a replayed one too)
+    changes: list[dict[str, Any]] = field(default_factory=list)  # changes.jsonl lines (live only)
+    documents: list[tuple[str, str]] = field(default_factory=list)  # workspace files: (key, content)
 
     def now(self) -> datetime:
         return self.at
+
+    def effects(
+        self, steps: Sequence[Step] = (), record: dict[str, Any] | None = None, look: datetime | None = None
+    ) -> Effects:
+        """What this resolve leaves the engine to do: what it gathered, and the wakes it set."""
+        return Effects(
+            tuple(steps),
+            record,
+            look,
+            tuple(self.posted),
+            tuple(self.changes),
+            tuple(self.documents),
+            tuple(self.wakes.take_due()),
+        )
+
+
+@dataclass(frozen=True)
+class Effects:
+    """What a resolve changed and what it leaves the engine to do, as values.
+
+    The engine counts `posted` and, when the records are new, logs and shows them; logs `changes`;
+    writes `documents`; puts `wakes` on the clock in order (while replaying, they stay on the
+    desks: a start schedules them).
+    """
+
+    steps: tuple[Step, ...]  # a think's steps as they landed (what `applied` logs)
+    record: dict[str, Any] | None  # a think's record, with `applied` (None: a post or a command)
+    next_look: datetime | None  # when the thinker looks again (None: no timed look was set)
+    posted: tuple[Message, ...]  # messages recorded, in order
+    changes: tuple[dict[str, Any], ...]  # lines of changes.jsonl
+    documents: tuple[tuple[str, str], ...]  # workspace files written: (department/path, content)
+    wakes: tuple[DueWake, ...]  # clock events to add, in order

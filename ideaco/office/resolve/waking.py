@@ -9,7 +9,8 @@ is built with one policy). The benchmarks' baselines (`benchmarks/policies.py`) 
 `broadcast` (`policies.py`) are other policies: the office is the same.
 
 A policy only reads the office (`OfficeView`) and returns values (`Reach`, wakes); its random
-draws come from the generator it is handed, in the order they are applied.
+draws come from the generator it is handed, in the order the resolve applies them (`apply.post`,
+`apply.after_think`).
 """
 
 from __future__ import annotations

@@ -42,8 +42,9 @@ def message(office: Office, conv: str, sender: str, text: str, *, ago: float = 0
 
 
 def posted(office: Office, conv: str, sender: str, text: str, **kw: Any) -> Message:
+    """A message posted as the office posts one: landed, then what it left done (logged, counted)."""
     msg = message(office, conv, sender, text, **kw)
-    apply.post(land(office), msg)
+    office.post(msg)
     return msg
 
 
@@ -125,9 +126,10 @@ def test_a_boss_post_reopens_a_room_a_ring_closed_and_an_agents_does_not(make_of
 def test_a_notice_is_posted_like_any_message(make_office) -> None:
     office = make_office()
     notice = Message("m-9", office.now(), "boss:secretary", "system", "The secretary stopped.", kind="system")
-    apply.apply_step(land(office), NoticeStep("boss:secretary", "m-9", notice), None)
+    landing = land(office)
+    apply.apply_step(landing, NoticeStep("boss:secretary", "m-9", notice), None)
     assert [m.text for m in office.conversations["boss:secretary"].recent] == ["The secretary stopped."]
-    assert office.journal.messages[-1]["id"] == "m-9"
+    assert landing.effects().posted == (notice,)  # handed back for the engine to log and show
 
 
 # --- holds --------------------------------------------------------------------------------------------
@@ -273,18 +275,20 @@ def test_each_version_of_a_document_is_written_to_the_workspace(make_office) -> 
         employee="bob", thought_id="thought-1", conversation="boss:bob", read_upto=0, at=office.now()
     )
 
-    def call(tool: str, **args: Any) -> None:
+    def call(tool: str, **args: Any) -> tuple[tuple[str, str], ...]:
+        """The workspace files the tool's steps hand back for the engine to write."""
         called = documents.act(
             office, scratch, think, Action(tool=tool, args=args), "actions[0]", office.now()
         )
         assert called.steps[0].ok, called.steps[0].message
+        landing = land(office)
         for step in called.steps:
-            apply.apply_step(land(office), step, None)
+            apply.apply_step(landing, step, None)
+        return landing.effects().documents
 
-    call("write_document", path="plan.md", content="one")
-    assert office.journal.documents == {"eng/plan.md": "one"}
-    call("revise_document", path="plan.md", content="two", base=office.state.documents["eng/plan.md"].version)
-    assert office.journal.documents == {"eng/plan.md": "two"}
+    assert call("write_document", path="plan.md", content="one") == (("eng/plan.md", "one"),)
+    base = office.state.documents["eng/plan.md"].version
+    assert call("revise_document", path="plan.md", content="two", base=base) == (("eng/plan.md", "two"),)
 
 
 # --- what a resume takes back ---------------------------------------------------------------------------
