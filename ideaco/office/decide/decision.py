@@ -123,7 +123,7 @@ def decide(office: OfficeRead, ctx: ThinkContext, now: datetime) -> ThinkResult 
         return ThinkResult(
             ctx, thought, answer.results, Gate.SUPERSEDED, corrections=corrections, rethink=note
         )
-    return _act(office, ctx, thought, answer.results, corrections, now)
+    return _act(office, ctx, conv, thought, answer.results, corrections, now)
 
 
 def _failed(
@@ -186,20 +186,22 @@ def _origin(employee: str, conv: Any) -> str:
 def _act(
     office: OfficeView,
     ctx: ThinkContext,
+    conv: ConversationState,
     thought: Thought,
     results: list[ChatResult],
     corrections: list[str],
     now: datetime,
 ) -> ThinkResult:
-    """A thought that stands: its effects on the mind, its drafts, its actions, its next look."""
+    """A thought that stands in `conv`, where it was thought: its effects on the mind, its drafts,
+    its actions, its next look."""
     scratch = Scratch(office.state)
-    emp_id, conv = ctx.employee, office.conversations[ctx.conversation]
+    emp_id = ctx.employee
     result = ThinkResult(ctx, thought, results, None, corrections=corrections)
     steps = result.steps
 
     # The mind: memory, relationships, tasks, stamina (spec 2.4-2.6), spoken or silent.
-    people = office.people
-    thinker = office.employees[emp_id]
+    people, employees = office.people, office.employees
+    thinker = employees[emp_id]
     offers = {o.claim_key: o for o in office.state.board.values()} if creates_tasks(thought) else {}
     mind = apply_thought(
         thinker.mind,
@@ -210,7 +212,7 @@ def _act(
             origin=_origin(emp_id, conv),
             people=people,
             conversations=[c.id for c in office.conversations_of(emp_id)],
-            employees=office.employees.keys(),
+            employees=employees.keys(),
             claims=taskboard.open_claims(office) if creates_tasks(thought) else {},
             calls=len(results),
             task_counter=scratch.counters.get(TASK, 0),
