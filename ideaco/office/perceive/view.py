@@ -20,7 +20,6 @@ from ideaco.office.core.directory import Directory, StateReads
 from ideaco.office.core.state import ConversationState, Employee, OfficeState
 
 if TYPE_CHECKING:
-    from ideaco.office.core.stats import RunStats
     from ideaco.office.rules.config import OfficeConfig
 
 
@@ -34,7 +33,6 @@ class OfficeView(Protocol):
     meta: dict[str, Any]
     script: list[dict[str, Any]]
     script_next: int
-    stats: RunStats
 
     @property
     def employees(self) -> dict[str, Employee]: ...
