@@ -38,6 +38,12 @@ def _bound(model: type[BaseModel], name: str) -> Bound:
 
 
 @functools.cache
+def _range(model: type[BaseModel], name: str) -> Range:
+    """A number's declared range, worked out once per field."""
+    return _find(model.model_fields[name].metadata, Range)
+
+
+@functools.cache
 def _declared(model: type[BaseModel]) -> tuple[tuple[str, Any, Any, Bound | None, Range | None], ...]:
     """Each field of an op: its name, declaration, bare type, bound and range, worked out once per model."""
     out = []
@@ -224,25 +230,22 @@ def validate_thought(raw: Any) -> tuple[Thought, list[str]]:
         text = c.text(content, f"messages[{i}].content", content_limit) or ""
         if text.strip():
             messages.append(OutMessage(content=text))
-    span = {
-        name: _find(Thought.model_fields[name].metadata, Range)
-        for name in ("topicSaturation", "interestLevel")
-    }
+    saturation, interest = _range(Thought, "topicSaturation"), _range(Thought, "interestLevel")
     thought = Thought(
         innerThoughts=c.text(raw.get("innerThoughts"), "innerThoughts", _bound(Thought, "innerThoughts").keep)
         or "",
         topicSaturation=c.integer(
             raw.get("topicSaturation"),
             "topicSaturation",
-            span["topicSaturation"].low,
-            span["topicSaturation"].high,
+            saturation.low,
+            saturation.high,
             None,
         ),
         interestLevel=c.integer(
             raw.get("interestLevel"),
             "interestLevel",
-            span["interestLevel"].low,
-            span["interestLevel"].high,
+            interest.low,
+            interest.high,
             None,
         ),
         shouldSpeak=c.boolean(raw.get("shouldSpeak"), "shouldSpeak"),
