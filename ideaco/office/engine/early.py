@@ -29,9 +29,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
-from ideaco.cycle import Phase
+from ideaco.cycle import Phase, Trigger
 from ideaco.llm import tentative
 from ideaco.llm.base import LLM, ChatRequest, LLMError
 from ideaco.office.core.steps import (
@@ -95,6 +96,34 @@ def _failed(call: InFlight) -> bool:
     if not call.done():
         return False
     return call.cancelled() or call.exception() is not None or call.result().value is None
+
+
+Blockers = dict[str, list[tuple[datetime, str, str]]]  # conversation -> (posts at, known, kind_of)
+
+
+def kind_of(trigger: Trigger, rethinks: int = 0) -> str:
+    """What a think is, for how often such thinks post (`EarlyCalls.learn`): its trigger, or a
+    re-think (which nearly always does)."""
+    return "rethink" if rethinks else Trigger(trigger).value
+
+
+def under_way(office: upcoming.UpcomingOffice, early: Iterable[tuple[str, Prediction, InFlight]]) -> Blockers:
+    """Thinks under way (and early calls) by the conversation they read: when they post, whether
+    their answer posts anything as far as known (`upcoming.outcome`, `upcoming.held`), and their kind."""
+    out: Blockers = {}
+    thinks = [
+        (c.employee, c.conversation, c.at, c.call, kind_of(c.trigger, c.rethinks))
+        for c in office.thinking.values()
+    ]
+    thinks += [
+        (employee, think.conversation, think.at, call, think.trigger) for employee, think, call in early
+    ]
+    for employee, conv_id, at, call, trigger in thinks:
+        finish, known = upcoming.finish_at(office, at), upcoming.outcome(call)
+        if known != upcoming.QUIET and upcoming.held(office, employee, conv_id, finish, call):
+            known = upcoming.QUIET  # whatever it drafts there, its own gates hold it
+        out.setdefault(conv_id, []).append((finish, known, trigger))
+    return out
 
 
 @dataclass
@@ -252,7 +281,7 @@ class EarlyCalls:
         free = min(self.limit - len(self.early), self._headroom())
         if free <= 0:
             return
-        blockers = upcoming.blockers(office, ((e.employee, e.think, e.call) for e in self.early.values()))
+        blockers = under_way(office, ((e.employee, e.think, e.call) for e in self.early.values()))
         free = self._start_soonest(office, office, free, blockers)
         if free > 0:
             self._chained(office, free)
@@ -262,7 +291,7 @@ class EarlyCalls:
         office: AheadOffice,
         view: AheadOffice | whatif.WhatIf,
         free: int,
-        blockers: upcoming.Blockers,
+        blockers: Blockers,
         survives: float = 1.0,
     ) -> int:
         """Start calls for the soonest upcoming thinks on `view` (the office itself, or the office as
@@ -288,7 +317,7 @@ class EarlyCalls:
                 blocked = blocked or (alone is not None and alone.request == think.request)
             # Started or not, it thinks before the ones after it, and may post where they read.
             blockers.setdefault(think.conversation, []).append(
-                (upcoming.finish_at(office, think.at), upcoming.UNKNOWN, upcoming.kind_of(think.trigger))
+                (upcoming.finish_at(office, think.at), upcoming.UNKNOWN, kind_of(think.trigger))
             )
             if blocked:
                 continue
@@ -325,7 +354,7 @@ class EarlyCalls:
         # An early call's think lands only if its request is still the same at its moment: as
         # likely as the early calls so far were used.
         certain = self.hit_rate() ** len(view.landed_early)
-        self._start_soonest(office, view, free, upcoming.blockers(view, early), certain)
+        self._start_soonest(office, view, free, under_way(view, early), certain)
 
     def _chain_view(self, office: AheadOffice) -> whatif.WhatIf | None:
         """The office once the answered thinks under way have landed (kept while nothing changed)."""
@@ -359,7 +388,7 @@ class EarlyCalls:
         office: AheadOffice,
         employee: str,
         think: Prediction,
-        blockers: upcoming.Blockers,
+        blockers: Blockers,
         survives: float = 1.0,
     ) -> bool:
         """Whether something due before the think's moment is likely to change what it reads: a think
@@ -387,7 +416,7 @@ class EarlyCalls:
         return survives < self.survival
 
     def learn(self, kind: str, posted: bool) -> None:
-        """A think of this kind (`upcoming.kind_of`) was resolved, and posted or not."""
+        """A think of this kind (`kind_of`) was resolved, and posted or not."""
         seen = self._posts.setdefault(kind, [0, 0])
         seen[0] += posted
         seen[1] += 1

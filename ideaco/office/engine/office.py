@@ -35,10 +35,10 @@ from ideaco.office.decide.tools.org import ToolResult
 from ideaco.office.engine import calls, persistence, starting
 from ideaco.office.engine.agent_work import AgentWork
 from ideaco.office.engine.clock import Clock
-from ideaco.office.engine.early import EarlyCalls
+from ideaco.office.engine.early import EarlyCalls, kind_of
 from ideaco.office.engine.past import Past
 from ideaco.office.engine.streams import Streams
-from ideaco.office.engine.upcoming import Typing, kind_of
+from ideaco.office.engine.upcoming import Typing
 from ideaco.office.perceive import looks, reading, taskboard
 from ideaco.office.perceive.view import Observer, office_read
 from ideaco.office.resolve import apply, change_log

@@ -2,9 +2,10 @@
 
 `predict` builds the request an employee's next think will send, with the functions its own
 moment uses (`looks.plan_look`, `reading.begin_request`) on a copy of the employee's stream:
-it only reads. `blockers` lists the thinks under way by the conversation they read, with
-whether their answer posts anything as far as known, so that `early.py` starts early only the
-thinks nothing known will change.
+it only reads. `outcome`, `held` and `scripted_before` say what, due before a think, may change
+what it reads (whether a think's answer posts anything, as far as known; whether its gates hold
+it; a line of the boss's script), which `early.py` reads to start early only the thinks nothing
+known will change.
 """
 
 from __future__ import annotations
@@ -144,33 +145,6 @@ def predict(office: UpcomingOffice, employee: str, empty_looks: int = EMPTY_LOOK
 def finish_at(office: UpcomingOffice, begins: datetime) -> datetime:
     """When a think beginning at `begins` posts what it posts."""
     return begins + timedelta(seconds=office.config.think_seconds)
-
-
-Blockers = dict[str, list[tuple[datetime, str, str]]]  # conversation -> (posts at, known, kind_of)
-
-
-def kind_of(trigger: Trigger, rethinks: int = 0) -> str:
-    """What a think is, for how often such thinks post: its trigger, or a re-think (which nearly always does)."""
-    return "rethink" if rethinks else Trigger(trigger).value
-
-
-def blockers(office: UpcomingOffice, early: Iterable[tuple[str, Prediction, InFlight]]) -> Blockers:
-    """Thinks under way (and early calls) by the conversation they read: when they post, whether
-    their answer posts anything as far as known, and their trigger."""
-    out: Blockers = {}
-    thinks = [
-        (c.employee, c.conversation, c.at, c.call, kind_of(c.trigger, c.rethinks))
-        for c in office.thinking.values()
-    ]
-    thinks += [
-        (employee, think.conversation, think.at, call, think.trigger) for employee, think, call in early
-    ]
-    for employee, conv_id, at, call, trigger in thinks:
-        finish, known = finish_at(office, at), outcome(call)
-        if known != QUIET and held(office, employee, conv_id, finish, call):
-            known = QUIET  # whatever it drafts there, its own gates hold it
-        out.setdefault(conv_id, []).append((finish, known, trigger))
-    return out
 
 
 def held(office: UpcomingOffice, employee: str, conv_id: str, at: datetime, call: InFlight) -> bool:

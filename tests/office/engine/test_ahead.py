@@ -30,7 +30,7 @@ from ideaco.mind.thought import Thought
 from ideaco.office.engine import upcoming
 from ideaco.office.engine.build import office_from_scenario
 from ideaco.office.engine.clock import SimClock
-from ideaco.office.engine.early import EarlyCalls
+from ideaco.office.engine.early import EarlyCalls, kind_of
 from ideaco.office.engine.office import Office
 from ideaco.office.resolve.journal import MemoryJournal
 from ideaco.scenario import load_scenario
@@ -88,7 +88,9 @@ async def test_thinking_early_leaves_the_run_exactly_as_one_at_a_time() -> None:
         counts = early.early_calls.counts
         # Each early call either answered its think or was dropped (or waits at the end); some
         # were started on answers not landed yet (a chain: whatif.py).
-        assert counts.used > 0 and counts.started == counts.used + counts.dropped + len(early.early_calls.early)
+        assert counts.used > 0 and counts.started == counts.used + counts.dropped + len(
+            early.early_calls.early
+        )
         assert counts.chained > 0
         reached |= kinds_of(want_messages, want_thoughts)
     assert {"hire", "dismissal", "hold", "dm", "board"} <= reached
@@ -375,7 +377,4 @@ def test_posting_rates_start_at_a_half_and_follow_what_thinks_of_a_kind_did() ->
     for posted in (True, True, True, False):
         ahead.learn("boss", posted)
     assert ahead.posting_rate("boss") == 4 / 6 and ahead.posting_rate("nudge") == 0.5
-    assert (
-        upcoming.kind_of(Trigger.NUDGE) == "nudge"
-        and upcoming.kind_of(Trigger.NUDGE, rethinks=1) == "rethink"
-    )
+    assert kind_of(Trigger.NUDGE) == "nudge" and kind_of(Trigger.NUDGE, rethinks=1) == "rethink"
