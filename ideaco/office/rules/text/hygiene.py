@@ -67,6 +67,7 @@ _ANSWER_SLOT = re.compile(
 MAX_SYMBOLS = 0.3  # symbols (`script.symbol`) among the non-space characters ...
 MIN_SYMBOLS = 3  # ... once there are this many (`好滴～`, `ok~~` are a reply)
 RUN = 5  # one letter of an alphabet (or one bracket) this many times in a row is a run
+GLUED = 36  # letters of the Latin script in a row, no space: words glued together, not a word
 # Template slots a weak model leaves, anywhere: a slot word in square brackets, a variable's name,
 # `[x]`, `[...]`, a word and its number (`[service1]`; not a tag such as `[P0]`), an id the prompt
 # never shows (`[meta-27]`), `(insert ...)`.
@@ -106,6 +107,9 @@ _CHECKBOX = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\[[ xX]\](?=[ \t]+\S)", re.M)
 _EMPHASIS = re.compile(r"(\*\*|__|~~|\*|_)(?=\S)(.+?)(?<=\S)\1")
 # A run: one letter of an alphabet (not a syllable: `script.SYLLABIC`) or one bracket, RUN times.
 _RUN = regex.compile(r"((?!" + script.SYLLABIC.pattern + r")\p{L}|[{}\[\]<>|\\])\1{" + str(RUN - 1) + ",}")
+# Words glued together (`whatyoufindorovertheprojectis...`): no word of the languages the small model
+# writes has GLUED Latin letters (`Supercalifragilisticexpialidocious` has 34).
+_GLUED = regex.compile(r"\p{Latin}{" + str(GLUED) + ",}")
 _OPEN_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?$")  # a tag left open at the very end
 _DEBRIS = re.compile(r'[{}\[\]]\s*[,:]\s*[{}\[\]"\']|"\w*"\s*:\s*["\d\[{]|\}\s*\}|\]\s*\]')
 # Angle brackets glued into prose (`task123<<<I'm`, `glad>>My`, `(<<*>>)`): no language writes them
@@ -185,6 +189,9 @@ def degenerate(text: str, prose: str, code_talk: bool) -> str | None:
     run = _RUN.search(text)
     if run:
         return f"a run of {run.group(1)!r}"
+    glued = None if code_talk else _GLUED.search(text)
+    if glued:
+        return f"words glued together {glued.group(0)[:40]!r}"
     left_open = _OPEN_TAG.search(prose.rstrip())
     if left_open:
         return f"markup left open {left_open.group(0)[:40]!r}"

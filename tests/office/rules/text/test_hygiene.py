@@ -7,7 +7,7 @@ import pytest
 
 from ideaco.cycle import TextRule
 from ideaco.office.rules.text import GUARANTEE, HYGIENE, STANDARD, STRICT, check
-from ideaco.office.rules.text.hygiene import MAX_SYMBOLS, MIN_SYMBOLS, RUN
+from ideaco.office.rules.text.hygiene import GLUED, MAX_SYMBOLS, MIN_SYMBOLS, RUN
 
 
 def rule(text: str) -> TextRule | None:
@@ -61,6 +61,10 @@ def rule(text: str) -> TextRule | None:
         # a comparison or an arrow is no bracket of a fragment; a tag's start is
         ("C++ > Rust? 🤔", "C++ <li Rust"),
         ("=> done", "[done"),
+        # words glued together: GLUED Latin letters with no space (a long compound is shorter)
+        ("Donaudampfschifffahrtsgesellschaft", "whatyoufindorovertheprojectisdonetoanotherperson"),
+        ("Supercalifragilisticexpialidocious!", "ok " + "abcdefghi" * 4),
+        ("ok " + ("abcdefghijklm" * 3)[: GLUED - 1], "ok " + ("abcdefghijklm" * 3)[:GLUED]),
         # broken off short of its bound: an article, a possessive, a conjunction or a comma last
         ("The plan is set.", "The"),
         ("We go with plan A", "Sure, the"),
@@ -81,7 +85,7 @@ def test_each_rule_on_both_sides(passes: str, refused: str) -> None:
 
 
 def test_the_thresholds_are_the_named_constants() -> None:
-    assert (RUN, MIN_SYMBOLS, MAX_SYMBOLS) == (5, 3, 0.3)
+    assert (RUN, MIN_SYMBOLS, MAX_SYMBOLS, GLUED) == (5, 3, 0.3, 36)
 
 
 @pytest.mark.parametrize(
