@@ -44,7 +44,7 @@ SIGNATURES = (
 # here`), an impression as the prompt lists it after a number (`... are 56 — fantasy`).
 _REWORDED = (
     re.compile(r"\b(?:[Tt]ask|[Mm]emory|[Rr]elationship)(?:[ -]?Ops?|_ops?)\b"),
-    re.compile(r"\bwhat (?:you|i|we|they) (?:found|find|finds) or (?:did|do|does)\b", re.I),
+    re.compile(r"\bwhat (?:you|i|we|they) (?:found|find|finds)\s*(?: or |/)\s*(?:did|do|does)\b", re.I),
     re.compile(r"\bwhat (?:you|i|we) say\b(?:\W+\w+){1,3}?\W+here\b", re.I),
     re.compile(r"(?<![\w.,:/-])(?:100|[1-9]?\d) — (?:\w+\W*){1,2}$"),
 )
