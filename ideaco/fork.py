@@ -193,6 +193,12 @@ def open_fork(
             lock.release()
     scenario, meta, moment, logs = read.scenario, read.meta, read.moment, read.logs
     _check_changes(changes, read)
+    try:  # the scenario's persona files, where the original found them: before anything is written
+        scenario.resolve_personas(meta.get("scenario_dir") or ".")
+    except (PersonaError, OSError, ValueError) as exc:
+        raise IdeacoError(
+            f"{source.state_path}: its scenario's personas cannot be read again ({exc})"
+        ) from None
     settings = resolve_model_settings(model, scenario)
     fork_meta = {k: meta[k] for k in ("compact_schema", "filters", "switches") if k in meta}
     config = _config(scenario, settings, fork_meta, filters=model.filters)

@@ -334,3 +334,19 @@ def test_report_inspect_and_the_viewer_say_a_run_is_a_fork(original: Path, tmp_p
     assert gather(RunLog.open(fork))[0]["meta"]["fork"] == said
     assert gather(RunLog.open(original))[0]["meta"]["fork"] is None
     assert json.loads(ideaco("report", str(original), "--json", "--no-plots").stdout)["fork"] is None
+
+
+def test_a_scenario_whose_persona_file_is_gone_is_one_line(original: Path, tmp_path: Path) -> None:
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    for p in original.iterdir():
+        if p.is_file():
+            (moved / p.name).write_bytes(p.read_bytes())
+    state = json.loads((moved / "state.json").read_text())
+    office = state["office"]["1"] if "1" in state["office"] else state["office"]
+    office["scenario"]["employees"][0]["persona"] = "personas/gone.yaml"
+    office["scenario"]["employees"][0]["archetype"] = None
+    (moved / "state.json").write_text(json.dumps(state))
+    done = ideaco("fork", str(moved), "--at", "10:00", "--out", str(tmp_path / "fork"), *REPLAY)
+    assert done.returncode == 2 and "personas cannot be read again" in done.stderr
+    assert not (tmp_path / "fork").exists()
