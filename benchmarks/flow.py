@@ -289,7 +289,55 @@ async def measure(quick: bool = False) -> list[Row]:
                 trace.callbacks == 0,
             )
         )
+    thoughts, crossings = await asyncio.to_thread(whole_run)
+    rows.append(
+        Row(
+            NAME,
+            f"module crossings a thought over a whole scripted run through the API ({thoughts} thoughts)",
+            round(crossings / thoughts),
+            "",
+            "",
+            "<= 400",
+            crossings / thoughts <= 400,
+            "the guard office, seed 1, two hours, replayed (tests/guard); checkpoints included",
+        )
+    )
     return rows
+
+
+def whole_run() -> tuple[int, int]:
+    """The guard office's two hours (seed 1) replayed through `ideaco.load(...).run()`, traced on the
+    office's own thread: (thoughts, calls from one ideaco module into another)."""
+    import concurrent.futures
+    import tempfile
+
+    import ideaco
+
+    guard = PACKAGE.parent / "tests" / "guard"
+    with tempfile.TemporaryDirectory() as tmp:
+        sim = ideaco.load(
+            guard / "office.yaml",
+            out=Path(tmp) / "run",
+            seed=1,
+            model="scripted",
+            base_url="http://127.0.0.1:9/v1",  # never contacted: the replay answers
+            replay=guard / "data" / "office-s1" / "replay.jsonl",
+        )
+        trace = Trace()
+
+        def on_loop(profile: Any) -> None:  # the office runs on its own thread's loop
+            done: concurrent.futures.Future[None] = concurrent.futures.Future()
+            sim._loop.call_soon_threadsafe(lambda: done.set_result(sys.setprofile(profile)))
+            done.result()
+
+        on_loop(trace)
+        try:
+            sim.run("2h")
+        finally:
+            on_loop(None)
+        thoughts = len(sim.thoughts)
+        sim.close()
+    return thoughts, sum(trace.crossings.values()) + sum(trace.checkpoint_crossings.values())
 
 
 if __name__ == "__main__":
