@@ -10,7 +10,7 @@ counted (only thinks under way at the moment may call: their answers were not lo
 Then exactness: the same office run for 30 minutes more in one go with `--record`, and a fork of it
 with no change at the moment, 30 minutes on those answers (`--replay`, `--concurrency 16`): their
 messages.jsonl compared byte for byte.
-`--quick`: 30 minutes, latency 0.1 s.
+`--quick`: 15 minutes, latency 0.05 s.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _run(args: list[str]) -> float:
 
 
 async def measure(quick: bool = False) -> list[Row]:
-    minutes, latency = (30, 0.1) if quick else (240, 1.0)
+    minutes, latency = (15, 0.05) if quick else (240, 1.0)
     with FakeModel(policy="plausible", latency=latency) as fake, tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         flags = ["--base-url", fake.base_url, "--model", "scripted", "--seed", "3"]
