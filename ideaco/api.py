@@ -340,29 +340,9 @@ def load(
     return Simulation(opened)
 
 
-def _model_options(
-    *,
-    base_url: str | list[str] | None = None,
-    model: str | None = None,
-    api_key_env: str | None = None,
-    gguf: str | Path | None = None,
-    record: str | Path | None = None,
-    replay: str | Path | None = None,
-    max_calls: int | None = None,
-    max_tokens: int | None = None,
-    concurrency: int = 2,
-    rate: str | None = None,
-) -> ModelOptions:
-    """The model options `load` and `fork` take, as `ModelOptions`."""
-    return ModelOptions(
-        base_url=base_url,
-        model=model,
-        api_key_env=api_key_env,
-        gguf=Path(gguf) if gguf else None,
-        record=Path(record) if record else None,
-        replay=Path(replay) if replay else None,
-        max_calls=max_calls,
-        max_tokens=max_tokens,
-        concurrency=concurrency,
-        rate=rate,
-    )
+def _model_options(**flags: Any) -> ModelOptions:
+    """The model options `load` and `fork` take (paths as strings too), as `ModelOptions`."""
+    for name in ("gguf", "record", "replay"):
+        if flags.get(name):
+            flags[name] = Path(flags[name])
+    return ModelOptions(**flags)

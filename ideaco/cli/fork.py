@@ -14,26 +14,13 @@ from ideaco.fork import ForkChanges, open_fork
 from ideaco.session import ModelOptions, OpenedRun
 
 
-def said(items: list[str]) -> tuple[tuple[str, str], ...]:
-    """`--say ROOM=TEXT` flags as (conversation, text) pairs."""
-    out = []
-    for item in items:
-        room, sep, text = item.partition("=")
-        if not sep or not room.strip() or not text.strip():
-            raise UserError(
-                f"--say {item!r}: expected ROOM=TEXT, e.g. launch='Stop: the launch moves a week'"
-            )
-        out.append((room.strip(), text.strip()))
-    return tuple(out)
-
-
 def fork_command(
     rundir: Path,
     *,
     at: str,
     out: Path | None,
     duration: str | None,
-    say: list[str],
+    say: tuple[tuple[str, str], ...],
     switches: dict[str, str],
     archetypes: dict[str, str],
     drop_script: bool,
@@ -43,7 +30,7 @@ def fork_command(
     console: Console,
 ) -> int:
     changes = ForkChanges(
-        say=said(say), switches=switches, archetypes=archetypes, drop_script=drop_script, seed=seed
+        say=say, switches=switches, archetypes=archetypes, drop_script=drop_script, seed=seed
     )
 
     def opener(status: Callable[[str], None]) -> OpenedRun:

@@ -29,6 +29,7 @@ from ideaco.cli.options import (
     Threads,
     TrustScenarioEndpoint,
     model_flags,
+    name_values,
     switch_flags,
 )
 from ideaco.cli.signals import Interrupted
@@ -268,9 +269,13 @@ def fork(
             at=at,
             out=out,
             duration=duration,
-            say=say or [],
+            say=tuple(name_values("--say", say or [], "ROOM=TEXT, e.g. launch='We launch next week'")),
             switches=switch_flags(switch or []),
-            archetypes=pairs("--archetype", archetype or [], "EMPLOYEE=ARCHETYPE, e.g. zoe=anxious-perfectionist"),
+            archetypes=dict(
+                name_values(
+                    "--archetype", archetype or [], "EMPLOYEE=ARCHETYPE, e.g. zoe=anxious-perfectionist"
+                )
+            ),
             drop_script=drop_script,
             seed=seed,
             model=options,
@@ -282,17 +287,6 @@ def fork(
     except Interrupted as stop:
         interrupted(stop.signum)
     raise typer.Exit(code)
-
-
-def pairs(flag: str, items: list[str], example: str) -> dict[str, str]:
-    """`NAME=VALUE` flags as a mapping; one line for a malformed one."""
-    out = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            fail(f"{flag} {item!r}: expected {example}")
-        out[name.strip()] = value.strip()
-    return out
 
 
 @app.command()

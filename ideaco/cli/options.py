@@ -110,12 +110,17 @@ def model_flags(params: dict) -> dict:
     return {f.name: params[f.name] for f in fields(ModelOptions) if f.name in params}
 
 
-def switch_flags(items: list[str]) -> dict[str, str]:
-    """`--switch gates=off` flags as a mapping (checked by `Switches.from_dict` when the run opens)."""
-    out = {}
+def name_values(flag: str, items: list[str], example: str) -> list[tuple[str, str]]:
+    """`NAME=VALUE` flags (the value may hold `=` itself) as pairs; one line for a malformed one."""
+    out = []
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name.strip() or not value.strip():
-            fail(f"--switch {item!r}: expected NAME=VALUE, e.g. gates=off")
-        out[name.strip()] = value.strip()
+            fail(f"{flag} {item!r}: expected {example}")
+        out.append((name.strip(), value.strip()))
     return out
+
+
+def switch_flags(items: list[str]) -> dict[str, str]:
+    """`--switch gates=off` flags as a mapping (checked by `Switches.from_dict` when the run opens)."""
+    return dict(name_values("--switch", items, "NAME=VALUE, e.g. gates=off"))
