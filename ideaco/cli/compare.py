@@ -21,7 +21,7 @@ from ideaco.cli.display import cli_console, safe_text
 from ideaco.cli.errors import UserError, warn
 from ideaco.compare import BETTER, PERSON, Comparison, compare, moment_text, plot_png
 from ideaco.ids import display_name
-from ideaco.metrics.units import is_percent, value_text
+from ideaco.metrics.units import difference_text, value_text
 from ideaco.store.rundir import RunDirError, check_regular_or_missing
 from ideaco.store.runlog import MOMENT_FORMS, RunLog, RunLogError, parse_moment
 
@@ -95,21 +95,6 @@ def _write(path: Path, data: bytes) -> None:
 
 
 # ---------------------------------------------------------------------------- tables
-
-
-def difference_text(key: str, value: Any) -> str:
-    """B - A with its sign and unit: points of percentage for a rate, seconds, or a count."""
-    if value is None:
-        return "-"
-    if value == 0:
-        return "="
-    if is_percent(key):
-        return f"{100 * value:+.1f} pp"
-    if key.endswith("_s"):
-        return f"{value:+,.1f} s"
-    if isinstance(value, float):
-        return f"{value:+,.2f}"
-    return f"{value:+,}"
 
 
 def _style(key: str, value: Any) -> str | None:

@@ -24,3 +24,18 @@ def value_text(key: str, value: Any) -> str:
     if isinstance(value, float):
         return f"{value:,.2f}"
     return f"{value:,}"
+
+
+def difference_text(key: str, value: Any) -> str:
+    """B - A with its sign and unit: points of percentage for a rate, seconds, or a count."""
+    if value is None:
+        return "-"
+    if value == 0:
+        return "="
+    if is_percent(key):
+        return f"{100 * value:+.1f} pp"
+    if key.endswith("_s"):
+        return f"{value:+,.1f} s"
+    if isinstance(value, float):
+        return f"{value:+,.2f}"
+    return f"{value:+,}"
