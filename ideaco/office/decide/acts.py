@@ -159,7 +159,7 @@ def actions(
     emp_id, changed_staff = ctx.employee, False
     if not thought.actions and emp_id != SECRETARY:
         return  # (most thoughts: nothing to do, and no reading of the whole company for it)
-    names = {e.id: e.name for e in office.employees.values()}
+    names = {e.id: e.name for e in office.state.employees.values()}
     chain = Chain.begin(office, ctx, now) if emp_id == SECRETARY else None
     for i, action in enumerate(thought.actions):
         where = f"actions[{i}]"

@@ -114,7 +114,7 @@ def decide(office: OfficeRead, ctx: ThinkContext, now: datetime) -> ThinkResult 
         result = _retry_later(office, ctx, answer.results, now, error=answer.error, corrections=corrections)
         result.error_kind = "invalid_output"
         return result
-    conv = office.conversations[ctx.conversation]
+    conv = office.state.conversations[ctx.conversation]
     arrived = rules.thought_superseded(conv.since(ctx.read_upto), ctx.employee)
     if arrived and thought.shouldSpeak and rules.may_rethink(ctx.rethinks):
         senders = ", ".join(dict.fromkeys(office.name_of(m.sender) for m in arrived))
@@ -200,7 +200,7 @@ def _act(
     steps = result.steps
 
     # The mind: memory, relationships, tasks, stamina (spec 2.4-2.6), spoken or silent.
-    people, employees = office.people, office.employees
+    people, employees = office.people, office.state.employees
     thinker = employees[emp_id]
     offers = {o.claim_key: o for o in office.state.board.values()} if creates_tasks(thought) else {}
     mind = apply_thought(

@@ -78,7 +78,7 @@ async def prepare(office: OfficeView, ctx: ThinkContext, llm: LLM | None) -> Non
     if spec is None or not call.done() or call.cancelled() or call.exception() is not None:
         return
     thought = call.result().value
-    emp = office.employees.get(ctx.employee)
+    emp = office.state.employees.get(ctx.employee)
     if thought is None or emp is None or emp.department is None:
         return
     for i, action in enumerate(thought.actions):
@@ -121,7 +121,7 @@ def brief(
     task = next(
         (t for t in emp.mind.pending_tasks if t.id == named or (not named and t.document == path)), None
     )
-    conv = office.conversations.get(conversation)
+    conv = office.state.conversations.get(conversation)
     asked = next((m for m in reversed(conv.recent) if m.sender != emp.id), None) if conv else None
     if task is not None:
         lines = [task.description]

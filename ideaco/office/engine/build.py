@@ -175,7 +175,7 @@ def _seed_tasks(office: Office, scenario: Scenario) -> None:
     path is in the employee's department's workspace); each is reported in the boss chat."""
     counters = office.state.counters
     for spec in scenario.employees:
-        emp = office.employees[spec.id]
+        emp = office.state.employees[spec.id]
         for seeded in spec.tasks:
             counters[TASK] = counters.get(TASK, 0) + 1
             emp.mind.tasks.append(
@@ -351,9 +351,9 @@ def catch_up(
     # Ids: the highest one in any log, whatever the last save said.
     thought_ids = [serial_number(t.get("id"), THOUGHT) for t in thoughts]
     thought_ids += [serial_number(thought_of(m.get("id")), THOUGHT) for m in messages]
-    office.counters[THOUGHT] = max([office.counters.get(THOUGHT, 0), *filter(None, thought_ids)])
+    office.state.counters[THOUGHT] = max([office.state.counters.get(THOUGHT, 0), *filter(None, thought_ids)])
     message_ids = [serial_number(m.get("id"), MESSAGE) for m in messages]
-    office.counters[MESSAGE] = max([office.counters.get(MESSAGE, 0), *filter(None, message_ids)])
+    office.state.counters[MESSAGE] = max([office.state.counters.get(MESSAGE, 0), *filter(None, message_ids)])
     _recount(office, messages, thoughts)
 
 
@@ -378,7 +378,7 @@ def load_messages(office: Office, records: list[dict[str, Any]]) -> None:
         if not office.wakes.remember(message.id):
             continue
         _open_dm_of(office, message.conversation)
-        conv = office.conversations.get(message.conversation)
+        conv = office.state.conversations.get(message.conversation)
         if conv is not None:
             conv.add(message)
 
@@ -386,10 +386,10 @@ def load_messages(office: Office, records: list[dict[str, Any]]) -> None:
 def _open_dm_of(office: Office, conv_id: str) -> None:
     """A DM the saved state missed (opened after the last save): opened as the office opens one."""
     members = dm_members(conv_id)
-    if conv_id in office.conversations or members is None:
+    if conv_id in office.state.conversations or members is None:
         return
     pair = sorted(members[:2])
-    office.conversations[conv_id] = ConversationState(
+    office.state.conversations[conv_id] = ConversationState(
         id=conv_id, kind=ConversationKind.DM, name=" & ".join(office.name_of(p) for p in pair), members=pair
     )
 
@@ -397,10 +397,10 @@ def _open_dm_of(office: Office, conv_id: str) -> None:
 def _replay_message(office: Office, message: Message, logged_thoughts: set[Any]) -> None:
     conv_id = message.conversation
     _open_dm_of(office, conv_id)
-    conv = office.conversations.get(conv_id)
+    conv = office.state.conversations.get(conv_id)
     if conv is None:
         return
-    emp = office.employees.get(message.sender)
+    emp = office.state.employees.get(message.sender)
     if emp is not None and thought_of(message.id) not in logged_thoughts:
         # Killed between its post and its thought's record: the sender had read up to here.
         emp.desk.cursors[conv_id] = max(emp.desk.cursors.get(conv_id, 0), conv.count)
@@ -409,7 +409,7 @@ def _replay_message(office: Office, message: Message, logged_thoughts: set[Any])
 
 def _replay_thought(office: Office, rec: dict[str, Any], posts: dict[str, Message], index: int) -> None:
     """Resolve a logged thought again (the office is replaying at its finish)."""
-    if rec.get("employee") not in office.employees or rec.get("conversation") not in office.conversations:
+    if rec.get("employee") not in office.state.employees or rec.get("conversation") not in office.state.conversations:
         return
     if "applied" not in rec:
         raise ResumeError(

@@ -46,6 +46,7 @@ from ideaco.office.core.steps import (
     OweStep,
     Step,
 )
+from ideaco.office.core.think import ThinkContext
 from ideaco.office.engine import upcoming, whatif
 from ideaco.office.engine.calls import Calls, InFlight
 from ideaco.office.engine.upcoming import Prediction
@@ -256,6 +257,20 @@ class EarlyCalls:
         if self.limit > 0 and self.settle_s > 0 and not call.done():
             await asyncio.wait({call}, timeout=self.settle_s)
 
+    async def while_waiting(self, office: AheadOffice, call: InFlight) -> None:
+        """What the office does while a think waits for its model `call`: give the call `settle_s`,
+        then, until it is done, start the soonest upcoming thinks' calls (`top_up`) and wait for
+        any call to answer; once its answer is in, top up again (the thinks it wakes may start)."""
+        await self.settle(call)  # a model that answers at once leaves nothing to do early
+        waited = False
+        while not call.done():
+            self.top_up(office)
+            waited = True
+            # the call's own failure is the think's result, not ours
+            await self.wait(call, (c.call for c in office.thinking.values()))
+        if waited:
+            self.top_up(office)
+
     async def wait(self, call: InFlight, thinking: Iterable[InFlight] = ()) -> None:
         """Until `call`, one of the early calls under way or one of the other `thinking` calls is
         done (an answer in may let thinks after it start: `_chained`)."""
@@ -399,7 +414,7 @@ class EarlyCalls:
         counting the posts of thinks nobody knows of yet, at the pace each conversation saw lately,
         held back more thinks that would have been used than it saved drops (the workday's useful
         calls in flight 2.07 -> 1.71)."""
-        emp = office.employees[employee]
+        emp = office.state.employees[employee]
         where = {think.conversation}
         if emp.desk.phase is Phase.IDLE:
             where |= {c.id for c in office.conversations_of(employee)}
@@ -414,6 +429,15 @@ class EarlyCalls:
                 if known == upcoming.UNKNOWN:
                     survives *= 1.0 - self.posting_rate(kind)
         return survives < self.survival
+
+    def resolved(
+        self, ctx: ThinkContext, steps: Iterable[Step], posted_to: Iterable[str], posted: bool
+    ) -> None:
+        """A think resolved: what the members of the rooms it posted in read changed, and what it
+        changed beyond its posts (`touch_steps`); how often thinks of its kind post (`learn`)."""
+        self.touch(posted_to)
+        self.touch_steps(ctx.employee, steps)
+        self.learn(kind_of(ctx.trigger, ctx.rethinks), posted)
 
     def learn(self, kind: str, posted: bool) -> None:
         """A think of this kind (`kind_of`) was resolved, and posted or not."""
@@ -431,7 +455,7 @@ class EarlyCalls:
         return (posted + 1) / (total + 2)
 
     def _seen(self, office: AheadOffice, employee: str) -> tuple[Any, ...]:
-        desk = office.employees[employee].desk
+        desk = office.state.employees[employee].desk
         pending = office.typing.get(employee)
         touched = self._touched.get(employee, 0)
         return (desk.phase, desk.wake_at, tuple(desk.wake_triggers), pending, touched, self._epoch)

@@ -35,7 +35,7 @@ from ideaco.office.decide.tools.org import ToolResult
 from ideaco.office.engine import calls, persistence, starting
 from ideaco.office.engine.agent_work import AgentWork
 from ideaco.office.engine.clock import Clock
-from ideaco.office.engine.early import EarlyCalls, kind_of
+from ideaco.office.engine.early import EarlyCalls
 from ideaco.office.engine.past import Past
 from ideaco.office.engine.streams import Streams
 from ideaco.office.engine.upcoming import Typing
@@ -131,7 +131,7 @@ class Office(StateReads):
                 self.clock.call_at(wake.at, partial(self._on_wake, wake.employee, wake.version))
 
     async def _on_wake(self, employee_id: str, version: int) -> None:
-        emp = self.employees.get(employee_id)
+        emp = self.state.employees.get(employee_id)
         if emp is None or emp.dismissed or not self.wakes.current(employee_id, version):
             return
         now, desk = self.now(), emp.desk
@@ -149,7 +149,7 @@ class Office(StateReads):
         looks.take_look(desk, plan, now, considered)
         conv_id, trigger, note = plan.conversation, plan.trigger, plan.note
         if plan.found.idle:  # the room's idle time starts again: its members' next looks may change
-            self.early_calls.touch(self.conversations[conv_id].members)
+            self.early_calls.touch(self.state.conversations[conv_id].members)
         self.typing[emp.id] = Typing(now + timedelta(seconds=plan.pause), conv_id, trigger, note)
 
         async def think() -> None:
@@ -164,8 +164,8 @@ class Office(StateReads):
     ) -> None:
         """Start a think: read the conversation, start the model call, finish `think_seconds` later."""
         self.typing.pop(employee_id, None)
-        emp = self.employees.get(employee_id)
-        conv = self.conversations.get(conv_id)
+        emp = self.state.employees.get(employee_id)
+        conv = self.state.conversations.get(conv_id)
         if emp is None or conv is None:
             return
         if self.stop_event.is_set():
@@ -212,15 +212,7 @@ class Office(StateReads):
                 del self.thinking[ctx.employee]
             logged.check(self.resolve(logged.result, posts=logged.posts))
             return
-        await self.early_calls.settle(ctx.call)  # a model that answers at once leaves nothing to do early
-        waited = False
-        while not ctx.call.done():  # waiting for the model: meanwhile, upcoming thinks' calls start
-            self.early_calls.top_up(self)
-            waited = True
-            # the call's own failure is the think's result, not ours
-            await self.early_calls.wait(ctx.call, (c.call for c in self.thinking.values()))
-        if waited:  # its answer is in: the thinks it will wake may start now (`whatif.py`)
-            self.early_calls.top_up(self)
+        await self.early_calls.while_waiting(self, ctx.call)  # meanwhile, upcoming thinks' calls start
         if ctx.call.cancelled() and not self.stop_event.is_set():
             raise asyncio.CancelledError(f"model call of {ctx.thought_id} cancelled")
         prepared = await self.agent_work.prepare(self, ctx, self.calls)  # an agent's documents; False: cut
@@ -255,11 +247,11 @@ class Office(StateReads):
         ctx, live = result.ctx, self._replay_at is None
         effects = apply.resolve(self.landing(), result, posts)
         self._take(effects)
-        self.early_calls.touch(self._posted_to(effects.steps, posts))  # what the posts' members read changed
-        self.early_calls.touch_steps(ctx.employee, effects.steps)
+        self.early_calls.resolved(
+            ctx, effects.steps, self._posted_to(effects.steps, posts), bool(result.posted)
+        )
         if result.error_kind:
             self.stats.errors[result.error_kind] = self.stats.errors.get(result.error_kind, 0) + 1
-        self.early_calls.learn(kind_of(ctx.trigger, ctx.rethinks), bool(result.posted))
         record = effects.record
         assert record is not None
         self.stats.count(record)
@@ -287,7 +279,7 @@ class Office(StateReads):
         for step in steps:
             if isinstance(step, DraftStep | NoticeStep):
                 message = step.message or (posts or {}).get(step.message_id or "")
-                conv = self.conversations.get(step.conversation) if message is not None else None
+                conv = self.state.conversations.get(step.conversation) if message is not None else None
                 members += conv.members if conv is not None else ()
         return members
 
@@ -354,21 +346,21 @@ class Office(StateReads):
         land = self.landing()
         rule = apply.post(land, message, approval)
         self._take(land.effects())
-        conv = self.conversations.get(message.conversation)
+        conv = self.state.conversations.get(message.conversation)
         self.early_calls.touch(conv.members if conv is not None else ())  # what its members read changed
         return rule
 
     def make_message(
         self, conversation: str, sender: str, text: str, *, msg_id: str | None = None
     ) -> Message:
-        conv = self.conversations[conversation]
+        conv = self.state.conversations[conversation]
         return build_message(conv, sender, text, msg_id or self.next_id(MESSAGE), self.people, self.now())
 
     def resolve_conversation(self, target: str) -> str:
         """Accept a conversation id, `boss:<id>`, or an employee id (its boss chat)."""
-        if target in self.conversations:
+        if target in self.state.conversations:
             return target
-        if target in self.employees:
+        if target in self.state.employees:
             return boss_conversation_id(target)
         raise KeyError(f"no conversation or employee named {target!r}")
 

@@ -25,17 +25,17 @@ def snapshot(office: OfficeView) -> dict[str, Any]:
             "end_at": office.end_at.isoformat() if office.end_at else None,
             "stop_reason": office.stop_reason,
             "streams": office.streams.to_dict(),
-            "counters": office.counters,
+            "counters": office.state.counters,
             "script": office.script,
             "script_next": office.script_next,
             "stats": office.stats.to_dict(),
-            "organization": office.company_model.to_dict(),
+            "organization": office.state.company.to_dict(),
             "board": [o.to_dict() for o in office.state.board.values()],
             "documents": [d.to_dict() for d in office.state.documents.values()],
         },
         # One TinyDB document per employee and per conversation.
-        "employees": [e.to_dict() for e in office.employees.values()],
-        "conversations": [c.to_dict() for c in office.conversations.values()],
+        "employees": [e.to_dict() for e in office.state.employees.values()],
+        "conversations": [c.to_dict() for c in office.state.conversations.values()],
     }
 
 

@@ -50,7 +50,7 @@ def schedule(office: StartingOffice) -> None:
             post_script(office, i)
 
         office.clock.call_at(line_at(office, index), post_line)
-    for emp in sorted(office.employees.values(), key=lambda e: e.id):
+    for emp in sorted(office.state.employees.values(), key=lambda e: e.id):
         if not emp.dismissed and emp.desk.hold is None:  # the held wait for their release
             restore_cut_think(emp.desk)
             wakes = waking.pending(emp.desk, now, office.streams.of(emp.id), office.config.timers)
@@ -63,7 +63,7 @@ def script_message(office: StartingOffice, view: OfficeView, index: int, at: dat
     """The boss's script line `index` as the message it posts at `at`, in `view` (the office, or a
     what-if of it): the one way a script line is made (issue 38, item 2)."""
     line = office.script[index]
-    conv = view.conversations[office.resolve_conversation(line["to"])]
+    conv = view.state.conversations[office.resolve_conversation(line["to"])]
     return build_message(conv, BOSS, line["text"], script_line_id(index), view.people, at)
 
 

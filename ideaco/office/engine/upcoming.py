@@ -86,7 +86,7 @@ def upcoming(office: UpcomingOffice, exclude: Iterable[str] = ()) -> list[tuple[
     now begins at its moment, an idle employee's next look comes at its wake."""
     skip = set(exclude)
     out = []
-    for emp in office.employees.values():
+    for emp in office.state.employees.values():
         if emp.id in skip or emp.dismissed or emp.desk.hold is not None:
             continue
         pending = office.typing.get(emp.id)
@@ -109,7 +109,7 @@ def predict(office: UpcomingOffice, employee: str, empty_looks: int = EMPTY_LOOK
     """The employee's next think, with the request it will send, if nothing changes before it
     (None: its next looks, up to `empty_looks` past the first, find nothing to think about; or it
     is thinking now). Changes nothing."""
-    emp = office.employees[employee]
+    emp = office.state.employees[employee]
     desk = emp.desk
     if emp.dismissed or desk.hold is not None:
         return None
@@ -135,7 +135,7 @@ def predict(office: UpcomingOffice, employee: str, empty_looks: int = EMPTY_LOOK
         conv_id, trigger, note = plan.conversation, plan.trigger, plan.note
     else:
         return None
-    conv = office.conversations.get(conv_id)
+    conv = office.state.conversations.get(conv_id)
     if conv is None:
         return None
     begun = reading.begin_request(office, emp, conv, trigger, note, at, stream)
@@ -150,7 +150,7 @@ def finish_at(office: UpcomingOffice, begins: datetime) -> datetime:
 def held(office: UpcomingOffice, employee: str, conv_id: str, at: datetime, call: InFlight) -> bool:
     """Whether a draft of the employee's in this conversation at `at` is held whatever it says (its
     anti-spam or cooldown, a room closed to agents), and its answer, if known, posts nowhere else."""
-    conv, emp = office.conversations.get(conv_id), office.employees.get(employee)
+    conv, emp = office.state.conversations.get(conv_id), office.state.employees.get(employee)
     if conv is None or emp is None:
         return False
     if call.done() and not call.cancelled() and call.exception() is None:

@@ -171,8 +171,8 @@ def _begin(view: WhatIf, link: Link) -> ThinkContext:
     """What beginning an early call's think does (its look, `Office.begin_think`), on the what-if."""
     think = link.think
     assert think is not None and think.begun is not None
-    begun, conv = think.begun, view.conversations[think.conversation]
-    emp = view.employees[link.employee] = view.employees[link.employee].copy()
+    begun, conv = think.begun, view.state.conversations[think.conversation]
+    emp = view.state.employees[link.employee] = view.state.employees[link.employee].copy()
     if think.plan is not None:  # an idle employee's look finds it, a pause before it begins
         look = think.at - timedelta(seconds=think.plan.pause)
         looks.take_look(emp.desk, think.plan, look, view.meta["idle_thought_at"])
@@ -230,15 +230,15 @@ def _own(view: WhatIf, employee: str, steps: list[Step]) -> None:
         if isinstance(step, BoardStep):
             continue  # the board is the what-if's own
         if isinstance(step, DraftStep | NoticeStep | ConversationStep):
-            conv = view.conversations[
+            conv = view.state.conversations[
                 step.conversation if not isinstance(step, ConversationStep) else step.id
             ]
-            view.conversations[conv.id] = conv.copy()
+            view.state.conversations[conv.id] = conv.copy()
             people.update(conv.members)
             message = getattr(step, "message", None)
             people.update(message.mentions if message is not None else ())
         else:
             people.add(step.employee)
     for who in people:
-        if who in view.employees:
-            view.employees[who] = view.employees[who].copy()
+        if who in view.state.employees:
+            view.state.employees[who] = view.state.employees[who].copy()

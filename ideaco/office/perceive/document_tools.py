@@ -83,10 +83,10 @@ def calls(office: OfficeView, emp: Employee, conversation: str | None = None) ->
 def _waiting_for_the_boss(office: OfficeView, emp: Employee) -> tuple[str, ...]:
     """The requirements of `emp`'s department reported done and not yet put to the boss, when `emp`
     leads it: its `sign_off` asks the boss (only the boss's own command decides one)."""
-    dept = office.company_model.departments.get(emp.department or "")
+    dept = office.state.company.departments.get(emp.department or "")
     if dept is None or dept.lead != emp.id:
         return ()
-    return requirements_of(office.company_model, office.conversations, dept.id, (REPORTED,))
+    return requirements_of(office.state.company, office.state.conversations, dept.id, (REPORTED,))
 
 
 def help_for(offered: tuple[Call, ...]) -> str:

@@ -61,7 +61,7 @@ class AdaptiveLooks:
     def choose(self, office: OfficeView, emp: Employee, now: datetime) -> ToRead | None:
         """One conversation at a time: owed thinks first, then mentions/boss, then most unread."""
         for owed in emp.desk.owed:
-            if is_open(emp, owed.conversation, now) and owed.conversation in office.conversations:
+            if is_open(emp, owed.conversation, now) and owed.conversation in office.state.conversations:
                 return owed.conversation, owed
         best: tuple[tuple[int, float], str] | None = None
         cfg = office.config.person_levers()
@@ -142,7 +142,7 @@ def look(
     if choice is not None:
         return Look(*choice)
     due = (
-        task_alert(emp, now, office.conversations)
+        task_alert(emp, now, office.state.conversations)
         or taskboard.unowned_alert(office, emp, now)
         or taskboard.opened_alert(office, emp, now)
     )

@@ -52,8 +52,8 @@ WINDOW_LEAST, WINDOW_STEP = 10, 10  # a compact prompt shows 10 to 19 lines
 def read_about(office: OfficeView, employee: str, conversation: str, read_upto: int) -> set[str]:
     """Who a think read about: the senders of what was new to it and the colleagues it names
     (the reasons the engine can see for changing one's mind about someone)."""
-    conv = office.conversations[conversation]
-    cursor = office.employees[employee].desk.cursors.get(conv.id, 0)
+    conv = office.state.conversations[conversation]
+    cursor = office.state.employees[employee].desk.cursors.get(conv.id, 0)
     read = conv.since(cursor)[: max(0, read_upto - cursor)]
     seen, people = {m.sender for m in read}, office.people
     for m in read:
@@ -79,7 +79,7 @@ def wire_context(
     claims: tuple[str, ...] = ()
     if compact and now is not None and stamina.may_claim(emp.mind.stamina):
         claims = tuple(sorted({o.claim_key for o in taskboard.visible_to(office, emp, now)}))
-    mine, employees = office.conversations_of(emp.id), office.employees
+    mine, employees = office.conversations_of(emp.id), office.state.employees
     people = tuple(m for m in conv.members if m != emp.id and m in employees)
     if compact:  # a small model rates only those it reads about (the others' affinity cannot move)
         seen = read_about(office, emp.id, conv.id, conv.count)
@@ -91,7 +91,7 @@ def wire_context(
     if tools and compact:  # a small model: only what the boss's unread words ask for (rules/requests.py)
         words = [m.text for m in conv.since(emp.desk.cursors.get(conv.id, 0)) if m.sender == BOSS]
         tools = asked_tools(words)
-        existing = tuple(office.company_model.departments)
+        existing = tuple(office.state.company.departments)
         named = {i: n for n in named_departments(words) if (i := slug(n))}
         org = {  # and among the choices, those the words name, where they name any
             "archetypes": asked_archetypes(words) or tuple(ARCHETYPES),
@@ -230,7 +230,7 @@ def prompt_view(
             dedupe.append(m.text)
         if len(dedupe) == 3:
             break
-    employees = office.employees
+    employees = office.state.employees
     members = tuple(
         Person(e.id, e.name, e.role, ", ".join(skills.names_of(e.persona)))
         for e in (employees.get(p) for p in conv.members)
@@ -330,8 +330,8 @@ def _addresses(message: Message, employee: str, conv: ConversationState) -> bool
 
 def org_block(office: OfficeView, limit: int = 30) -> str:
     """The company as it is now, for the secretary's prompt (bounded)."""
-    depts = list(office.company_model.departments.values())
-    staff = [e for e in office.employees.values() if not e.dismissed and e.id != SECRETARY]
+    depts = list(office.state.company.departments.values())
+    staff = [e for e in office.state.employees.values() if not e.dismissed and e.id != SECRETARY]
     lines = ["## The company now"]
     for d in depts[:limit]:
         members = ", ".join(d.members[:12]) or "nobody yet"
@@ -355,7 +355,7 @@ def summary_quotes(office: OfficeView, note: str, per_conversation: int = 8, lim
     ids = note.split("Conversations: ", 1)[1].split(".", 1)[0].split()
     lines = []
     for cid in ids:
-        conv = office.conversations.get(cid)
+        conv = office.state.conversations.get(cid)
         for m in list(conv.recent)[-per_conversation:] if conv else ():
             lines.append(f"[{cid}] {office.name_of(m.sender)}: {' '.join(m.text.split())[:200]}")
     return lines[-limit:] or ["(nothing has been said yet)"]

@@ -23,7 +23,7 @@ from ideaco.office.rules import levers
 
 def open_claims(office: OfficeView) -> dict[str, tuple[str, str]]:
     """claim key -> (owner, task id) of every open task in the company."""
-    return claims_of(t for e in office.employees.values() for t in e.mind.tasks)
+    return claims_of(t for e in office.state.employees.values() for t in e.mind.tasks)
 
 
 def room_for(office: OfficeView, emp: Employee, conv: ConversationState) -> str | None:
@@ -70,7 +70,7 @@ def visible_to(office: OfficeView, emp: Employee, now: datetime) -> list[Offer]:
 
 
 def _led_by(office: OfficeView, emp: Employee) -> Iterable[Offer]:
-    departments = office.company_model.departments
+    departments = office.state.company.departments
     for offer in office.state.board.values():
         dept = departments.get(offer.department or "")
         if dept is not None and dept.lead == emp.id:
@@ -85,9 +85,9 @@ def unowned_alert(office: OfficeView, emp: Employee, now: datetime) -> tuple[Owe
     for offer in _led_by(office, emp):
         if now < board.unowned_due(offer) or emp.desk.task_alerts.get(offer.id) == board.UNOWNED:
             continue
-        room = office.conversations.get(offer.room or "")
+        room = office.state.conversations.get(offer.room or "")
         target = room.id if room is not None and emp.id in room.members else boss_conversation_id(emp.id)
-        dept = office.company_model.departments[offer.department or ""]
+        dept = office.state.company.departments[offer.department or ""]
         return Owed(target, Trigger.SYSTEM, board.unowned_note(offer, dept.name)), offer.id, board.UNOWNED
     return None
 

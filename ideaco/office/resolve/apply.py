@@ -58,12 +58,12 @@ def resolve(land: Landing, result: ThinkResult, posts: dict[str, Message] | None
     leaves the desk as it is (the engine begins it); a stop leaves it idle with no look set.
     """
     ctx = result.ctx
-    emp = land.employees[ctx.employee]
+    emp = land.state.employees[ctx.employee]
     if not land.live:
         replay_began(emp, ctx, superseded=result.rethink is not None)
     steps = [apply_step(land, step, posts) for step in result.steps]
     look = next_look(land, emp, result)
-    record = thought_record(result, steps, look, land.now())
+    record = thought_record(result, steps, look, land.at)
     if result.rethink is None:
         if result.stop is not None:
             emp.desk.phase = Phase.IDLE
@@ -80,8 +80,8 @@ def apply_step(land: Landing, step: Step, posts: dict[str, Message] | None) -> S
         return _employee(land, step)
     if isinstance(step, ConversationStep):
         if step.opened is not None:
-            land.conversations[step.id] = ConversationState.from_dict(step.opened)
-        conv = land.conversations[step.id]
+            land.state.conversations[step.id] = ConversationState.from_dict(step.opened)
+        conv = land.state.conversations[step.id]
         for name, value in step.fields.items():
             setattr(conv, name, value)
         land.invalidate_index()
@@ -90,15 +90,15 @@ def apply_step(land: Landing, step: Step, posts: dict[str, Message] | None) -> S
         land.state.company = Company.from_dict(step.company)
         return step
     if isinstance(step, OweStep):
-        emp = land.employees[step.employee]
+        emp = land.state.employees[step.employee]
         emp.desk.owed.append(step.owed)
         wake_at = step.wake_at
         if wake_at is None:  # "soon": 1-5 s, drawn now
-            wake_at = land.now() + timedelta(seconds=rules.mention_delay(land.rng, land.config.timers))
+            wake_at = land.at + timedelta(seconds=rules.mention_delay(land.rng, land.config.timers))
         land.wakes.schedule(land.policy, emp, wake_at, step.owed.trigger)
         return landed(step, wake_at=wake_at)
     if isinstance(step, OweAgainStep):
-        desk = land.employees[step.employee].desk
+        desk = land.state.employees[step.employee].desk
         if step.owed is not None and not any(
             o.conversation == step.owed.conversation and o.note == step.owed.note for o in desk.owed
         ):
@@ -113,7 +113,7 @@ def apply_step(land: Landing, step: Step, posts: dict[str, Message] | None) -> S
         rule = post(land, message)
         return landed(step, rule=rule) if rule else step
     if isinstance(step, GateHoldStep):
-        emp = land.employees[step.employee]
+        emp = land.state.employees[step.employee]
         emp.desk.held_until[step.conversation] = step.reopens_at
         emp.desk.owed.append(step.owed)
         land.wakes.schedule(land.policy, emp, step.reopens_at, step.owed.trigger)
@@ -138,8 +138,8 @@ def apply_step(land: Landing, step: Step, posts: dict[str, Message] | None) -> S
         return step
     assert isinstance(step, ToolStep)  # what a tool said; its changes are steps of their own
     if step.counted:  # a costly call of the secretary's: the per-hour cap counts it (rules/toolcaps.py)
-        desk = land.employees[SECRETARY].desk
-        desk.tool_log = [*toolcaps.recent(desk.tool_log, land.now()), (step.tool, land.now())]
+        desk = land.state.employees[SECRETARY].desk
+        desk.tool_log = [*toolcaps.recent(desk.tool_log, land.at), (step.tool, land.at)]
     return step
 
 
@@ -151,7 +151,7 @@ def next_look(land: Landing, emp: Employee, result: ThinkResult) -> datetime | N
     timers = land.policy.timers_for(land, emp)  # this employee's pace (talkativeness, stamina)
     delay = rules.adaptive_delay(*result.look, land.rng, timers)
     at = result.ctx.at + timedelta(seconds=delay)
-    return at if at > land.now() else land.now() + timedelta(seconds=timers.min_s)
+    return at if at > land.at else land.at + timedelta(seconds=timers.min_s)
 
 
 def after_think(land: Landing, emp: Employee, look: datetime, read: str | None) -> None:
@@ -174,11 +174,11 @@ def post(
     a change."""
     if not land.wakes.remember(message.id):
         return None
-    conv = land.conversations[message.conversation]
+    conv = land.state.conversations[message.conversation]
     conv.add(message)
     land.posted.append(message)  # counted, and logged and shown once the resolve is done (if new)
     if message.from_agent:
-        emp = land.employees.get(message.sender)
+        emp = land.state.employees.get(message.sender)
         if emp is not None and emp.desk.cursors.get(conv.id, 0) == conv.count - 1:
             emp.desk.cursors[conv.id] = conv.count  # one's own message is read
     if message.sender == BOSS:  # the boss can always post, and a boss message reopens a room
@@ -189,7 +189,7 @@ def post(
             landed_steps = [apply_step(land, step, None) for step in steps]
             if landed_steps:
                 record = change_log.approval_record(
-                    land.now(), verdict.requirement, verdict.verdict, message.id, landed_steps
+                    land.at, verdict.requirement, verdict.verdict, message.id, landed_steps
                 )
                 log_change(land, record)
     reach = land.policy.reached_by(land, conv, message, land.rng)
@@ -198,15 +198,15 @@ def post(
     if reach.escalated:
         conv.escalated_at = message.at
     for employee, owed in reach.owed:
-        land.employees[employee].desk.owed.append(owed)
+        land.state.employees[employee].desk.owed.append(owed)
     for wake in reach.wakes:
-        land.wakes.schedule(land.policy, land.employees[wake.employee], wake.at, wake.trigger)
+        land.wakes.schedule(land.policy, land.state.employees[wake.employee], wake.at, wake.trigger)
     return reach.rule
 
 
 def boss_orders(land: Landing, message: Message) -> None:
     """`@Name stop` holds the named, `@Name continue` releases them (rules/holds.py)."""
-    named = [land.employees[m] for m in message.mentions if m in land.employees]
+    named = [land.state.employees[m] for m in message.mentions if m in land.state.employees]
     order = holds.boss_order(message.text, [w for e in named for w in (e.name, e.id)])
     if order is None:
         return
@@ -238,20 +238,20 @@ def release(land: Landing, emp: Employee, order: Message) -> None:
     emp.desk.hold = None
     arrived = _arrived(land, emp, held.since, skip=order.id)
     emp.mind.notes.append(holds.batch_note(arrived, held.since.strftime("%H:%M")))
-    log_change(land, change_log.release_record(land.now(), emp.id, order.id, emp.mind.notes))
+    log_change(land, change_log.release_record(land.at, emp.id, order.id, emp.mind.notes))
     trigger = Trigger.TIMER
     if any(a.from_boss for a in arrived):
         trigger = Trigger.BOSS
     elif arrived:
         trigger = Trigger.MENTION
     soon = rules.mention_delay(land.rng, land.config.timers)
-    land.wakes.schedule(land.policy, emp, land.now() + timedelta(seconds=soon), trigger)
+    land.wakes.schedule(land.policy, emp, land.at + timedelta(seconds=soon), trigger)
 
 
 def _arrived(land: Landing, emp: Employee, since: datetime, skip: str) -> list[holds.Arrived]:
     """Unread messages addressed to `emp` since `since`: mentions, DMs, the boss's (boss orders aside)."""
     out = []
-    for conv in land.conversations.values():
+    for conv in land.state.conversations.values():
         if emp.id not in conv.members:
             continue
         mine = []
@@ -260,7 +260,7 @@ def _arrived(land: Landing, emp: Employee, since: datetime, skip: str) -> list[h
                 continue
             addressed = emp.id in m.mentions or (conv.kind is ConversationKind.DM and m.from_agent)
             if m.sender == BOSS:
-                named = [land.employees[i] for i in m.mentions if i in land.employees]
+                named = [land.state.employees[i] for i in m.mentions if i in land.state.employees]
                 if holds.boss_order(m.text, [w for e in named for w in (e.name, e.id)]) is not None:
                     continue  # the hold and release orders themselves
                 addressed = addressed or conv.kind is ConversationKind.BOSS
@@ -276,12 +276,12 @@ def _arrived(land: Landing, emp: Employee, since: datetime, skip: str) -> list[h
 
 
 def _name(land: Landing, who: str) -> str:
-    emp = land.employees.get(who)
+    emp = land.state.employees.get(who)
     return display_name(who, emp.name if emp else None)
 
 
 def _mind(land: Landing, step: MindStep) -> Step:
-    emp = land.employees[step.employee]
+    emp = land.state.employees[step.employee]
     mind_changes.apply(emp.mind, step.changes)
     if step.read is not None:
         conv, upto = step.read
@@ -294,7 +294,7 @@ def _mind(land: Landing, step: MindStep) -> Step:
 def _handed_out(land: Landing, task_id: str) -> None:
     number = task_number(task_id)
     if number is not None:
-        land.counters[TASK] = max(land.counters.get(TASK, 0), number)
+        land.state.counters[TASK] = max(land.state.counters.get(TASK, 0), number)
 
 
 def _employee(land: Landing, step: EmployeeStep) -> Step:
@@ -302,9 +302,9 @@ def _employee(land: Landing, step: EmployeeStep) -> Step:
         doc = dict(step.joined)
         if doc.get("age") is None:  # a hire of no stated age: drawn now, logged as drawn
             doc["age"] = land.rng.randint(24, 58)
-        land.employees[step.id] = Employee.from_dict(doc)
+        land.state.employees[step.id] = Employee.from_dict(doc)
         step = landed(step, joined=doc)
-    emp = land.employees[step.id]
+    emp = land.state.employees[step.id]
     for name, value in step.fields.items():
         setattr(emp, name, value)
     if step.fields.get("dismissed"):  # no more wakes or owed thinks; memory and state are kept
@@ -360,7 +360,7 @@ def apply_command(land: Landing, tool: str, args: dict[str, Any], steps: list[St
     """The boss's own organization command (decided by `decide/commands.tool`): its steps land, logged."""
     landed_steps = [apply_step(land, step, None) for step in steps]
     if landed_steps:  # a refused command changed nothing
-        log_change(land, change_log.command_record(land.now(), tool, args, landed_steps))
+        log_change(land, change_log.command_record(land.at, tool, args, landed_steps))
 
 
 def log_change(land: Landing, record: dict[str, Any]) -> None:

@@ -38,7 +38,7 @@ class BroadcastWakes(AdaptiveWakes):
             return reach
         trigger = Trigger.BOSS if message.sender == BOSS else Trigger.NUDGE
         for member in conv.members:
-            if member not in office.employees or member == message.sender:
+            if member not in office.state.employees or member == message.sender:
                 continue
             reach.owed.append((member, Owed(conv.id, trigger)))
             at = message.at + timedelta(seconds=rules.mention_delay(rng, office.config.timers))

@@ -116,7 +116,7 @@ class AdaptiveWakes(AdaptiveLooks):
     ) -> float | None:
         """Seconds until `member` is nudged by `sender`'s post, or None: a strained pair do not nudge."""
         cfg, now = office.config.person_levers(), office.now()
-        sender_emp = office.employees.get(sender)
+        sender_emp = office.state.employees.get(sender)
         if sender_emp is not None:
             mine, theirs = (
                 levers.affinity_of(member, sender, now),
@@ -140,12 +140,12 @@ class AdaptiveWakes(AdaptiveLooks):
             return self._to_claim(office, conv, message, rng)
         if message.sender == BOSS:
             for member in conv.members:
-                if member not in office.employees:
+                if member not in office.state.employees:
                     continue
                 if member in message.mentions:
                     at, trigger = rules.mention_delay(rng, timers), Trigger.BOSS
                 else:
-                    at = rules.nudge_delay(rng, self.timers_for(office, office.employees[member]))
+                    at = rules.nudge_delay(rng, self.timers_for(office, office.state.employees[member]))
                     trigger = Trigger.NUDGE
                 reach.wakes.append(Wake(member, now + timedelta(seconds=at), trigger))
             return reach
@@ -163,20 +163,20 @@ class AdaptiveWakes(AdaptiveLooks):
         if pair and blocked is None:
             blocked = reach.blocked_pair = pair
             reach.rule = LoopRule.PAIR_STREAK
-            if pair[0] in office.employees:
+            if pair[0] in office.state.employees:
                 note = PAIR_SUMMARY.format(other=office.name_of(pair[1]))
                 reach.owed.append((pair[0], Owed(conv.id, Trigger.SYSTEM, note)))
                 at = now + timedelta(seconds=rules.mention_delay(rng, timers))
                 reach.wakes.append(Wake(pair[0], at, Trigger.SYSTEM))
         for member in conv.members:
-            if member == message.sender or member not in office.employees:
+            if member == message.sender or member not in office.state.employees:
                 continue
             if blocked and {message.sender, member} == set(blocked):
                 continue
             if member in message.mentions:
                 delay, trigger = rules.mention_delay(rng, timers), Trigger.MENTION
             else:
-                nudge = self._nudge(office, office.employees[member], conv, message.sender, rng)
+                nudge = self._nudge(office, office.state.employees[member], conv, message.sender, rng)
                 if nudge is None:
                     continue
                 delay, trigger = nudge, Trigger.NUDGE
@@ -188,11 +188,11 @@ class AdaptiveWakes(AdaptiveLooks):
     ) -> None:
         """The unanswered ceiling owes a think that may escalate to the boss chat: to the room's
         department lead, or for a DM (or a room with no lead) to the one whose post reached it."""
-        dept = office.company_model.departments.get(conv.department or "")
+        dept = office.state.company.departments.get(conv.department or "")
         lead = (
-            office.employees.get(dept.lead or "") if dept and conv.kind is not ConversationKind.DM else None
+            office.state.employees.get(dept.lead or "") if dept and conv.kind is not ConversationKind.DM else None
         )
-        who = lead if lead is not None and not lead.dismissed else office.employees[message.sender]
+        who = lead if lead is not None and not lead.dismissed else office.state.employees[message.sender]
         if lead is who and dept is not None:
             note = ESCALATE_ROOM.format(
                 room=conv.name, id=conv.id, dept=dept.name, ceiling=UNANSWERED_CEILING
@@ -212,7 +212,7 @@ class AdaptiveWakes(AdaptiveLooks):
         reach, offered_by = Reach(), taskboard.offers_from(office, message)
         pieces = " ".join(o.description for o in taskboard.announced(office, message))
         for member in conv.members:
-            emp = office.employees.get(member)
+            emp = office.state.employees.get(member)
             if emp is None or member in offered_by or not stamina.may_claim(emp.mind.stamina):
                 continue
             cfg = office.config.person_levers()

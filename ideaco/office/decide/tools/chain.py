@@ -46,8 +46,8 @@ class Chain:
     @classmethod
     def begin(cls, office: OfficeView, ctx: Any, now: datetime) -> Chain:
         """The chain a think of the secretary continues: a new request if it read the boss's line."""
-        me = office.employees[SECRETARY]
-        conv = office.conversations[ctx.conversation]
+        me = office.state.employees[SECRETARY]
+        conv = office.state.conversations[ctx.conversation]
         unread = conv.since(me.desk.cursors.get(conv.id, 0))
         last_hour = toolcaps.recent(me.desk.tool_log, now)
         if any(m.sender == BOSS for m in unread):
