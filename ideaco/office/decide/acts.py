@@ -15,20 +15,19 @@ from ideaco.mind.memory import MEMORY_PREFIX
 from ideaco.mind.tasks import TASK_PREFIX
 from ideaco.mind.thought import TOOL_ARGS, Thought
 from ideaco.office.core.state import Employee
-from ideaco.office.core.steps import DraftStep, OweStep, Step
+from ideaco.office.core.steps import OweStep, Step
 from ideaco.office.core.think import ThinkContext, ThinkResult
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.speech import (
     GROUP_KINDS,
     DraftVerdict,
-    build_message,
     clean_draft,
     escalates,
     gate_draft,
     hold_for,
+    post,
     silence_verdict,
     target_for,
-    tell_outsiders,
 )
 from ideaco.office.decide.tools import documents, skillbook
 from ideaco.office.decide.tools.chain import Chain
@@ -94,7 +93,7 @@ def speak(
     me, cfg = scratch.employees[ctx.employee], office.config.person_levers()
     quiet = silence_verdict(me, thought.interestLevel, ctx.mentioned, cfg) if texts else None
     if quiet is not None:  # the persona's silence_bias: not worth saying, and nobody asked
-        result.steps.append(DraftStep("messages[0]", conv_id, gate=quiet.gate, detail=quiet.detail))
+        result.steps.append(quiet.step("messages[0]", conv_id))
         return quiet.gate
     gates = levers.gates_of(me, office.config.gates, cfg)
     for i, draft in enumerate(texts):
@@ -115,18 +114,7 @@ def speak(
             )
         if verdict is not None:
             posted = bool(result.posted)
-            result.steps.append(
-                DraftStep(
-                    where,
-                    conv_id,
-                    gate=verdict.gate,
-                    rule=verdict.rule,
-                    detail=verdict.detail,
-                    reopens_at=verdict.reopens_at,
-                    kind=verdict.kind,
-                )
-            )
-            result.steps += scratch.take(now)
+            result.steps += [verdict.step(where, conv_id), *scratch.take(now)]
             if not posted and ctx.mentioned and verdict.reopens_at is not None:
                 result.steps.append(hold_for(ctx.employee, conv_id, verdict, ctx.trigger, ctx.note))
             if posted:  # the rest of a burst: held by the gate its first message set off
@@ -137,13 +125,19 @@ def speak(
             if escalates(ctx.began) and conv.kind is ConversationKind.BOSS
             else MessageKind.CHAT
         )
-        message = build_message(
-            conv, ctx.employee, text.strip(), post_id(ctx.thought_id, i + 1), office.people, now, kind
+        message, steps = post(
+            scratch,
+            conv,
+            where,
+            ctx.employee,
+            text.strip(),
+            post_id(ctx.thought_id, i + 1),
+            office.people,
+            now,
+            kind,
         )
-        scratch.conversation(conv_id).add(message)
-        result.steps.append(DraftStep(where, conv_id, message=message, message_id=message.id))
+        result.steps += steps
         result.posted.append(message.id)
-        result.steps += tell_outsiders(scratch, conv, message, now)
     return None
 
 
@@ -207,26 +201,15 @@ def actions(
             scratch, emp_id, target, content, 1, False, now, gates, office.config.switches
         )
         if verdict is not None:
-            result.steps.append(
-                DraftStep(
-                    where,
-                    target.id,
-                    gate=verdict.gate,
-                    rule=verdict.rule,
-                    detail=verdict.detail,
-                    reopens_at=verdict.reopens_at,
-                    kind=verdict.kind,
-                )
-            )
-            result.steps += scratch.take(now)
+            result.steps += [verdict.step(where, target.id), *scratch.take(now)]
             result.corrections.append(f"{where}: send_message to {target.id} held by {verdict.gate}")
             continue
         people = scratch.people() if changed_staff else office.people
-        message = build_message(target, emp_id, content, sent_id(ctx.thought_id, i + 1), people, now)
-        scratch.conversation(target.id).add(message)
-        result.steps.append(DraftStep(where, target.id, message=message, message_id=message.id))
+        message, steps = post(
+            scratch, target, where, emp_id, content, sent_id(ctx.thought_id, i + 1), people, now
+        )
+        result.steps += steps
         result.posted.append(message.id)
-        result.steps += tell_outsiders(scratch, target, message, now)
     if chain is not None:  # the secretary reports what its tools did (or why not) in its boss chat
         report = chain.report()
         result.steps += owe(scratch, emp_id, report, now) if report else []

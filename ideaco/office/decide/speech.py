@@ -23,7 +23,7 @@ from ideaco.mind.thought import COMPACT_WIRE_LIMITS, WIRE_LIMITS
 from ideaco.office import rules
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
-from ideaco.office.core.steps import GateHoldStep, Step
+from ideaco.office.core.steps import DraftStep, GateHoldStep, Step
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.rules import levers, text
 from ideaco.office.rules.config import Switches
@@ -43,6 +43,18 @@ class DraftVerdict:
     detail: str = ""
     reopens_at: datetime | None = None
     kind: str = ""
+
+    def step(self, where: str, conversation: str) -> DraftStep:
+        """The draft step that logs this refusal (`where`: the answer's field, `messages[0]`)."""
+        return DraftStep(
+            where,
+            conversation,
+            gate=self.gate,
+            rule=self.rule,
+            detail=self.detail,
+            reopens_at=self.reopens_at,
+            kind=self.kind,
+        )
 
 
 def clean_draft(
@@ -214,6 +226,25 @@ def tell_outsiders(scratch: Scratch, conv: ConversationState, message: Message, 
         return []
     scratch.employee(message.sender).mind.notes.append(note)
     return scratch.take(now)
+
+
+def post(
+    scratch: Scratch,
+    conv: ConversationState,
+    where: str,
+    sender: str,
+    text: str,
+    msg_id: str,
+    people: Mapping[str, str],
+    now: datetime,
+    kind: str = MessageKind.CHAT,
+) -> tuple[Message, list[Step]]:
+    """A draft that passed posted on the think's scratch copy of `conv`: the message
+    (`build_message`), its draft step, and what telling the members outside it changed."""
+    message = build_message(conv, sender, text, msg_id, people, now, kind)
+    scratch.conversation(conv.id).add(message)
+    steps: list[Step] = [DraftStep(where, conv.id, message=message, message_id=message.id)]
+    return message, steps + tell_outsiders(scratch, conv, message, now)
 
 
 def escalates(began: dict[str, Any]) -> bool:

@@ -10,6 +10,7 @@ import pytest
 from ideaco.cycle import Gate, LoopRule, TextRule, Trigger
 from ideaco.mind.thought import WIRE_LIMITS
 from ideaco.office.core.conversation import Message
+from ideaco.office.core.steps import DraftStep
 from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.speech import (
     DraftVerdict,
@@ -19,6 +20,7 @@ from ideaco.office.decide.speech import (
     gate_draft,
     hold_for,
     outsider_note,
+    post,
     target_for,
     tell_outsiders,
 )
@@ -92,6 +94,28 @@ def test_a_mention_of_someone_outside_the_conversation_is_told_to_its_sender(mak
     )
     inside = build_message(conv, "alice", "@Bob what do you think?", "m-2", scratch.people(), NOW)
     assert tell_outsiders(scratch, conv, inside, NOW) == []
+
+
+def test_a_posted_draft_is_in_its_conversation_on_the_scratch_only_with_its_step_and_the_outsiders_note(
+    make_office,
+) -> None:
+    office = make_office()
+    scratch = Scratch(office.state)
+    conv = scratch.conversations[ROOM]
+    before = office.state.conversations[ROOM].count
+    message, steps = post(scratch, conv, "messages[0]", "alice", "@Dana ready?", "m-9", scratch.people(), NOW)
+    assert (message.id, message.sender, message.mentions) == ("m-9", "alice", ("dana",))
+    assert scratch.conversations[ROOM].recent[-1] is message
+    assert office.state.conversations[ROOM].count == before  # the office itself untouched
+    assert steps[0] == DraftStep("messages[0]", ROOM, message=message, message_id="m-9")
+    assert len(steps) == 2  # dana is not in the room: alice's note of it, as a mind step
+
+
+def test_a_refusal_is_logged_as_a_draft_step_with_its_gate_rule_and_reopening() -> None:
+    verdict = DraftVerdict(Gate.COOLDOWN, LoopRule.DUPLICATE, "said before", NOW, "")
+    assert verdict.step("actions[1]", ROOM) == DraftStep(
+        "actions[1]", ROOM, gate=Gate.COOLDOWN, rule=LoopRule.DUPLICATE, detail="said before", reopens_at=NOW
+    )
 
 
 def test_two_outsiders_are_named_together(make_office) -> None:
