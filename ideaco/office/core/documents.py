@@ -167,7 +167,9 @@ def find(documents: Mapping[str, Document], department: str, path: str) -> Docum
     if doc is not None:
         return doc
     want = same_path(path)
-    return next((d for d in documents.values() if d.department == department and same_path(d.path) == want), None)
+    return next(
+        (d for d in documents.values() if d.department == department and same_path(d.path) == want), None
+    )
 
 
 def folder_clash(paths: Iterable[str]) -> tuple[str, str] | None:

@@ -13,15 +13,13 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
-from ideaco.cycle import ADDRESSED_TRIGGERS, ENGINE_TRIGGERS, Gate, Owed, Trigger
+from ideaco.cycle import ENGINE_TRIGGERS, Gate, Owed
 from ideaco.ids import BOSS, SYSTEM, TASK, notice_id
 from ideaco.kinds import ConversationKind, MessageKind
 from ideaco.llm.base import BudgetExhausted, ChatResult, LLMAuthError, LLMError, ReplayMiss
-from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind import board, tasks
 from ideaco.mind.apply import ThoughtFacts, apply_thought, creates_tasks
 from ideaco.mind.board import Offer
-from ideaco.mind.prompt import EngineText
 from ideaco.mind.thought import Thought
 from ideaco.office import rules
 from ideaco.office.core.conversation import Message
@@ -33,7 +31,6 @@ from ideaco.office.decide.scratch import Scratch
 from ideaco.office.decide.speech import escalates
 from ideaco.office.decide.tools import documents
 from ideaco.office.perceive import document_tools, reading, taskboard
-from ideaco.office.perceive.looks import unread_of
 from ideaco.office.perceive.view import OfficeRead, OfficeView
 from ideaco.office.rules import labels, levers, text
 
@@ -41,46 +38,6 @@ SUPERSEDED_NOTE = (
     "While you were thinking, {n} new message(s) arrived from {senders} (marked * above). "
     "Reconsider; do not repeat them."
 )
-
-
-def context(
-    office: OfficeView,
-    emp: Employee,
-    conv: ConversationState,
-    trigger: Trigger,
-    now: datetime,
-    thought_id: str,
-    call: asyncio.Future[StructuredAnswer[Thought]],
-    *,
-    note: str,
-    rethinks: int,
-    notes: list[str],
-    engine: EngineText,
-) -> ThinkContext:
-    """What a think starting now reads and carries to its finish (and what starting it took, for the log)."""
-    unread = unread_of(emp, conv)
-    # What the engine itself asks for (a summary, a report) counts as addressed, like a mention.
-    mentioned = any(emp.id in m.mentions for m in unread) or trigger in ADDRESSED_TRIGGERS
-    began = {
-        "owed": emp.desk.inflight.to_dict() if emp.desk.inflight else None,
-        "notes": notes,
-        "stamina": emp.mind.stamina.to_dict(),
-        "task_alerts": dict(emp.desk.task_alerts),  # an alert is noted when its wake comes
-    }
-    return ThinkContext(
-        thought_id,
-        emp.id,
-        conv.id,
-        trigger,
-        now,
-        conv.count,
-        mentioned,
-        call,
-        note,
-        rethinks,
-        began,
-        engine=engine,
-    )
 
 
 def decide(office: OfficeRead, ctx: ThinkContext, now: datetime) -> ThinkResult | None:

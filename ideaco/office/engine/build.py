@@ -409,7 +409,10 @@ def _replay_message(office: Office, message: Message, logged_thoughts: set[Any])
 
 def _replay_thought(office: Office, rec: dict[str, Any], posts: dict[str, Message], index: int) -> None:
     """Resolve a logged thought again (the office is replaying at its finish)."""
-    if rec.get("employee") not in office.state.employees or rec.get("conversation") not in office.state.conversations:
+    if (
+        rec.get("employee") not in office.state.employees
+        or rec.get("conversation") not in office.state.conversations
+    ):
         return
     if "applied" not in rec:
         raise ResumeError(

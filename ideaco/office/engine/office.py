@@ -188,8 +188,7 @@ class Office(StateReads):
             else:
                 self.calls.track(call)  # a stop cuts it with the rest
         thought_id, notes = self.next_id(THOUGHT), list(begun.notes)
-        ctx = decision.context(
-            self,
+        ctx = reading.think_context(
             emp,
             conv,
             Trigger(trigger),

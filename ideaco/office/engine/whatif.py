@@ -45,7 +45,7 @@ from ideaco.office.engine import starting, upcoming
 from ideaco.office.engine.calls import InFlight
 from ideaco.office.engine.streams import OFFICE, Streams
 from ideaco.office.engine.upcoming import Prediction
-from ideaco.office.perceive import looks, taskboard
+from ideaco.office.perceive import looks, reading, taskboard
 from ideaco.office.perceive.view import office_read
 from ideaco.office.resolve import apply
 from ideaco.office.resolve.landing import Landing, Wakes
@@ -179,8 +179,7 @@ def _begin(view: WhatIf, link: Link) -> ThinkContext:
         emp.desk.wake_at, emp.desk.wake_triggers = None, []
     view.typing.pop(link.employee, None)
     emp.begin(Begin(begun.stamina, True, taskboard.shown_alerts(view, emp, think.at)))  # as the office
-    return decision.context(
-        view,
+    return reading.think_context(
         emp,
         conv,
         Trigger(think.trigger),

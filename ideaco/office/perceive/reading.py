@@ -7,16 +7,18 @@ gives the same prompt.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ideaco import skills
-from ideaco.cycle import Trigger
+from ideaco.cycle import ADDRESSED_TRIGGERS, Trigger
 from ideaco.ids import BOSS, SECRETARY, slug
 from ideaco.kinds import GROUP_KINDS, ConversationKind
 from ideaco.llm.base import ChatRequest
+from ideaco.llm.structured import StructuredAnswer
 from ideaco.mind import board, recall, relationships, stamina, tasks
 from ideaco.mind.memory import MemoryItem
 from ideaco.mind.prompt import (
@@ -29,10 +31,12 @@ from ideaco.mind.prompt import (
     engine_text,
     render_prompt,
 )
-from ideaco.mind.thought import TOOL_ARGS, WireContext, thought_schema, thought_token_bound
+from ideaco.mind.thought import TOOL_ARGS, Thought, WireContext, thought_schema, thought_token_bound
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Employee
+from ideaco.office.core.think import ThinkContext
 from ideaco.office.perceive import document_tools, taskboard
+from ideaco.office.perceive.looks import unread_of
 from ideaco.office.perceive.view import OfficeView  # the office is only read here
 from ideaco.office.rules.mentions import named_in
 from ideaco.office.rules.requests import asked_archetypes, asked_tools, named_departments
@@ -188,6 +192,46 @@ def begin_request(
     view = prompt_view(office, me, conv, trigger, note, notes, now, perspective, calls)
     request = request_for(office, me, conv, view, note, now, calls, stream)
     return Beginning(request, recovered, notes, view)
+
+
+def think_context(
+    emp: Employee,
+    conv: ConversationState,
+    trigger: Trigger,
+    now: datetime,
+    thought_id: str,
+    call: asyncio.Future[StructuredAnswer[Thought]],
+    *,
+    note: str,
+    rethinks: int,
+    notes: list[str],
+    engine: EngineText,
+) -> ThinkContext:
+    """What a think starting now reads and carries to its finish (and what starting it took, for the
+    log), read once its beginning is applied (`Begin`: the stamina recovered, the alerts shown)."""
+    unread = unread_of(emp, conv)
+    # What the engine itself asks for (a summary, a report) counts as addressed, like a mention.
+    mentioned = any(emp.id in m.mentions for m in unread) or trigger in ADDRESSED_TRIGGERS
+    began = {
+        "owed": emp.desk.inflight.to_dict() if emp.desk.inflight else None,
+        "notes": notes,
+        "stamina": emp.mind.stamina.to_dict(),
+        "task_alerts": dict(emp.desk.task_alerts),  # an alert is noted when its wake comes
+    }
+    return ThinkContext(
+        thought_id,
+        emp.id,
+        conv.id,
+        trigger,
+        now,
+        conv.count,
+        mentioned,
+        call,
+        note,
+        rethinks,
+        began,
+        engine=engine,
+    )
 
 
 def prompt_view(

@@ -190,7 +190,9 @@ class AdaptiveWakes(AdaptiveLooks):
         department lead, or for a DM (or a room with no lead) to the one whose post reached it."""
         dept = office.state.company.departments.get(conv.department or "")
         lead = (
-            office.state.employees.get(dept.lead or "") if dept and conv.kind is not ConversationKind.DM else None
+            office.state.employees.get(dept.lead or "")
+            if dept and conv.kind is not ConversationKind.DM
+            else None
         )
         who = lead if lead is not None and not lead.dismissed else office.state.employees[message.sender]
         if lead is who and dept is not None:
