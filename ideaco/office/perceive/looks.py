@@ -23,7 +23,7 @@ from typing import Protocol
 from ideaco.cycle import Owed, Phase, Trigger, first_trigger
 from ideaco.ids import boss_conversation_id
 from ideaco.kinds import ConversationKind
-from ideaco.mind import tasks
+from ideaco.mind import relationships, stamina, tasks
 from ideaco.office import rules
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Desk, Employee
@@ -73,7 +73,10 @@ class AdaptiveLooks:
                 continue
             addressed = any(emp.id in m.mentions for m in unread)
             # The most unread, each message weighed by what I think of its sender (0.51-1.5).
-            weight = sum(levers.pull(levers.affinity_of(emp, m.sender, now), cfg) for m in unread)
+            weight = sum(
+                levers.pull(relationships.affinity_of(emp.mind.relationships, m.sender, now), cfg)
+                for m in unread
+            )
             key = (1 if addressed else 0, round(weight, 9))
             if best is None or key > best[0]:
                 best = (key, conv.id)
@@ -103,7 +106,10 @@ class AdaptiveLooks:
             if chance is None:
                 cfg = office.config.person_levers()
                 chance = levers.idle_chance(
-                    levers.talkativeness_of(emp, cfg), levers.zone_of(emp), base.idle_think_chance, cfg
+                    levers.talkativeness_of(emp, cfg),
+                    stamina.zone(emp.mind.stamina),
+                    base.idle_think_chance,
+                    cfg,
                 )
                 if chance <= 0.0:  # a red-zone employee starts no topic (and draws nothing)
                     return None

@@ -23,7 +23,7 @@ from typing import Protocol
 from ideaco.cycle import LoopRule, Owed, Trigger
 from ideaco.ids import BOSS, boss_conversation_id
 from ideaco.kinds import ConversationKind, MessageKind
-from ideaco.mind import stamina, tasks
+from ideaco.mind import relationships, stamina, tasks
 from ideaco.office import rules
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.state import ConversationState, Desk, Employee
@@ -119,14 +119,16 @@ class AdaptiveWakes(AdaptiveLooks):
         sender_emp = office.state.employees.get(sender)
         if sender_emp is not None:
             mine, theirs = (
-                levers.affinity_of(member, sender, now),
-                levers.affinity_of(sender_emp, member.id, now),
+                relationships.affinity_of(member.mind.relationships, sender, now),
+                relationships.affinity_of(sender_emp.mind.relationships, member.id, now),
             )
             if levers.strained(mine, theirs, cfg):
                 return None
         delay = rules.nudge_delay(rng, self.timers_for(office, member))
         if conv.kind is ConversationKind.DM and sender_emp is not None:
-            delay *= levers.dm_reply_factor(levers.affinity_of(member, sender, now), cfg)
+            delay *= levers.dm_reply_factor(
+                relationships.affinity_of(member.mind.relationships, sender, now), cfg
+            )
         return delay
 
     # ------------------------------------------------------------------ who a post wakes

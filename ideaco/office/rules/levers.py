@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco import skills
-from ideaco.mind import relationships, stamina
+from ideaco.mind import stamina
 from ideaco.mind.board import Offer
 from ideaco.mind.stamina import Zone
 from ideaco.office.core.state import Employee
@@ -223,13 +223,9 @@ def talkativeness_of(emp: Employee, cfg: LeverConfig) -> float:
     return _tendency_of(emp, "talkativeness", cfg)  # neutral 0.5: the spec's timers and gates
 
 
-def zone_of(emp: Employee) -> Zone:
-    return stamina.zone(emp.mind.stamina)
-
-
 def pace_of(emp: Employee, cfg: LeverConfig) -> float:
     """How far apart this employee's looks come (talkativeness and stamina zone)."""
-    return pace(talkativeness_of(emp, cfg), zone_of(emp), cfg)
+    return pace(talkativeness_of(emp, cfg), stamina.zone(emp.mind.stamina), cfg)
 
 
 _TIMERS: dict[tuple[int, int, float, str], tuple[TimerConfig, LeverConfig, TimerConfig]] = {}
@@ -240,7 +236,7 @@ def timers_of(emp: Employee, base: TimerConfig, cfg: LeverConfig) -> TimerConfig
 
     Asked at every look of every employee: kept by what it depends on (the configs by identity),
     since hashing a TimerConfig each time cost more than the rest of an empty look."""
-    talk, where = talkativeness_of(emp, cfg), zone_of(emp)
+    talk, where = talkativeness_of(emp, cfg), stamina.zone(emp.mind.stamina)
     key = (id(base), id(cfg), talk, where)
     cached = _TIMERS.get(key)
     if cached is not None and cached[0] is base and cached[1] is cfg:
@@ -277,8 +273,3 @@ def dibs(emp: Employee, offered_at: datetime, cfg: LeverConfig, piece: str = "")
 def opens(emp: Employee, offer: Offer, cfg: LeverConfig) -> datetime:
     """When this offer opens to this employee (`dibs` for its moment and its piece)."""
     return dibs(emp, offer.offered_at, cfg, offer.description)
-
-
-def affinity_of(emp: Employee, other: str, now: datetime) -> float:
-    """What `emp` thinks of `other` now (50 for a stranger, the boss or the engine)."""
-    return relationships.affinity_of(emp.mind.relationships, other, now)

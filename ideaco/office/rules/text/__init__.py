@@ -11,6 +11,7 @@ default for an endpoint). A verdict names its rule and its kind; docs/posting.md
 from __future__ import annotations
 
 from ideaco.office.rules.text.code import quoted_code, talks_code
+from ideaco.office.rules.text.hygiene import finish
 from ideaco.office.rules.text.ids import name_ids
 from ideaco.office.rules.text.policy import (
     FILTERS,
@@ -21,7 +22,6 @@ from ideaco.office.rules.text.policy import (
     TextVerdict,
     check,
     default_filters,
-    finish,
     problem,
     problem_for,
 )

@@ -79,9 +79,3 @@ def problem(text: str, filters: str = STRICT, prompt: EngineText | None = None) 
 def problem_for(filters: str) -> Callable[[str], str | None]:
     """`problem` under one setting, as the mind's rules take it (`mind/apply.ThoughtFacts`)."""
     return partial(problem, filters=filters)
-
-
-def finish(text: str, bound: int) -> str | None:
-    """A draft that ran into its length bound, cut back to its last sentence end (None: there is
-    none: unfinished). Under every setting: a line cut mid-word is no one's text."""
-    return hygiene.finish(text, bound)
