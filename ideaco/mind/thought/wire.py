@@ -79,21 +79,24 @@ def _find(meta: Sequence[Any], kind: type) -> Any:
     return next((m for m in meta if isinstance(m, kind)), None)
 
 
-def _text(bound: Bound, ctx: WireContext) -> dict[str, Any]:
-    return {"type": "string", "maxLength": bound.asked(ctx.compact)}
+def _text(asked: int | None) -> dict[str, Any]:
+    return {"type": "string", "maxLength": asked}
 
 
 @functools.cache
 def _analysed(
     annotation: Any, extra: tuple[Any, ...]
-) -> tuple[Any, Bound | None, Choice | None, Range | None]:
-    """A field's bare type and its bound, choice and range, worked out once per declaration."""
+) -> tuple[Any, tuple[int | None, int | None], Choice | None, Range | None]:
+    """A field's bare type, the length its bound asks for on the full and the compact wire
+    (`Bound.asked`), its choice and range: worked out once per declaration."""
     kind, meta = _metadata(annotation, extra)
-    return kind, _find(meta, Bound), _find(meta, Choice), _find(meta, Range)
+    bound: Bound | None = _find(meta, Bound)
+    asks = (bound.asked(False), bound.asked(True)) if bound is not None else (None, None)
+    return kind, asks, _find(meta, Choice), _find(meta, Range)
 
 
 def _field(annotation: Any, meta: list[Any], ctx: WireContext, *, choices: bool = True) -> dict[str, Any]:
-    kind, bound, choice, span = _analysed(annotation, tuple(meta))
+    kind, asks, choice, span = _analysed(annotation, tuple(meta))
     if choice is not None and choices:
         ids = ctx.ids(choice.source)
         if ids or (choice.when_listed and ids is not None):
@@ -106,10 +109,10 @@ def _field(annotation: Any, meta: list[Any], ctx: WireContext, *, choices: bool 
     if kind is int:
         return {"type": "integer", "minimum": span.low, "maximum": span.high}
     if kind is str:
-        return _text(bound, ctx)
+        return _text(asks[ctx.compact])
     if get_origin(kind) is list:
         (item,) = get_args(kind)
-        return {"type": "array", "items": _field(item, [], ctx), "maxItems": bound.asked(ctx.compact)}
+        return {"type": "array", "items": _field(item, [], ctx), "maxItems": asks[ctx.compact]}
     if isinstance(kind, type) and issubclass(kind, BaseModel):
         return _object(kind, ctx)
     raise TypeError(f"no wire form for {annotation!r}")
@@ -261,10 +264,11 @@ def thought_schema(ctx: WireContext = WireContext()) -> dict[str, Any]:
     )
     actions = Thought.model_fields["actions"]
     bound: Bound = _find(actions.metadata, Bound)
+    _, asks, _, _ = _analysed(actions.annotation, tuple(actions.metadata))
     schema = _object(
         Thought,
         ctx,
-        given={"actions": {"type": "array", "items": send, "maxItems": bound.asked(ctx.compact)}},
+        given={"actions": {"type": "array", "items": send, "maxItems": asks[ctx.compact]}},
     )
     props = schema["properties"]
     props["memorySummary"] = {"anyOf": [props["memorySummary"], {"type": "null"}]}
