@@ -3,10 +3,10 @@
     engine/    the clock, calls in flight, random streams, early calls, persistence, `Office`
        |  a wake -> a look (a value)
     perceive/  what a wake finds and a think reads: looks, the prompt view, which tools apply
-       |  a ThinkContext (a value)
+       |  a ThinkContext at the begin, an OfficeRead at the finish (values)
     decide/    a think -> a ThinkResult, on a scratch copy; tools/ each return what they owe
        |  a ThinkResult (a value: its steps in order)
-    resolve/   the one writer: each step lands, the thought's record, changes between thoughts
+    resolve/   the one writer of what a think did: each step lands, the thought's record, changes between thoughts
     rules/     pure functions with `now` passed in, and the numbers they take (`rules/config.py`)
     core/      plain data shared by every stage: state, conversations, the company, steps, a think
 
