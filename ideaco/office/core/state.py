@@ -9,12 +9,12 @@ Messages themselves live in messages.jsonl; a conversation keeps a bounded windo
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from ideaco.cycle import Owed, Phase
+from ideaco.cycle import Owed, Phase, Trigger
 from ideaco.ids import MESSAGE, THOUGHT, serial_id
 from ideaco.kinds import ConversationKind
 from ideaco.mind.board import Offer
@@ -70,6 +70,18 @@ class Desk:
     tool_log: list[tuple[str, datetime]] = field(
         default_factory=list
     )  # the secretary's costly calls, last hour
+
+    def take_look(self, alert: tuple[str, str] | None, owed: Owed | None, deferred: Iterable[str]) -> None:
+        """A look found what to think about (perceive's `LookPlan`): the task alert it is for noted
+        (task id, urgency), the owed think it takes in flight (an idle room's is owed to no one),
+        the wake's other causes kept for the look after it; typing."""
+        if alert is not None:
+            self.task_alerts[alert[0]] = alert[1]
+        self.inflight = owed if owed is not None and owed.trigger != Trigger.IDLE else None
+        if owed is not None:
+            self.owed = [o for o in self.owed if o is not owed]
+            self.deferred_triggers.extend(t for t in deferred if t not in self.deferred_triggers)
+        self.phase = Phase.TYPING
 
     def copy(self) -> Desk:
         return replace(

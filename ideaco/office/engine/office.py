@@ -146,9 +146,10 @@ class Office(StateReads):
             at = self.policy.next_look(self, emp, now + timedelta(seconds=max_s), now)
             self.schedule_wake(emp, at, Trigger.TIMER)
             return
-        looks.take_look(desk, plan, now, considered)
+        desk.take_look(plan.found.alert, plan.found.owed, plan.deferred)
         conv_id, trigger, note = plan.conversation, plan.trigger, plan.note
         if plan.found.idle:  # the room's idle time starts again: its members' next looks may change
+            considered[conv_id] = now.isoformat()
             self.early_calls.touch(self.state.conversations[conv_id].members)
         self.typing[emp.id] = Typing(now + timedelta(seconds=plan.pause), conv_id, trigger, note)
 

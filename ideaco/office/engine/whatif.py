@@ -45,7 +45,7 @@ from ideaco.office.engine import starting, upcoming
 from ideaco.office.engine.calls import InFlight
 from ideaco.office.engine.streams import OFFICE, Streams
 from ideaco.office.engine.upcoming import Prediction
-from ideaco.office.perceive import looks, reading, taskboard
+from ideaco.office.perceive import reading, taskboard
 from ideaco.office.perceive.view import office_read
 from ideaco.office.resolve import apply
 from ideaco.office.resolve.landing import Landing, Wakes
@@ -175,7 +175,9 @@ def _begin(view: WhatIf, link: Link) -> ThinkContext:
     emp = view.state.employees[link.employee] = view.state.employees[link.employee].copy()
     if think.plan is not None:  # an idle employee's look finds it, a pause before it begins
         look = think.at - timedelta(seconds=think.plan.pause)
-        looks.take_look(emp.desk, think.plan, look, view.meta["idle_thought_at"])
+        emp.desk.take_look(think.plan.found.alert, think.plan.found.owed, think.plan.deferred)
+        if think.plan.found.idle:  # as the office: the room's idle time starts again
+            view.meta["idle_thought_at"][think.conversation] = look.isoformat()
         emp.desk.wake_at, emp.desk.wake_triggers = None, []
     view.typing.pop(link.employee, None)
     emp.begin(Begin(begun.stamina, True, taskboard.shown_alerts(view, emp, think.at)))  # as the office

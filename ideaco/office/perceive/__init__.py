@@ -1,5 +1,5 @@
 """What a wake finds and what a think reads: the office is read here, never written (a look's plan
-is taken onto the desk by `looks.take_look`, which the engine calls; the desk is the employee's own).
+is taken onto the desk by the desk itself, `Desk.take_look` in core, which the engine calls).
 
 `looks` is what a look finds (the look policy: owed thinks, mentions, the most unread, a task alert,
 an idle room) and its plan (under which trigger, after which pause), `reading` turns one

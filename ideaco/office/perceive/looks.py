@@ -6,8 +6,8 @@ casual room, maybe an idle think. Whom a post wakes and when one looks next are 
 (`resolve/waking.py`, whose `WakePolicy` is a `LookPolicy` too).
 
 `plan_look` only reads (the office, the desk) and draws from the stream it is handed, in the
-order a look always draws (an idle room's chance, then the typing pause); `take_look` applies a
-plan to the employee's desk. The office does both at a wake; `engine/early.py` plans the looks still
+order a look always draws (an idle room's chance, then the typing pause); the desk takes the plan
+itself (`Desk.take_look`, core). The office does both at a wake; `engine/early.py` plans the looks still
 to come, on copies of the streams, to build the request of a think before its moment.
 """
 
@@ -20,13 +20,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
-from ideaco.cycle import Owed, Phase, Trigger, first_trigger
+from ideaco.cycle import Owed, Trigger, first_trigger
 from ideaco.ids import boss_conversation_id
 from ideaco.kinds import ConversationKind
 from ideaco.mind import relationships, stamina, tasks
 from ideaco.office import rules
 from ideaco.office.core.conversation import Message
-from ideaco.office.core.state import ConversationState, Desk, Employee
+from ideaco.office.core.state import ConversationState, Employee
 from ideaco.office.perceive import taskboard
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.rules import levers
@@ -218,18 +218,3 @@ def plan_look(
         causes = [owed.trigger]
     pause = rules.typing_pause(stream, office.config.timers)
     return LookPlan(found, first_trigger(causes), owed.note if owed else "", deferred, pause)
-
-
-def take_look(desk: Desk, plan: LookPlan, now: datetime, considered: dict[str, str]) -> None:
-    """The desk of an employee whose look found `plan`: its alert noted, its owed think taken, typing."""
-    found = plan.found
-    if found.alert is not None:
-        desk.task_alerts[found.alert[0]] = found.alert[1]
-    if found.idle:  # an idle think restarts its room's idle time, like a message would
-        considered[found.conversation] = now.isoformat()
-    owed = found.owed
-    desk.inflight = owed if owed is not None and owed.trigger != Trigger.IDLE else None
-    if owed is not None:
-        desk.owed = [o for o in desk.owed if o is not owed]
-        desk.deferred_triggers.extend(t for t in plan.deferred if t not in desk.deferred_triggers)
-    desk.phase = Phase.TYPING

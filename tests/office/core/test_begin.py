@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ideaco.cycle import Phase
+from ideaco.cycle import Owed, Phase, Trigger
 from ideaco.mind.stamina import Stamina
 from ideaco.office.core.state import Begin, Employee
 
@@ -46,3 +46,31 @@ def test_an_older_record_without_stamina_or_notes_keeps_them() -> None:
     emp.begin(Begin.from_record({}))
     assert emp.mind.stamina == before and emp.mind.notes == ["[system] the boss said hi"]
     assert emp.desk.phase is Phase.THINKING
+
+
+# --- a look taken onto the desk (perceive writes nothing: the desk takes the plan itself) ---------
+
+
+def test_a_look_at_an_owed_think_takes_it_in_flight_and_keeps_the_wakes_other_causes() -> None:
+    desk = _emp().desk
+    report, later = Owed("boss:ann", Trigger.BOSS, "report"), Owed("eng", Trigger.MENTION)
+    desk.owed, desk.deferred_triggers = [report, later], ["timer"]
+    desk.take_look(("task-2", "overdue"), report, ("nudge", "timer"))
+    assert desk.inflight is report and desk.owed == [later]
+    assert desk.deferred_triggers == ["timer", "nudge"]  # a cause already kept is kept once
+    assert desk.task_alerts == {"task-1": "aging", "task-2": "overdue"} and desk.phase is Phase.TYPING
+
+
+def test_an_idle_think_is_owed_to_no_one_and_a_plain_look_keeps_no_cause() -> None:
+    desk = _emp().desk
+    idle = Owed("casual", Trigger.IDLE)
+    desk.owed = [idle]
+    desk.take_look(None, idle, ("nudge",))
+    assert desk.inflight is None and desk.owed == [] and desk.deferred_triggers == ["nudge"]
+    plain = _emp().desk
+    plain.inflight = Owed("eng", Trigger.MENTION)
+    plain.take_look(None, None, ("nudge",))
+    assert (
+        plain.inflight is None and plain.deferred_triggers == [] and plain.task_alerts == {"task-1": "aging"}
+    )
+    assert plain.phase is Phase.TYPING
