@@ -226,7 +226,7 @@ class Simulation:
                 now,
                 company=office.company,
                 language=office.language,
-                model_for=lambda e: office.model_for(office.employees[e].model),
+                model_for=lambda e: office.models.of(office.employees[e].model),
                 temperature=office.config.temperature,
             )
 

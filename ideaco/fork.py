@@ -21,7 +21,7 @@ from typing import Any
 
 from ideaco.errors import IdeacoError
 from ideaco.ids import BOSS, fork_line_id, script_line_number
-from ideaco.llm.config import model_for
+from ideaco.llm.config import Models
 from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, run_secrets
 from ideaco.office.engine.agent_work import AgentWork
 from ideaco.office.engine.build import office_from_scenario
@@ -232,7 +232,7 @@ def open_fork(
             clock=run_clock,
             seed=int(meta.get("seed") or 0),
             journal=journal,
-            model_for=lambda m: model_for(settings, m, model.model),
+            models=Models(settings.model, model.model),
             config=config,
             meta=fork_meta,
             early_calls=_ahead(model, run_clock, stack),

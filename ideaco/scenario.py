@@ -296,14 +296,19 @@ class Scenario(_Strict):
                     )
                 elif task.document is not None:
                     dept = next(d.id for d in self.departments if e.id in d.members)
-                    named_documents.setdefault(dept, {})[task.document] = f"employees[{i}].tasks[{j}].document"
+                    named_documents.setdefault(dept, {})[task.document] = (
+                        f"employees[{i}].tasks[{j}].document"
+                    )
         for paths in named_documents.values():  # issue 37, item 4: one of the two could never be written
             clash = folder_clash(paths)
             if clash is not None:
                 folder, path = clash
                 problems.append(
-                    (paths[path], f"{path!r} is inside {folder!r}, which {paths[folder]} names as a document: "
-                     "a path cannot be both a document and a folder")
+                    (
+                        paths[path],
+                        f"{path!r} is inside {folder!r}, which {paths[folder]} names as a document: "
+                        "a path cannot be both a document and a folder",
+                    )
                 )
         targets = (
             {r.id for r in self.rooms}

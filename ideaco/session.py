@@ -18,7 +18,7 @@ from ideaco.agents.command import describe
 from ideaco.bounds import check_clock
 from ideaco.endpoints import add_counts
 from ideaco.errors import IdeacoError
-from ideaco.llm.config import LLMSettings, model_for
+from ideaco.llm.config import LLMSettings, Models, model_for
 from ideaco.llm.factory import LLMStack
 from ideaco.mind.tasks import counts_by_status
 from ideaco.model_options import ModelOptions, open_llm, resolve_model_settings, run_secrets, speculate_for
@@ -293,7 +293,7 @@ def _open_scenario(
             clock=run_clock,
             seed=seed,
             journal=RunJournal(rundir),
-            model_for=lambda m: model_for(settings, m, model.model),
+            models=Models(settings.model, model.model),
             config=config,
             meta=meta,
             early_calls=_ahead(model, run_clock, stack),
@@ -439,7 +439,7 @@ def _reopen(
         llm=stack.llm,
         clock=run_clock,
         journal=journal,
-        model_for=lambda m: model_for(settings, m, model.model),
+        models=Models(settings.model, model.model),
         config=config,
         early_calls=_ahead(model, run_clock, stack),
     )

@@ -275,7 +275,9 @@ def resolve_settings(
         embedded=embedded,
         gguf=gguf_path,
         timeout=_env_number(env, TIMEOUT_ENV, DEFAULT_TIMEOUT),
-        retry_attempts=int(_env_number(env, RETRIES_ENV, DEFAULT_RETRY_ATTEMPTS, integer=True, most=MOST_COUNT)),
+        retry_attempts=int(
+            _env_number(env, RETRIES_ENV, DEFAULT_RETRY_ATTEMPTS, integer=True, most=MOST_COUNT)
+        ),
         retry_base_delay=_env_number(env, RETRY_DELAY_ENV, DEFAULT_RETRY_DELAY),
         threads=threads or _env_count(env, THREADS_ENV),
         slots=slots or _env_count(env, SLOTS_ENV),
@@ -320,6 +322,21 @@ def _env_mib(env: Mapping[str, str], name: str) -> int | None:
     return int(raw)
 
 
+@dataclass(frozen=True)
+class Models:
+    """Which model each employee of a run uses: the CLI's --model (`forced`) beats the employee's
+    `model:` beats the run's. A value the office is handed and its reading reads (`of`)."""
+
+    run: str = "default"
+    forced: str | None = None
+
+    def of(self, employee_model: str | None) -> str:
+        return self.forced or employee_model or self.run
+
+
+DEFAULT_MODELS = Models()  # a run's own model, "default", no --model: an office built in a test or a notebook
+
+
 def model_for(settings: LLMSettings, employee_model: str | None, cli_model: str | None) -> str:
     """The model one employee uses: the CLI's --model beats the employee's `model:` beats the run's."""
-    return cli_model or employee_model or settings.model
+    return Models(settings.model, cli_model).of(employee_model)

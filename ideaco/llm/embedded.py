@@ -286,7 +286,9 @@ def serve(
     # (openai_chat.hold_prose); a GGUF of the user's own choosing is held only to the schema.
     prose = not settings.gguf
     clients: list[LLM] = [
-        OpenAIChatLLM(str(s.base_url), settings.api_key, llama_grammar=True, timeout=timeout, hold_prose=prose)
+        OpenAIChatLLM(
+            str(s.base_url), settings.api_key, llama_grammar=True, timeout=timeout, hold_prose=prose
+        )
         for s in servers
     ]
     return (

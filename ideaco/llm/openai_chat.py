@@ -59,7 +59,9 @@ WORDS_OR_NOTHING = rf"^(?:{TEXT}*\p{{L}}{TEXT}*)?$"  # the same, or "" where "" 
 # (`say`, a DM's `content`), a document (`content`), review `notes`, a rebuttal's `argument`, a
 # task's `description`, `result` and `reason`, a memory's `content`, a requirement's `description`
 # and a department's `mission`. `say` "" is silence; an `impression` or a summary "" is none.
-PROSE_FIELDS = frozenset({"say", "content", "notes", "argument", "description", "result", "reason", "mission"})
+PROSE_FIELDS = frozenset(
+    {"say", "content", "notes", "argument", "description", "result", "reason", "mission"}
+)
 PROSE_FIELDS |= {"impression", "memorySummary"}
 MAY_BE_EMPTY = frozenset({"say", "impression", "memorySummary"})
 

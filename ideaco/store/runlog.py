@@ -100,7 +100,9 @@ class RunLog:
     messages: list[dict[str, Any]] = field(default_factory=list)
     thoughts: list[dict[str, Any]] = field(default_factory=list)
     summary: dict[str, Any] | None = None
-    changes: list[dict[str, Any]] = field(default_factory=list)  # changes.jsonl (office/resolve/change_log.py)
+    changes: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # changes.jsonl (office/resolve/change_log.py)
     warnings: list[str] = field(default_factory=list)  # one line each: lines skipped, a foreign state
 
     @classmethod

@@ -168,7 +168,7 @@ async def _interview(opened: OpenedRun, questions: tuple[str, ...]) -> list[Any]
         office.now(),
         company=office.company,
         language=office.language,
-        model_for=lambda e: office.model_for(office.employees[e].model),
+        model_for=lambda e: office.models.of(office.employees[e].model),
         temperature=office.config.temperature,
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ideaco.llm import model_for, resolve_settings
-from ideaco.llm.config import MAX_TOKENS_RENAMED, ScenarioLLM
+from ideaco.llm.config import DEFAULT_MODELS, MAX_TOKENS_RENAMED, Models, ScenarioLLM
 
 ALL_ENV = {
     "IDEACO_BASE_URL": "http://ideaco-env/v1",
@@ -155,3 +155,10 @@ def test_model_for_cli_beats_employee_beats_run():
     assert model_for(settings, "emp-model", "cli-model") == "cli-model"
     assert model_for(settings, "emp-model", None) == "emp-model"
     assert model_for(settings, None, None) == "run-model"
+
+
+def test_the_office_is_handed_which_model_each_employee_uses_as_a_value() -> None:
+    models = Models("run-model", forced=None)
+    assert (models.of("emp-model"), models.of(None)) == ("emp-model", "run-model")
+    assert Models("run-model", forced="cli-model").of("emp-model") == "cli-model"
+    assert DEFAULT_MODELS.of(None) == "default"  # an office built with no run settings

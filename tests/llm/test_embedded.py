@@ -160,7 +160,9 @@ async def test_without_gguf_the_servers_run_the_shipped_models_q8_0_copy(monkeyp
     (server,) = _FakeEmbeddedServer.instances[-1:]
     assert server.model_path.parent == tmp_path / "cache" and "Q8_0" in server.model_path.name
     # The shipped small model writes what people read under the prose pattern (issue 36, item 2).
-    await stack.llm.complete(ChatRequest(messages=[{"role": "user", "content": "hi"}], model="m", json_schema=SAY))
+    await stack.llm.complete(
+        ChatRequest(messages=[{"role": "user", "content": "hi"}], model="m", json_schema=SAY)
+    )
     (body,) = server.fake.requests
     grammar = json.loads(body["grammar"].split("%json ", 1)[1])
     assert grammar["properties"]["say"] == SAY["properties"]["say"] | {"pattern": WORDS_OR_NOTHING}
@@ -292,7 +294,12 @@ async def test_real_embedded_model_under_the_prose_pattern_writes_no_debris_and_
 
     def schema(pattern: str | None) -> dict:
         say = {"type": "string", "maxLength": 60, "minLength": 1} | ({"pattern": pattern} if pattern else {})
-        return {"type": "object", "properties": {"say": say}, "required": ["say"], "additionalProperties": False}
+        return {
+            "type": "object",
+            "properties": {"say": say},
+            "required": ["say"],
+            "additionalProperties": False,
+        }
 
     texts = ["<<<{{[[||]]}}>>>", "}]{[ 249358716 }]{[", "[insert user name] {task_1} <b>|</b>", "12345 67890"]
     said: dict[str | None, list[str]] = {None: [], WORDS: []}
@@ -327,7 +334,9 @@ async def test_real_embedded_model_under_the_prose_pattern_writes_no_debris_and_
         # refused would fail every thought of a run.
         held = OpenAIChatLLM(str(server.base_url), None, llama_grammar=True, timeout=300, hold_prose=True)
         for schema in COMPACT_SCHEMAS:
-            request = ChatRequest(messages=[{"role": "user", "content": "hi"}], model="m", max_tokens=1, json_schema=schema)
+            request = ChatRequest(
+                messages=[{"role": "user", "content": "hi"}], model="m", max_tokens=1, json_schema=schema
+            )
             assert (await held.complete(request)).content.startswith("{")
         await held.aclose()
         await llm.aclose()

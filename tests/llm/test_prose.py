@@ -142,7 +142,11 @@ def _contexts(compact: bool) -> list[WireContext]:
         WireContext(**common, document_calls=(("rebut", ("docs/a.md",), ()),)),
         WireContext(**common, documents=("write_document", "review", "rebut"), skills=("writing",)),
         WireContext(
-            **common, tools=tuple(TOOL_ARGS), archetypes=("ultra-grinder",), departments=("eng",), staff=("bob",)
+            **common,
+            tools=tuple(TOOL_ARGS),
+            archetypes=("ultra-grinder",),
+            departments=("eng",),
+            staff=("bob",),
         ),
     ]
 
@@ -221,7 +225,10 @@ def test_the_small_models_grammar_holds_prose_and_the_requests_key_stays_the_sam
     schema = SCHEMAS["compact-2"]
     held = OpenAIChatLLM("http://127.0.0.1:9/v1", None, llama_grammar=True, hold_prose=True)
     plain = OpenAIChatLLM("http://127.0.0.1:9/v1", None, llama_grammar=True)
-    held_args, plain_args = held._arguments(_request(schema), "grammar"), plain._arguments(_request(schema), "grammar")
+    held_args, plain_args = (
+        held._arguments(_request(schema), "grammar"),
+        plain._arguments(_request(schema), "grammar"),
+    )
     assert _grammar_schema(held_args)["properties"]["say"]["pattern"] == WORDS_OR_NOTHING
     assert "pattern" not in plain_args["extra_body"]["grammar"]  # a GGUF of the user's own choosing
     request = _request(schema)

@@ -103,7 +103,9 @@ def test_every_number_ideaco_reads_from_the_environment_is_range_checked(
     """Issue 37, item 3: overflow, digits of another script, signs, NaN: one line naming the variable."""
     resolve_settings(env={name: good})
     for value in bad:
-        with pytest.raises(ValueError, match=f"^environment variable {name}: expected a positive .* got '{value}'$"):
+        with pytest.raises(
+            ValueError, match=f"^environment variable {name}: expected a positive .* got '{value}'$"
+        ):
             resolve_settings(env={name: value})
 
 

@@ -7,7 +7,7 @@ after construction. A resume applies the thoughts logged after the last save wit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from ideaco.ids import (
 )
 from ideaco.kinds import ConversationKind, StepKind
 from ideaco.llm.base import LLM
+from ideaco.llm.config import DEFAULT_MODELS, Models
 from ideaco.mind.board import Offer
 from ideaco.mind.mind import Mind
 from ideaco.mind.tasks import Task, task_id
@@ -96,7 +97,7 @@ def office_from_scenario(
     clock: Clock,
     seed: int,
     journal: Journal,
-    model_for: Callable[[str | None], str] = lambda m: m or "default",
+    models: Models = DEFAULT_MODELS,
     config: OfficeConfig | None = None,
     policy: WakePolicy | None = None,
     meta: dict[str, Any] | None = None,
@@ -160,7 +161,7 @@ def office_from_scenario(
         journal=journal,
         config=config or config_for(scenario),
         policy=policy,
-        model_for=model_for,
+        models=models,
         meta=office_meta,
         early_calls=early_calls,
         past=past,
@@ -234,7 +235,7 @@ def office_from_state(
     journal: Journal,
     thoughts: list[dict[str, Any]] | None = None,
     changes: list[dict[str, Any]] | None = None,
-    model_for: Callable[[str | None], str] = lambda m: m or "default",
+    models: Models = DEFAULT_MODELS,
     config: OfficeConfig | None = None,
     policy: WakePolicy | None = None,
     early_calls: EarlyCalls | None = None,
@@ -268,7 +269,7 @@ def office_from_state(
         journal=journal,
         config=config or config_for(scenario),
         policy=policy,
-        model_for=model_for,
+        models=models,
         meta=meta,
         stats=RunStats.from_dict(meta.pop("stats", None)),
         early_calls=early_calls,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import partial
@@ -22,6 +22,7 @@ from typing import Any
 from ideaco.cycle import LoopRule, Phase, Trigger
 from ideaco.ids import BOSS, MESSAGE, THOUGHT, boss_conversation_id
 from ideaco.llm.base import LLM
+from ideaco.llm.config import DEFAULT_MODELS, Models
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory, StateReads
 from ideaco.office.core.refusal import Refusal
@@ -64,7 +65,7 @@ class Office(StateReads):
         journal: Journal,
         config: OfficeConfig,
         policy: WakePolicy | None = None,
-        model_for: Callable[[str | None], str] = lambda m: m or "default",
+        models: Models = DEFAULT_MODELS,
         meta: dict[str, Any] | None = None,
         stats: RunStats | None = None,
         early_calls: EarlyCalls | None = None,
@@ -79,7 +80,7 @@ class Office(StateReads):
         self.journal = journal
         self.config = config
         self.policy: WakePolicy = policy or policy_for(config.switches.wake)
-        self.model_for = model_for
+        self.models = models
         self.meta = meta or {}
         self.stats = stats or RunStats()
         self.observers: list[Observer] = []  # a display: told of each message and thought
@@ -308,7 +309,7 @@ class Office(StateReads):
             language=self.language,
             config=self.config,
             policy=self.policy,
-            model_for=self.model_for,
+            models=self.models,
             script=self.script,
             script_next=self.script_next,
             state=self.state,

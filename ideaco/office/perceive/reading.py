@@ -145,7 +145,7 @@ def request_for(
     schema = thought_schema(wire)
     return ChatRequest(
         messages=tuple(render_prompt(view)),
-        model=office.model_for(emp.model),
+        model=office.models.of(emp.model),
         max_tokens=max(office.config.max_tokens, thought_token_bound(wire)),
         temperature=office.config.temperature,
         json_schema=schema,

@@ -9,11 +9,11 @@ here keeps the arrows pointing one way: those modules never import `office.py`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ideaco.llm.config import Models
 from ideaco.office.core.company import Company
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory, StateReads
@@ -29,7 +29,7 @@ class OfficeView(Protocol):
     config: OfficeConfig
     state: OfficeState
     rng: random.Random  # drawn from only while the office applies (a policy is handed it then)
-    model_for: Callable[[str | None], str]
+    models: Models
     meta: dict[str, Any]
     script: list[dict[str, Any]]
     script_next: int
@@ -75,7 +75,7 @@ class OfficeRead(StateReads):
     language: str
     config: OfficeConfig
     state: OfficeState
-    model_for: Callable[[str | None], str]
+    models: Models
     _directory: Directory
     at: datetime
 
@@ -90,7 +90,7 @@ def office_read(office: OfficeView, at: datetime) -> OfficeRead:
         office.language,
         office.config,
         office.state,
-        office.model_for,
+        office.models,
         office._directory,  # type: ignore[attr-defined]  # every view is a StateReads
         at,
     )

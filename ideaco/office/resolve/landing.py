@@ -20,12 +20,13 @@ carries its version: a later one, or a dismissal (`forget`), makes an earlier ev
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from ideaco.cycle import Trigger
+from ideaco.llm.config import Models
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory, StateReads
 from ideaco.office.core.state import Employee, OfficeState
@@ -96,7 +97,7 @@ class Landing(StateReads):
     language: str
     config: OfficeConfig
     policy: WakePolicy
-    model_for: Callable[[str | None], str]
+    models: Models
     script: list[dict[str, Any]]
     script_next: int
     # What a resolve writes.
