@@ -124,7 +124,6 @@ def test_only_the_engine_applies_steps() -> None:
     importers = sorted(n for n, targets in _imports().items() if "ideaco.office.resolve.apply" in targets)
     assert importers == [
         "ideaco.office.engine.office",
-        "ideaco.office.engine.starting",
         "ideaco.office.engine.whatif",
     ]
 

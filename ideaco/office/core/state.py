@@ -83,6 +83,28 @@ class Desk:
             self.deferred_triggers.extend(t for t in deferred if t not in self.deferred_triggers)
         self.phase = Phase.TYPING
 
+    def restore_cut_think(self) -> None:
+        """A think cut short (a kill, a budget stop) before it finished: its owed think is owed again, soon."""
+        if self.phase != Phase.IDLE:
+            self.phase = Phase.IDLE
+            cut = self.inflight
+            if cut is not None and not any(
+                o.conversation == cut.conversation and o.note == cut.note for o in self.owed
+            ):
+                self.owed.insert(0, cut)  # an owed think (a report, an onboarding) is still owed
+                self.wake_triggers = [*self.wake_triggers, cut.trigger]
+            self.wake_triggers = self.wake_triggers or [Trigger.TIMER]
+        self.inflight = None
+
+    def held_while_typing(self) -> bool:
+        """Whether a think about to begin is for an employee held meanwhile: then it waits for the
+        release (an owed think it answered is owed again)."""
+        if self.hold is None:
+            return False
+        self.restore_cut_think()
+        self.wake_at, self.wake_triggers = None, []
+        return True
+
     def copy(self) -> Desk:
         return replace(
             self,

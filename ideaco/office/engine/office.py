@@ -173,7 +173,7 @@ class Office(StateReads):
         if self.stop_event.is_set():
             emp.desk.phase = Phase.IDLE
             return
-        if not rethinks and apply.held_while_typing(emp.desk):
+        if not rethinks and emp.desk.held_while_typing():
             return
         now = self.now()
         begun = reading.begin_request(self, emp, conv, trigger, note, now, self.streams.of(emp.id))

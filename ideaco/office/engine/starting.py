@@ -14,7 +14,6 @@ from ideaco.office.engine.clock import Clock
 from ideaco.office.engine.streams import Streams
 from ideaco.office.perceive.view import OfficeView
 from ideaco.office.resolve import waking
-from ideaco.office.resolve.apply import restore_cut_think
 
 
 class StartingOffice(OfficeView, Protocol):
@@ -52,7 +51,7 @@ def schedule(office: StartingOffice) -> None:
         office.clock.call_at(line_at(office, index), post_line)
     for emp in sorted(office.state.employees.values(), key=lambda e: e.id):
         if not emp.dismissed and emp.desk.hold is None:  # the held wait for their release
-            restore_cut_think(emp.desk)
+            emp.desk.restore_cut_think()
             wakes = waking.pending(emp.desk, now, office.streams.of(emp.id), office.config.timers)
             emp.desk.wake_at, emp.desk.wake_triggers = None, []  # scheduled again here
             for at, trigger in wakes:

@@ -25,7 +25,7 @@ from ideaco.mind.tasks import task_number
 from ideaco.office import rules
 from ideaco.office.core.company import BossVerdict, Company
 from ideaco.office.core.conversation import Message
-from ideaco.office.core.state import Begin, ConversationState, Desk, Employee, Hold
+from ideaco.office.core.state import Begin, ConversationState, Employee, Hold
 from ideaco.office.core.steps import (
     BoardStep,
     CompanyStep,
@@ -330,30 +330,6 @@ def replay_began(emp: Employee, ctx: ThinkContext, *, superseded: bool) -> None:
     if taken in desk.owed and not superseded:
         desk.owed.remove(taken)
     emp.begin(Begin.from_record(began))  # as the live run began it
-
-
-def restore_cut_think(desk: Desk) -> None:
-    """A think cut short (a kill, a budget stop) before it finished: its owed think is owed again, soon."""
-    if desk.phase != Phase.IDLE:
-        desk.phase = Phase.IDLE
-        cut = desk.inflight
-        if cut is not None and not any(
-            o.conversation == cut.conversation and o.note == cut.note for o in desk.owed
-        ):
-            desk.owed.insert(0, cut)  # an owed think (a report, an onboarding) is still owed
-            desk.wake_triggers = [*desk.wake_triggers, cut.trigger]
-        desk.wake_triggers = desk.wake_triggers or [Trigger.TIMER]
-    desk.inflight = None
-
-
-def held_while_typing(desk: Desk) -> bool:
-    """Whether a think about to begin is for an employee held meanwhile: then it waits for the
-    release (an owed think it answered is owed again)."""
-    if desk.hold is None:
-        return False
-    restore_cut_think(desk)
-    desk.wake_at, desk.wake_triggers = None, []
-    return True
 
 
 def apply_command(land: Landing, tool: str, args: dict[str, Any], steps: list[Step]) -> None:

@@ -99,7 +99,9 @@ def test_a_lead_is_offered_the_sign_off_request_once_its_requirement_is_reported
     assert document_tools.calls(office, alice, "boss:alice") == ()  # nothing reported yet
     office.company_model.signoffs["req-1"] = "reported"
     assert document_tools.calls(office, alice, "boss:alice") == (("sign_off", ("req-1",), ()),)
-    assert document_tools.calls(office, alice, "req-1") == (("sign_off", ("req-1",), ()),)  # asks from anywhere
+    assert document_tools.calls(office, alice, "req-1") == (
+        ("sign_off", ("req-1",), ()),
+    )  # asks from anywhere
     assert document_tools.calls(office, office.employees["bob"], "boss:bob") == ()  # only the lead
     office.company_model.signoffs["req-1"] = "asked"
     assert document_tools.calls(office, alice, "boss:alice") == ()  # asked once: the boss decides

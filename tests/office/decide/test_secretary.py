@@ -190,7 +190,11 @@ def snapshot_json(office) -> str:
         ("create_room", {"name": "Boss", "members": ["ann"]}, "the room id 'boss' is reserved"),
         ("create_room", {"name": "Secretary", "members": ["ann"]}, "the room id 'secretary' is reserved"),
         ("create_room", {"name": "req 7", "members": ["ann"]}, "the room id 'req-7' is reserved"),
-        ("create_room", {"id": "ann", "name": "Annex", "members": ["ann"]}, "the room id 'ann' is already taken"),
+        (
+            "create_room",
+            {"id": "ann", "name": "Annex", "members": ["ann"]},
+            "the room id 'ann' is already taken",
+        ),
         ("create_room", {"name": "War\nroom", "members": ["ann"]}, "U+000A"),
         ("create_department", {"name": "System"}, "the department id 'system' is reserved"),
         ("create_department", {"id": "ann", "name": "Annex"}, "the department id 'ann' is already taken"),

@@ -200,7 +200,9 @@ async def test_the_bosss_reopen_line_gives_the_lead_the_bosss_notes(make_office:
     said = office.sign_off("req-1", "reopen", "Not yet: list the error codes first.")
     assert said.text == "/reopen req-1 Not yet: list the error codes first."
     assert office.company_model.signoffs == {"req-1": "reopened"}
-    assert _rework(office) == ["Rework requirement req-1; the boss said: Not yet: list the error codes first."]
+    assert _rework(office) == [
+        "Rework requirement req-1; the boss said: Not yet: list the error codes first."
+    ]
     [change] = [c for c in office.journal.changes if c.get("cause") == "approval"]
     assert (change["verdict"], change["by"]) == ("reopen", "boss")
     owed = [o.conversation for o in office.employees["alice"].desk.owed]

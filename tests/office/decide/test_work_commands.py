@@ -37,7 +37,9 @@ async def test_docs_requirement_and_approve_show_and_close_a_requirement(make_of
     assert any(f"bob · resolved · {API}" in line for line in req)
 
     assert parse_line("/approve req-1") == Command("approve", ("req-1",))
-    assert parse_line("/reopen req-1 list the error codes") == Command("reopen", ("req-1", "list the error codes"))
+    assert parse_line("/reopen req-1 list the error codes") == Command(
+        "reopen", ("req-1", "list the error codes")
+    )
     with pytest.raises(work_commands.WorkCommandError, match="say what to rework"):
         work_commands.sign_off(office, "req-1", "reopen", "")
     assert work_commands.sign_off(office, "REQ-1", "approve") == "req-1 approved; Alice is told"

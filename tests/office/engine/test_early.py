@@ -279,4 +279,6 @@ def test_a_post_due_at_the_very_moment_a_think_begins_holds_it_back(make_office)
     office.employees["alice"].desk.phase = Phase.TYPING
     at = office.now() + timedelta(seconds=30)
     think = upcoming.Prediction(ROOM, at, Trigger.NUDGE, ChatRequest(messages=(), model="m"))
-    assert EarlyCalls(limit=4)._blocked(office, "alice", think, {ROOM: [(at, upcoming.POSTS, "boss")]}) is True
+    assert (
+        EarlyCalls(limit=4)._blocked(office, "alice", think, {ROOM: [(at, upcoming.POSTS, "boss")]}) is True
+    )

@@ -96,7 +96,9 @@ async def test_a_think_only_reads_the_office_and_resolve_applies_it(monkeypatch:
     assert decided["thoughts"] >= 40 and decided["spoke"] >= 15 and decided["tools"] >= 3
 
 
-async def test_decide_reads_a_frozen_read_and_refuses_the_live_office(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_decide_reads_a_frozen_read_and_refuses_the_live_office(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Issue 38, item 1: every think is decided against an `OfficeRead` (frozen: none of its fields
     can be set, and it holds no clock, calls, wakes, journal or random stream), never the live
     `Office`; handed the live office, decide refuses."""
