@@ -158,7 +158,7 @@ def after_think(land: Landing, emp: Employee, look: datetime, read: str | None) 
     """Back to idle: the next look, and any wake that arrived while the think was busy."""
     emp.desk.phase = Phase.IDLE
     emp.desk.inflight = None
-    wakes = land.policy.after_think(land, emp, look, read, land.rng)
+    wakes = land.policy.after_think(land, emp, look, read, land.rng, land.at)
     emp.desk.deferred_triggers = []
     for wake in wakes:
         land.wakes.schedule(land.policy, emp, wake.at, wake.trigger)

@@ -51,12 +51,18 @@ class BroadcastWakes(AdaptiveWakes):
         return None
 
     def after_think(
-        self, office: OfficeView, emp: Employee, next_look_at: datetime, read: str | None, rng: random.Random
+        self,
+        office: OfficeView,
+        emp: Employee,
+        next_look_at: datetime,
+        read: str | None,
+        rng: random.Random,
+        now: datetime,
     ) -> list[Wake]:
         if not emp.desk.owed:
             return []
         # More messages to answer: the next one soon.
-        soon = office.now() + timedelta(seconds=rules.mention_delay(rng, office.config.timers))
+        soon = now + timedelta(seconds=rules.mention_delay(rng, office.config.timers))
         return [Wake(emp.id, soon, Trigger.NUDGE)]
 
 

@@ -91,9 +91,16 @@ class WakePolicy(LookPolicy, Protocol):
         ...
 
     def after_think(
-        self, office: OfficeView, emp: Employee, next_look_at: datetime, read: str | None, rng: random.Random
+        self,
+        office: OfficeView,
+        emp: Employee,
+        next_look_at: datetime,
+        read: str | None,
+        rng: random.Random,
+        now: datetime,
     ) -> list[Wake]:
-        """The wakes to schedule when a think is over (its `deferred_triggers` are still on the desk)."""
+        """The wakes to schedule when a think that is over at `now` lands (its `deferred_triggers`
+        are still on the desk)."""
         ...
 
 
@@ -250,10 +257,15 @@ class AdaptiveWakes(AdaptiveLooks):
         return at
 
     def after_think(
-        self, office: OfficeView, emp: Employee, next_look_at: datetime, read: str | None, rng: random.Random
+        self,
+        office: OfficeView,
+        emp: Employee,
+        next_look_at: datetime,
+        read: str | None,
+        rng: random.Random,
+        now: datetime,
     ) -> list[Wake]:
         """The next look, and any wake that arrived while busy (1-5 s from now)."""
-        now = office.now()
         wakes = [Wake(emp.id, self.next_look(office, emp, next_look_at, now), Trigger.TIMER)]
         deferred = [Trigger(t) for t in emp.desk.deferred_triggers]
         waiting = addressed_unread(office, emp, now, skip=read)
