@@ -189,18 +189,8 @@ class Office(StateReads):
                 call = self.calls.start(self.llm, request)
             else:
                 self.calls.track(call)  # a stop cuts it with the rest
-        thought_id, notes = self.next_id(THOUGHT), list(begun.notes)
-        ctx = reading.think_context(
-            emp,
-            conv,
-            Trigger(trigger),
-            now,
-            thought_id,
-            call,
-            note=note,
-            rethinks=rethinks,
-            notes=notes,
-            engine=begun.engine_text(),
+        ctx = begun.context(
+            emp, conv, Trigger(trigger), now, self.next_id(THOUGHT), call, note=note, rethinks=rethinks
         )
         self.thinking[emp.id] = self._saves.begun[emp.id] = ctx
 

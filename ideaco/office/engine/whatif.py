@@ -45,7 +45,7 @@ from ideaco.office.engine import starting, upcoming
 from ideaco.office.engine.calls import InFlight
 from ideaco.office.engine.streams import OFFICE, Streams
 from ideaco.office.engine.upcoming import Prediction
-from ideaco.office.perceive import reading, taskboard
+from ideaco.office.perceive import taskboard
 from ideaco.office.perceive.view import office_read
 from ideaco.office.resolve import apply
 from ideaco.office.resolve.landing import Landing, Wakes
@@ -181,7 +181,7 @@ def _begin(view: WhatIf, link: Link) -> ThinkContext:
         emp.desk.wake_at, emp.desk.wake_triggers = None, []
     view.typing.pop(link.employee, None)
     emp.begin(Begin(begun.stamina, True, taskboard.shown_alerts(view, emp, think.at)))  # as the office
-    return reading.think_context(
+    return begun.context(
         emp,
         conv,
         Trigger(think.trigger),
@@ -190,8 +190,6 @@ def _begin(view: WhatIf, link: Link) -> ThinkContext:
         link.call,
         note=think.note,
         rethinks=0,
-        notes=list(begun.notes),
-        engine=begun.engine_text(),
     )
 
 

@@ -170,6 +170,45 @@ class Beginning:
         not for a prediction's request)."""
         return engine_text(self.view)
 
+    def context(
+        self,
+        emp: Employee,
+        conv: ConversationState,
+        trigger: Trigger,
+        now: datetime,
+        thought_id: str,
+        call: asyncio.Future[StructuredAnswer[Thought]],
+        *,
+        note: str,
+        rethinks: int,
+    ) -> ThinkContext:
+        """What the think carries to its finish: what it read, whether it was addressed, what
+        starting it took (for the log: the notes it read, the engine's words in its prompt), read
+        once its beginning is applied (`Begin`: the stamina recovered, the alerts shown)."""
+        unread = unread_of(emp, conv)
+        # What the engine itself asks for (a summary, a report) counts as addressed, like a mention.
+        mentioned = any(emp.id in m.mentions for m in unread) or trigger in ADDRESSED_TRIGGERS
+        began = {
+            "owed": emp.desk.inflight.to_dict() if emp.desk.inflight else None,
+            "notes": list(self.notes),
+            "stamina": emp.mind.stamina.to_dict(),
+            "task_alerts": dict(emp.desk.task_alerts),  # an alert is noted when its wake comes
+        }
+        return ThinkContext(
+            thought_id,
+            emp.id,
+            conv.id,
+            trigger,
+            now,
+            conv.count,
+            mentioned,
+            call,
+            note,
+            rethinks,
+            began,
+            engine=self.engine_text(),
+        )
+
 
 def begin_request(
     office: OfficeView,
@@ -192,46 +231,6 @@ def begin_request(
     view = prompt_view(office, me, conv, trigger, note, notes, now, perspective, calls)
     request = request_for(office, me, conv, view, note, now, calls, stream)
     return Beginning(request, recovered, notes, view)
-
-
-def think_context(
-    emp: Employee,
-    conv: ConversationState,
-    trigger: Trigger,
-    now: datetime,
-    thought_id: str,
-    call: asyncio.Future[StructuredAnswer[Thought]],
-    *,
-    note: str,
-    rethinks: int,
-    notes: list[str],
-    engine: EngineText,
-) -> ThinkContext:
-    """What a think starting now reads and carries to its finish (and what starting it took, for the
-    log), read once its beginning is applied (`Begin`: the stamina recovered, the alerts shown)."""
-    unread = unread_of(emp, conv)
-    # What the engine itself asks for (a summary, a report) counts as addressed, like a mention.
-    mentioned = any(emp.id in m.mentions for m in unread) or trigger in ADDRESSED_TRIGGERS
-    began = {
-        "owed": emp.desk.inflight.to_dict() if emp.desk.inflight else None,
-        "notes": notes,
-        "stamina": emp.mind.stamina.to_dict(),
-        "task_alerts": dict(emp.desk.task_alerts),  # an alert is noted when its wake comes
-    }
-    return ThinkContext(
-        thought_id,
-        emp.id,
-        conv.id,
-        trigger,
-        now,
-        conv.count,
-        mentioned,
-        call,
-        note,
-        rethinks,
-        began,
-        engine=engine,
-    )
 
 
 def prompt_view(
