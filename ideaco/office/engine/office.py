@@ -148,7 +148,7 @@ class Office(StateReads):
             self.schedule_wake(emp, at, Trigger.TIMER)
             return
         desk.take_look(plan.found.alert, plan.found.owed, plan.deferred)
-        conv_id, trigger, note = plan.conversation, plan.trigger, plan.note
+        conv_id, trigger, note = plan.found.conversation, plan.trigger, plan.note
         if plan.found.idle:  # the room's idle time starts again: its members' next looks may change
             considered[conv_id] = now.isoformat()
             self.early_calls.touch(self.state.conversations[conv_id].members)

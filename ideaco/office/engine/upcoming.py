@@ -132,7 +132,7 @@ def predict(office: UpcomingOffice, employee: str, empty_looks: int = EMPTY_LOOK
             return None
         # (what the look leaves on the desk, a prompt does not read: the employee stands for itself)
         at = look + timedelta(seconds=plan.pause)
-        conv_id, trigger, note = plan.conversation, plan.trigger, plan.note
+        conv_id, trigger, note = plan.found.conversation, plan.trigger, plan.note
     else:
         return None
     conv = office.state.conversations.get(conv_id)

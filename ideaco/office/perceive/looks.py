@@ -189,10 +189,6 @@ class LookPlan:
     deferred: tuple[Trigger, ...]  # the wake's other causes, kept for the look after the think
     pause: float  # the typing pause, seconds
 
-    @property
-    def conversation(self) -> str:
-        return self.found.conversation
-
 
 def plan_look(
     policy: LookPolicy,
