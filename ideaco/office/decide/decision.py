@@ -159,7 +159,8 @@ def _act(
     # The mind: memory, relationships, tasks, stamina (spec 2.4-2.6), spoken or silent.
     people, employees = office.people, office.state.employees
     thinker = employees[emp_id]
-    offers = {o.claim_key: o for o in office.state.board.values()} if creates_tasks(thought) else {}
+    creating = creates_tasks(thought)  # only then do its ops read the claims and the board
+    offers = {o.claim_key: o for o in office.state.board.values()} if creating else {}
     mind = apply_thought(
         thinker.mind,
         thought,
@@ -170,7 +171,7 @@ def _act(
             people=people,
             conversations=[c.id for c in office.conversations_of(emp_id)],
             employees=employees.keys(),
-            claims=taskboard.open_claims(office) if creates_tasks(thought) else {},
+            claims=taskboard.open_claims(office) if creating else {},
             calls=len(results),
             task_counter=scratch.counters.get(TASK, 0),
             speakers=reading.read_about(office, ctx.employee, ctx.conversation, ctx.read_upto),
