@@ -124,18 +124,15 @@ class AdaptiveWakes(AdaptiveLooks):
         """Seconds until `member` is nudged by `sender`'s post, or None: a strained pair do not nudge."""
         cfg, now = office.config.person_levers(), office.now()
         sender_emp = office.state.employees.get(sender)
+        mine: float | None = None  # what `member` thinks of a sender who works here
         if sender_emp is not None:
-            mine, theirs = (
-                relationships.affinity_of(member.mind.relationships, sender, now),
-                relationships.affinity_of(sender_emp.mind.relationships, member.id, now),
-            )
+            mine = relationships.affinity_of(member.mind.relationships, sender, now)
+            theirs = relationships.affinity_of(sender_emp.mind.relationships, member.id, now)
             if levers.strained(mine, theirs, cfg):
                 return None
         delay = rules.nudge_delay(rng, self.timers_for(office, member))
-        if conv.kind is ConversationKind.DM and sender_emp is not None:
-            delay *= levers.dm_reply_factor(
-                relationships.affinity_of(member.mind.relationships, sender, now), cfg
-            )
+        if conv.kind is ConversationKind.DM and mine is not None:
+            delay *= levers.dm_reply_factor(mine, cfg)
         return delay
 
     # ------------------------------------------------------------------ who a post wakes
