@@ -38,8 +38,8 @@ from ideaco.scenario import Scenario
 from ideaco.session import (
     ClockFactory,
     OpenedRun,
-    _ahead,
     _config,
+    _early_calls,
     agent_notice,
     parse_run_duration,
     read_log,
@@ -235,7 +235,7 @@ def open_fork(
             models=Models(settings.model, model.model),
             config=config,
             meta=fork_meta,
-            early_calls=_ahead(model, run_clock, stack),
+            early_calls=_early_calls(model, run_clock, stack),
             past=past,
         )
         office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack, run_secrets(model, settings))

@@ -296,7 +296,7 @@ def _open_scenario(
             models=Models(settings.model, model.model),
             config=config,
             meta=meta,
-            early_calls=_ahead(model, run_clock, stack),
+            early_calls=_early_calls(model, run_clock, stack),
         )
         office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack, run_secrets(model, settings))
     except BaseException:
@@ -441,7 +441,7 @@ def _reopen(
         journal=journal,
         models=Models(settings.model, model.model),
         config=config,
-        early_calls=_ahead(model, run_clock, stack),
+        early_calls=_early_calls(model, run_clock, stack),
     )
     office.agent_work = AgentWork.for_run(model.allow_agent_commands, stack, run_secrets(model, settings))
     if length is not None:
@@ -459,7 +459,7 @@ def agent_notice(scenario: Scenario, allowed: bool, status: Callable[[str], None
             status(f"{e.name} ({e.id}) would have run {command} (not run without --allow-agent-commands)")
 
 
-def _ahead(model: ModelOptions, clock: Clock, stack: LLMStack) -> EarlyCalls:
+def _early_calls(model: ModelOptions, clock: Clock, stack: LLMStack) -> EarlyCalls:
     """The run's early calls: how many (`--speculate`), counted against its budget."""
     return EarlyCalls(speculate_for(model, isinstance(clock, SimClock)), budget=stack.budget)
 

@@ -55,7 +55,7 @@ SCAN_PER_FREE = 4  # upcoming thinks looked at per call that may start early
 SETTLE_S = 0.005  # how long a call may take before the office thinks anything early
 
 
-class AheadOffice(upcoming.UpcomingOffice, Protocol):
+class EarlyOffice(upcoming.UpcomingOffice, Protocol):
     """The office as its early calls see it: what predictions read, and where calls start."""
 
     llm: LLM
@@ -128,7 +128,7 @@ def under_way(office: upcoming.UpcomingOffice, early: Iterable[tuple[str, Predic
 
 
 @dataclass
-class AheadCounts:
+class EarlyCounts:
     """Early calls started, used and dropped (what they cost in tokens: summary.json's `tokens_unused`)."""
 
     started: int = 0
@@ -148,7 +148,7 @@ class EarlyCalls:
     limit: int = 0
     budget: Budget | None = None
     settle_s: float = SETTLE_S
-    counts: AheadCounts = field(default_factory=AheadCounts)
+    counts: EarlyCounts = field(default_factory=EarlyCounts)
     early: dict[str, Early] = field(default_factory=dict)
     _touched: dict[str, int] = field(default_factory=dict)
     _epoch: int = 0
@@ -257,7 +257,7 @@ class EarlyCalls:
         if self.limit > 0 and self.settle_s > 0 and not call.done():
             await asyncio.wait({call}, timeout=self.settle_s)
 
-    async def while_waiting(self, office: AheadOffice, call: InFlight) -> None:
+    async def while_waiting(self, office: EarlyOffice, call: InFlight) -> None:
         """What the office does while a think waits for its model `call`: give the call `settle_s`,
         then, until it is done, start the soonest upcoming thinks' calls (`top_up`) and wait for
         any call to answer; once its answer is in, top up again (the thinks it wakes may start)."""
@@ -278,7 +278,7 @@ class EarlyCalls:
         running |= {c for c in thinking if not c.done()}
         await asyncio.wait({call, *running}, return_when=asyncio.FIRST_COMPLETED)
 
-    def top_up(self, office: AheadOffice) -> None:
+    def top_up(self, office: EarlyOffice) -> None:
         """Drop early calls whose request changed; start calls for the soonest upcoming thinks that
         nothing known will change before their moment."""
         if self.limit <= 0 or office.stop_event.is_set():
@@ -303,8 +303,8 @@ class EarlyCalls:
 
     def _start_soonest(
         self,
-        office: AheadOffice,
-        view: AheadOffice | whatif.WhatIf,
+        office: EarlyOffice,
+        view: EarlyOffice | whatif.WhatIf,
         free: int,
         blockers: Blockers,
         survives: float = 1.0,
@@ -344,7 +344,7 @@ class EarlyCalls:
 
     def _start(
         self,
-        office: AheadOffice,
+        office: EarlyOffice,
         employee: str,
         think: Prediction,
         seen: tuple[Any, ...],
@@ -357,7 +357,7 @@ class EarlyCalls:
         self.counts.started += 1
         self.counts.chained += chained
 
-    def _chained(self, office: AheadOffice, free: int) -> None:
+    def _chained(self, office: EarlyOffice, free: int) -> None:
         """Start calls for thinks that come after answers already in have landed: predicted on the
         office as those answers will leave it (`whatif.what_if`), the wakes their posts set included."""
         view = self._chain_view(office)
@@ -371,7 +371,7 @@ class EarlyCalls:
         certain = self.hit_rate() ** len(view.landed_early)
         self._start_soonest(office, view, free, under_way(view, early), certain)
 
-    def _chain_view(self, office: AheadOffice) -> whatif.WhatIf | None:
+    def _chain_view(self, office: EarlyOffice) -> whatif.WhatIf | None:
         """The office once the answered thinks under way have landed (kept while nothing changed)."""
         links = whatif.answered(office, ((e.employee, e.think, e.call) for e in self.early.values()))
         if not links:
@@ -381,7 +381,7 @@ class EarlyCalls:
             self._what_if = (key, whatif.what_if(office, links))
         return self._what_if[1]
 
-    def _chain_keeps(self, office: AheadOffice, early: Early) -> bool:
+    def _chain_keeps(self, office: EarlyOffice, early: Early) -> bool:
         """Whether a call started on answers not landed yet is still what its think will send once
         they land (something its employee reads changed meanwhile)."""
         view = self._chain_view(office)
@@ -390,7 +390,7 @@ class EarlyCalls:
         think = upcoming.predict(view, early.employee)
         return think is not None and think.request == early.request
 
-    def _predict(self, office: AheadOffice, employee: str, seen: tuple[Any, ...]) -> Prediction | None:
+    def _predict(self, office: EarlyOffice, employee: str, seen: tuple[Any, ...]) -> Prediction | None:
         cached = self._predicted.get(employee)
         if cached is not None and cached[0] == seen:
             return cached[1]
@@ -400,7 +400,7 @@ class EarlyCalls:
 
     def _blocked(
         self,
-        office: AheadOffice,
+        office: EarlyOffice,
         employee: str,
         think: Prediction,
         blockers: Blockers,
@@ -454,7 +454,7 @@ class EarlyCalls:
         posted, total = self._posts.get(kind, (0, 0))
         return (posted + 1) / (total + 2)
 
-    def _seen(self, office: AheadOffice, employee: str) -> tuple[Any, ...]:
+    def _seen(self, office: EarlyOffice, employee: str) -> tuple[Any, ...]:
         desk = office.state.employees[employee].desk
         pending = office.typing.get(employee)
         touched = self._touched.get(employee, 0)

@@ -105,7 +105,7 @@ def add_session_calls(
     """The run's model calls so far: an earlier session's (state.json keeps them) plus this one's.
 
     `flight` is what the concurrency cap let through this session (`Flight.to_dict`), `early` the
-    early calls' counts (`AheadCounts`); the mean in flight is over every session's wall time.
+    early calls' counts (`EarlyCounts`); the mean in flight is over every session's wall time.
     """
     out = dict(previous or {})
     out["made"] = out.get("made", 0) + flight.get("sent", 0)

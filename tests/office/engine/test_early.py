@@ -1,6 +1,6 @@
 """Early calls (office/engine/early.py), one wait of the office at a time: which upcoming thinks get
 a call before their moment and how many, when such a call is the think's own or dropped, and what is
-counted (summary.json's `calls`). The whole runs, both ways, are tests/office/engine/test_ahead.py's."""
+counted (summary.json's `calls`). The whole runs, both ways, are tests/office/engine/test_early_runs.py's."""
 
 from __future__ import annotations
 
@@ -271,7 +271,7 @@ async def test_without_early_calls_the_office_never_waits_for_its_call() -> None
     assert not call.done()
 
 
-# --- what holds a think back (the rest is tests/office/engine/test_ahead.py's, on both sides) ----------------
+# --- what holds a think back (the rest is tests/office/engine/test_early_runs.py's, on both sides) ----------------
 
 
 def test_a_post_due_at_the_very_moment_a_think_begins_holds_it_back(make_office) -> None:

@@ -1,7 +1,7 @@
 """The office as answers already in will leave it (office/engine/whatif.py): a think whose answer is
 in is landed on a copy, the office untouched, and what its post sets off is predicted exactly as
 the office will then send it. The whole runs, chained early calls and all, are
-tests/office/engine/test_ahead.py's."""
+tests/office/engine/test_early_runs.py's."""
 
 from __future__ import annotations
 
