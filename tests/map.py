@@ -1,6 +1,6 @@
 """The test map (tests/README.md): for each module of `ideaco/office`, the test files that import it.
 
-python -m tests.map          # prints the table tests/README.md holds (tests/test_map.py checks it)
+    python -m tests.map          # prints the table tests/README.md holds (tests/test_map.py checks it)
 """
 
 from __future__ import annotations

@@ -49,9 +49,7 @@ def test_the_api_approves_and_reopens_only_as_the_boss(fake, tmp_path: Path) -> 
     scenario.write_text(SCENARIO)
     sim = ideaco.load(scenario, out=tmp_path / "run", base_url=fake.base_url)
     try:
-        with pytest.raises(
-            ValueError, match=r"req-1 is not a requirement waiting for your sign-off \(no such"
-        ):
+        with pytest.raises(ValueError, match=r"req-1 is not a requirement waiting for your sign-off \(no such"):
             sim.approve("req-1")
         _reported(sim, "req-1")
         with pytest.raises(ValueError, match="say what to rework: /reopen req-1 NOTES"):
@@ -59,9 +57,7 @@ def test_the_api_approves_and_reopens_only_as_the_boss(fake, tmp_path: Path) -> 
         said = sim.reopen("req-1", "List the error codes first.")
         assert (said["conversation"], said["sender"]) == ("boss:alice", "boss")
         assert said["text"] == "/reopen req-1 List the error codes first."
-        rework = [
-            t.description for t in sim.office.employees["alice"].mind.tasks if "Rework" in t.description
-        ]
+        rework = [t.description for t in sim.office.employees["alice"].mind.tasks if "Rework" in t.description]
         assert rework == ["Rework requirement req-1; the boss said: List the error codes first."]
         sim.office.company_model.signoffs["req-1"] = "asked"  # reworked, reported and asked again
         assert sim.approve("req-1")["text"] == "/approve req-1"

@@ -196,12 +196,7 @@ def test_the_environment_is_an_allow_list(workspace: dict[str, str], monkeypatch
 def test_clean_env_keeps_only_the_allow_list_and_the_named() -> None:
     environ = {"PATH": "/bin", "LC_TIME": "C", "TERM": "xterm", "HOMEBREW": "x", "FOO": "bar", "Path": "p"}
     assert clean_env(environ) == {"PATH": "/bin", "LC_TIME": "C", "TERM": "xterm"}
-    assert clean_env(environ, named=("FOO",)) == {
-        "PATH": "/bin",
-        "LC_TIME": "C",
-        "TERM": "xterm",
-        "FOO": "bar",
-    }
+    assert clean_env(environ, named=("FOO",)) == {"PATH": "/bin", "LC_TIME": "C", "TERM": "xterm", "FOO": "bar"}
 
 
 def test_clean_env_never_passes_the_runs_secrets_even_when_named() -> None:

@@ -52,21 +52,8 @@ def test_run_prints_script_lines_as_the_boss(fake, tmp_path: Path) -> None:
 
     scenario = tmp_path / "scripted.yaml"
     scenario.write_text(SCRIPTED)
-    env = {k: v for k, v in __import__("os").environ.items() if k not in CLEAN_ENV} | {
-        "PYTHONPATH": str(ROOT)
-    }
-    args = [
-        "run",
-        str(scenario),
-        "--base-url",
-        fake.base_url,
-        "--duration",
-        "2m",
-        "--out",
-        str(tmp_path / "r"),
-    ]
-    done = subprocess.run(
-        [sys.executable, "-m", "ideaco", *args], capture_output=True, text=True, env=env, timeout=60
-    )
+    env = {k: v for k, v in __import__("os").environ.items() if k not in CLEAN_ENV} | {"PYTHONPATH": str(ROOT)}
+    args = ["run", str(scenario), "--base-url", fake.base_url, "--duration", "2m", "--out", str(tmp_path / "r")]
+    done = subprocess.run([sys.executable, "-m", "ideaco", *args], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "★ Boss: Morning, team." in done.stdout and "(script)" not in done.stdout

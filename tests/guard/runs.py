@@ -53,18 +53,14 @@ RUNS = [
     *(GuardedRun(f"startup-s{s}", ROOT / "scenarios" / "startup.yaml", s, "20m", ()) for s in (1, 2, 3)),
     *(
         GuardedRun(
-            f"office-s{s}",
-            HERE / "office.yaml",
-            s,
-            "2h",
-            (
+            f"office-s{s}", HERE / "office.yaml", s, "2h", (
                 "--model",
                 "scripted",
                 "--base-url",
                 SCRIPTED_URL,
                 "--filters",
                 "strict",
-            ),
+            )
         )
         for s in (1, 2, 3)
     ),
