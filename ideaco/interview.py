@@ -125,11 +125,11 @@ def staff(people: dict[str, Interviewee]) -> dict[str, Interviewee]:
 
 def interviewees_now(office: OfficeView) -> dict[str, Interviewee]:
     """Who a running office's interview asks: everyone working there, with a copy of their mind as it is now."""
-    names = {e.id: e.name for e in office.employees.values()}
+    names = {e.id: e.name for e in office.state.employees.values()}
     persona_of = office.config.switches.persona_of
     return {
         e.id: Interviewee(Person(e.id, e.name, e.role), e.age, persona_of(e.persona), e.mind.copy(), names)
-        for e in office.employees.values()
+        for e in office.state.employees.values()
         if not e.dismissed
     }
 

@@ -14,10 +14,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ideaco.llm.config import Models
-from ideaco.office.core.company import Company
 from ideaco.office.core.conversation import Message
 from ideaco.office.core.directory import Directory, StateReads
-from ideaco.office.core.state import ConversationState, Employee, OfficeState
+from ideaco.office.core.state import ConversationState, OfficeState
 
 if TYPE_CHECKING:
     from ideaco.office.rules.config import OfficeConfig
@@ -33,18 +32,6 @@ class OfficeView(Protocol):
     meta: dict[str, Any]
     script: list[dict[str, Any]]
     script_next: int
-
-    @property
-    def employees(self) -> dict[str, Employee]: ...
-
-    @property
-    def conversations(self) -> dict[str, ConversationState]: ...
-
-    @property
-    def company_model(self) -> Company: ...
-
-    @property
-    def counters(self) -> dict[str, int]: ...
 
     @property
     def people(self) -> dict[str, str]: ...
