@@ -93,7 +93,8 @@ class ForkPlan:
 
     def plan_line(self, office: Office) -> str:
         """What the fork does, in one line: its moment, its changes, until when it runs."""
-        said = changes_text(self.changes.to_records()) if self.changes.to_records() else "no change"
+        records = self.changes.to_records()
+        said = changes_text(records) if records else "no change"
         assert office.end_at is not None
         return (
             f"the past up to {self.moment:%H:%M:%S} retraced from the logs (no model call), then: {said}; "

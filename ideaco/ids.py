@@ -68,12 +68,17 @@ def serial_id(kind: str, n: int) -> str:
     return f"{SERIAL_PREFIXES.get(kind, kind)}{n:06d}"
 
 
+def _numbered(ident: object, prefix: str) -> int | None:
+    """The number after `prefix` in an id of the engine's (`<prefix><ASCII digits>`), else None."""
+    text = str(ident or "")
+    digits = text[len(prefix) :]
+    return int(digits) if text.startswith(prefix) and digits.isascii() and digits.isdigit() else None
+
+
 def serial_number(ident: object, kind: str) -> int | None:
     """`t000012` -> 12 for THOUGHT (`m000003` -> 3 for MESSAGE); None for any other id: the one
     reading of `serial_id`."""
-    text, prefix = str(ident or ""), SERIAL_PREFIXES.get(kind, kind)
-    digits = text[len(prefix) :]
-    return int(digits) if text.startswith(prefix) and digits.isascii() and digits.isdigit() else None
+    return _numbered(ident, SERIAL_PREFIXES.get(kind, kind))
 
 
 def thought_of(message_id: object) -> str:
@@ -117,11 +122,7 @@ def script_line_id(index: int) -> str:
 def script_line_number(message_id: object) -> int | None:
     """`script-3` -> 3 (the lines posted up to and including it); None for any other id: the one
     reading of a script line's id (a resume's catch-up, the chat's `★ Boss (script)`)."""
-    text = str(message_id or "")
-    digits = text.removeprefix(SCRIPT_LINE_PREFIX)
-    return (
-        int(digits) if text.startswith(SCRIPT_LINE_PREFIX) and digits.isascii() and digits.isdigit() else None
-    )
+    return _numbered(message_id, SCRIPT_LINE_PREFIX)
 
 
 def boss_conversation_id(employee: str) -> str:

@@ -11,13 +11,22 @@ from ideaco.cli.errors import UserError
 from ideaco.cli.inspect import _resolve as inspect_resolve
 from ideaco.cli.interview import _resolve as interview_resolve
 from ideaco.ids import (
+    MESSAGE,
+    THOUGHT,
     boss_chat_owner,
     boss_conversation_id,
     dm_conversation_id,
     dm_members,
     id_hint,
+    post_id,
     resolve_id,
+    script_line_id,
+    script_line_number,
+    sent_id,
+    serial_id,
+    serial_number,
     slug,
+    thought_of,
     unique_id,
 )
 from ideaco.office.decide.tools.org import Refused, _employee
@@ -142,3 +151,29 @@ def test_the_ids_the_office_counts_out_and_a_thoughts_own_lines() -> None:
         "t000007-n2",
     ]
     assert (notice_id("t000007", 0), signoff_id("t000007")) == ("t000007-n0", "t000007-signoff")
+
+
+# --- the ids the office counts out, built and read back in one place ----------------------------
+
+
+def test_a_counted_id_reads_back_as_its_number_and_only_for_its_own_kind() -> None:
+    assert serial_number(serial_id(THOUGHT, 12), THOUGHT) == 12
+    assert serial_number(serial_id(MESSAGE, 3), MESSAGE) == 3
+    assert serial_number(serial_id(THOUGHT, 12), MESSAGE) is None  # a thought's id is no message's
+    assert script_line_number(script_line_id(0)) == 1 and script_line_number("script-12") == 12
+
+
+@pytest.mark.parametrize(
+    "ident",
+    ["t", "t12a", "t-12", "t١٢", "t１２", "script-", "script-٣", "m000003", None, "", "fork-1"],
+)
+def test_anything_else_reads_as_no_number(ident) -> None:
+    # Other digits (Arabic-Indic, full-width) and other prefixes are no engine id.
+    assert serial_number(ident, THOUGHT) is None
+    assert script_line_number(ident) is None
+
+
+def test_a_thoughts_own_lines_name_the_thought() -> None:
+    assert thought_of(post_id("t000012", 1)) == "t000012" == thought_of(sent_id("t000012", 2))
+    assert serial_number(thought_of("script-3"), THOUGHT) is None  # a script line is no thought's
+    assert thought_of(None) == ""

@@ -92,9 +92,8 @@ class Office(StateReads):
         self.failed = False
         self.wakes = Wakes()  # wake versions, wakes not on the clock yet, message ids posted
         self.calls = calls.Calls()  # model calls in flight
-        self.early_calls = (
-            early_calls or EarlyCalls()
-        )  # calls started before their think's moment (off by default)
+        # calls started before their think's moment (off by default)
+        self.early_calls = early_calls or EarlyCalls()
         self.agent_work = AgentWork()  # agent employees' commands: none run unless a session allows them
         self.typing: dict[str, Typing] = {}  # thinks whose typing pause is under way
         self.thinking: dict[str, ThinkContext] = {}  # thinks whose model call is under way

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ideaco.cycle import LoopRule, Owed, Phase, Trigger
-from ideaco.ids import BOSS, SECRETARY, TASK, display_name
+from ideaco.ids import BOSS, SECRETARY, TASK
 from ideaco.kinds import ConversationKind
 from ideaco.mind import changes as mind_changes
 from ideaco.mind.tasks import task_number
@@ -268,16 +268,11 @@ def _arrived(land: Landing, emp: Employee, since: datetime, skip: str) -> list[h
                 mine.append(m)
         if mine:
             names = tuple(
-                dict.fromkeys("the boss" if m.sender == BOSS else _name(land, m.sender) for m in mine)
+                dict.fromkeys("the boss" if m.sender == BOSS else land.name_of(m.sender) for m in mine)
             )
             boss = any(m.sender == BOSS for m in mine)
             out.append(holds.Arrived(conv.name, conv.kind, names, len(mine), boss))
     return out
-
-
-def _name(land: Landing, who: str) -> str:
-    emp = land.state.employees.get(who)
-    return display_name(who, emp.name if emp else None)
 
 
 def _mind(land: Landing, step: MindStep) -> Step:
